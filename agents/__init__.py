@@ -1,0 +1,1 @@
+"""Agents for pinochle-rl: the agent interface, bots, neural policies and the arena (see the issues)."""

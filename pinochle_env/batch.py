@@ -1,0 +1,169 @@
+"""The batched API: N games stepping in lockstep, with stacked observations and masks as arrays.
+
+This is what the trainer and the arena drive, and what users can build their own trainers on::
+
+    from pinochle_env import BatchedGames
+    batch = BatchedGames(256, seed=0)
+    step = batch.reset()
+    while ...:
+        actions = policy(step.observations, step.action_masks)   # (N,) ints, legal per the mask
+        step = batch.step(actions)
+        # step.rewards[i, seat] is what seat (absolute 0..3) of game i earned by this step;
+        # step.episode_over[i] marks the end of an episode, after which game i starts afresh.
+
+Every game is a :class:`~pinochle_env.game.Game` with its own generator; observations come from
+the same :class:`~pinochle_env.encoding.GameEncoder` as the PettingZoo env, so for the same seed
+game ``i`` matches ``env().reset(seed=seeds[i])`` decision for decision. When an episode ends the
+game restarts at once (a new hand, or a new game), so every row always holds a decision to make.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .encoding import GameEncoder, ObservationSpec, encode_state, stamp_turn, state_size
+from .episode import EpisodeConfig
+from .game import NUM_SEATS, Game
+from .options import Rules
+
+
+class BatchStep(NamedTuple):
+    """What :meth:`BatchedGames.reset` and :meth:`BatchedGames.step` return (arrays of N rows)."""
+
+    observations: np.ndarray  # (N, obs_size) float32: the acting seat's observation
+    action_masks: np.ndarray  # (N, num_actions) int8: legal actions of the acting seat
+    seats: np.ndarray  # (N,) int64: the acting seat (absolute 0..3)
+    rewards: np.ndarray  # (N, 4) float32: reward of each absolute seat from this step
+    hand_over: np.ndarray  # (N,) bool: this step ended a hand
+    terminated: np.ndarray  # (N,) bool: this step ended the episode (a new one has started)
+    truncated: np.ndarray  # (N,) bool: this step cut a game short at max_hands (a new one has started)
+    records: list[dict[str, Any]]  # hand records finished by this step (only with record=True)
+
+    @property
+    def episode_over(self) -> np.ndarray:
+        return self.terminated | self.truncated
+
+
+class BatchedGames:
+    """N Pinochle games in lockstep.
+
+    ``seed`` is an int (the games get independent generators spawned from it) or a sequence of N
+    ints (game ``i`` uses ``numpy.random.default_rng(seed[i])``, exactly as ``env.reset(seed=...)``).
+    ``rules`` (a :class:`Rules` or a dict of switches), ``episode``, ``max_hands``, ``reward`` and
+    ``reward_scale`` mean what they mean for the PettingZoo env. ``record=True`` collects the hand
+    record of every finished hand in ``BatchStep.records``.
+    """
+
+    def __init__(
+        self,
+        num_games: int,
+        rules: Rules | dict[str, Any] | None = None,
+        seed: int | Sequence[int] | None = None,
+        episode: str = "hand",
+        max_hands: int | None = None,
+        reward: str = "margin",
+        reward_scale: float = 1000.0,
+        record: bool = False,
+    ) -> None:
+        if num_games < 1:
+            raise ValueError(f"num_games must be >= 1, got {num_games}")
+        self.num_games = num_games
+        self.rules = rules if isinstance(rules, Rules) else Rules.from_mapping(rules or {})
+        self.config = EpisodeConfig(episode, max_hands, reward, reward_scale)
+        self.record = record
+        self.spec = ObservationSpec(self.rules)
+        probe = Game(self.rules, np.random.default_rng(0))
+        self.layout = probe.layout
+        self.observation_size = self.spec.size
+        self.num_actions = self.layout.size
+        self.state_size = state_size(self.spec)
+        self._buffer = np.zeros((num_games, NUM_SEATS, self.spec.size), dtype=np.float32)
+        self._masks = np.zeros((num_games, self.num_actions), dtype=np.int8)
+        self._mask_bytes = (self.num_actions + 7) // 8
+        self._rows = np.arange(num_games)
+        self._encoders = [GameEncoder(self.spec, self._buffer[i]) for i in range(num_games)]
+        self._seed = seed
+        self.games: list[Game] = []
+
+    def _generators(self, seed: int | Sequence[int] | None) -> list[np.random.Generator]:
+        if seed is None or isinstance(seed, (int, np.integer)):
+            return [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(self.num_games)]
+        if len(seed) != self.num_games:
+            raise ValueError(f"got {len(seed)} seeds for {self.num_games} games")
+        return [np.random.default_rng(int(s)) for s in seed]
+
+    def reset(self, seed: int | Sequence[int] | None = None) -> BatchStep:
+        """Start every game afresh (seeded by ``seed``, or the constructor's seed)."""
+        generators = self._generators(seed if seed is not None else self._seed)
+        self.games = [Game(self.rules, rng) for rng in generators]
+        zeros = np.zeros(self.num_games, dtype=bool)
+        return self._observe(np.zeros((self.num_games, NUM_SEATS), np.float32), zeros, zeros, zeros.copy(), [])
+
+    def step(self, actions: np.ndarray | Sequence[int]) -> BatchStep:
+        """Apply one action per game (each must be legal per the last mask) and return the next step."""
+        if not self.games:
+            raise RuntimeError("call reset() before step()")
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_games,):
+            raise ValueError(f"expected {self.num_games} actions, got shape {actions.shape}")
+        in_range = (actions >= 0) & (actions < self.num_actions)
+        legal = in_range & (self._masks[self._rows, np.where(in_range, actions, 0)] == 1)
+        if not legal.all():
+            from .game import IllegalActionError
+
+            i = int(np.flatnonzero(~legal)[0])
+            raise IllegalActionError(f"game {i}: " + self.games[i]._illegal_message(actions[i], self.games[i].legal_actions()))
+        rewards = np.zeros((self.num_games, NUM_SEATS), dtype=np.float32)
+        hand_over = np.zeros(self.num_games, dtype=bool)
+        terminated = np.zeros(self.num_games, dtype=bool)
+        truncated = np.zeros(self.num_games, dtype=bool)
+        records = []
+        config = self.config
+        for i, action in enumerate(actions.tolist()):
+            game = self.games[i]
+            game.apply_unchecked(action)
+            if game.to_act >= 0:
+                continue
+            hand_over[i] = True
+            if self.record:
+                records.append(game.record())
+            rewards[i], terminated[i], truncated[i] = config.hand_end(game)
+            if terminated[i] or truncated[i]:
+                self.games[i] = Game(self.rules, game.rng)
+            else:
+                game.next_hand()
+        return self._observe(rewards, hand_over, terminated, truncated, records)
+
+    def _observe(self, rewards, hand_over, terminated, truncated, records) -> BatchStep:
+        seat_list: list[int] = []
+        phase_list: list[int] = []
+        nbytes = self._mask_bytes
+        packed = bytearray()
+        for game, encoder in zip(self.games, self._encoders):
+            seat_list.append(game.to_act)
+            phase_list.append(game.phase)
+            encoder.update(game)
+            packed += game.legal_bits().to_bytes(nbytes, "little")
+        seats = np.array(seat_list, dtype=np.int64)
+        phases = np.array(phase_list, dtype=np.int64)
+        bits = np.unpackbits(np.frombuffer(packed, np.uint8).reshape(self.num_games, nbytes), axis=1, bitorder="little")
+        self._masks = bits[:, : self.num_actions].view(np.int8)
+        observations = self._buffer[self._rows, seats]
+        stamp_turn(self.spec, observations, phases, np.zeros(self.num_games, dtype=np.int64))
+        self._seats = seats
+        return BatchStep(observations, self._masks, seats, rewards, hand_over, terminated, truncated, records)
+
+    def states(self) -> np.ndarray:
+        """(N, state_size) perfect-information states from each acting seat's point of view."""
+        out = np.empty((self.num_games, self.state_size), dtype=np.float32)
+        for i, game in enumerate(self.games):
+            seat = int(self._seats[i])
+            encode_state(game, seat, self._encoders[i].observation(game, seat), out[i])
+        return out
+
+    def views(self) -> list:
+        """Information-set views (:class:`~pinochle_env.game.PlayerView`) of each acting seat."""
+        return [game.view(game.to_act) for game in self.games]

@@ -1,0 +1,53 @@
+"""What an episode is and what it pays: shared by the PettingZoo env and the batched API.
+
+An episode is one hand (``episode="hand"``) or hands until a team wins (``episode="game"``, cut
+short after ``max_hands`` hands). Rewards are team-shared and zero-sum between the teams:
+
+- ``reward="margin"``: at every hand end, own team's hand score minus the other team's, divided
+  by ``reward_scale``;
+- ``reward="win"``: +1 / -1 at the end of a won game (0 for a game cut short); ``episode="game"`` only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .game import NUM_SEATS, Game
+
+EPISODES = ("hand", "game")
+REWARDS = ("margin", "win")
+
+
+@dataclass(frozen=True)
+class EpisodeConfig:
+    """Episode length and reward scheme (validated on construction)."""
+
+    episode: str = "hand"
+    max_hands: int | None = None
+    reward: str = "margin"
+    reward_scale: float = 1000.0
+
+    def __post_init__(self) -> None:
+        if self.episode not in EPISODES:
+            raise ValueError(f"episode={self.episode!r} is not allowed; allowed values: {', '.join(EPISODES)}")
+        if self.reward not in REWARDS:
+            raise ValueError(f"reward={self.reward!r} is not allowed; allowed values: {', '.join(REWARDS)}")
+        if self.reward == "win" and self.episode != "game":
+            raise ValueError("reward='win' needs episode='game' (a single hand has no winner)")
+        if self.max_hands is not None and (type(self.max_hands) is not int or self.max_hands < 1):
+            raise ValueError(f"max_hands={self.max_hands!r} must be a positive integer or None")
+        if self.max_hands is not None and self.episode != "game":
+            raise ValueError("max_hands only applies to episode='game'")
+        if not self.reward_scale > 0:
+            raise ValueError(f"reward_scale={self.reward_scale!r} must be > 0")
+
+    def hand_end(self, game: Game) -> tuple[list[float], bool, bool]:
+        """At a finished hand: each seat's reward, and whether the episode terminated / was truncated."""
+        terminated = self.episode == "hand" or game.winner is not None
+        truncated = not terminated and self.max_hands is not None and game.hand_number + 1 >= self.max_hands
+        if self.reward == "margin":
+            margin = (game.score[0] - game.score[1]) / self.reward_scale
+            return [margin if seat % 2 == 0 else -margin for seat in range(NUM_SEATS)], terminated, truncated
+        if game.winner is None:
+            return [0.0] * NUM_SEATS, terminated, truncated
+        return [1.0 if seat % 2 == game.winner else -1.0 for seat in range(NUM_SEATS)], terminated, truncated

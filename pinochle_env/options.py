@@ -1,0 +1,120 @@
+"""Rule switches: one frozen dataclass, validated once, with named presets.
+
+Every switch of RULES.md sections 2-6 is a field with exactly its RULES.md name and spelled
+values; the first allowed value is the default. ``Rules(**switches)`` raises a ``ValueError``
+naming the switch and the allowed values on any bad name or value, so an engine never runs with
+a rule it does not implement.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+#: Allowed values of each switch with a fixed set of choices, default first.
+CHOICES: dict[str, tuple[Any, ...]] = {
+    "variant": ("partnership",),
+    "bid_raises": ("seed", "any"),
+    "pass_with_help": (True, False),
+    "all_pass": ("dealer_stuck", "redeal"),
+    "pass_count": (4, 3, 0),
+    "pass_mode": ("sequential", "simultaneous"),
+    "throw_in": ("seed", "always", "never"),
+    "run_extras": ("consume", "reuse", "royal_in_run"),
+    "head_rule": ("winner", "highest_led", "led_card", "trump_lead_only", "none"),
+    "must_overtrump": (True, False),
+    "counting": ("counters", "ak10_kq5", "classic"),
+    "save_meld": ("points", "trick", "none"),
+    "save_meld_applies_to": ("defenders", "both"),
+}
+
+MIN_BID = 250
+BID_STEP = 10
+#: Integer switches: (smallest allowed value, step the value must be a multiple of).
+INTEGER_SWITCHES = {"max_bid": (MIN_BID + BID_STEP, BID_STEP), "target_score": (BID_STEP, BID_STEP)}
+
+
+@dataclasses.dataclass(frozen=True)
+class Rules:
+    """The rule switches of one game (RULES.md names and values; defaults are the base game)."""
+
+    variant: str = "partnership"
+    bid_raises: str = "seed"
+    pass_with_help: bool = True
+    all_pass: str = "dealer_stuck"
+    max_bid: int = 1000
+    pass_count: int = 4
+    pass_mode: str = "sequential"
+    throw_in: str = "seed"
+    run_extras: str = "consume"
+    head_rule: str = "winner"
+    must_overtrump: bool = True
+    counting: str = "counters"
+    save_meld: str = "points"
+    save_meld_applies_to: str = "defenders"
+    target_score: int = 1500
+
+    def __post_init__(self) -> None:
+        for name, allowed in CHOICES.items():
+            value = getattr(self, name)
+            # bool is an int subclass: demand the exact type so that pass_count=True is refused.
+            if not any(type(value) is type(option) and value == option for option in allowed):
+                raise ValueError(f"rule {name}={value!r} is not allowed; allowed values: {_spell(allowed)}")
+        for name, (smallest, step) in INTEGER_SWITCHES.items():
+            value = getattr(self, name)
+            if type(value) is not int or value < smallest or value % step:
+                raise ValueError(
+                    f"rule {name}={value!r} is not allowed; allowed values: integers >= {smallest} "
+                    f"that are multiples of {step}"
+                )
+
+    @classmethod
+    def from_mapping(cls, switches: Mapping[str, Any]) -> Rules:
+        """Build from a mapping, refusing unknown switch names with the list of known ones."""
+        unknown = sorted(set(switches) - set(SWITCH_NAMES))
+        if unknown:
+            raise ValueError(f"unknown rule switch {', '.join(unknown)}; known switches: {', '.join(SWITCH_NAMES)}")
+        return cls(**switches)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every switch with its value (JSON-ready; what a hand record stores)."""
+        return dataclasses.asdict(self)
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some switches changed (validated like the constructor)."""
+        return Rules.from_mapping({**self.to_dict(), **changes})
+
+
+SWITCH_NAMES: tuple[str, ...] = tuple(field.name for field in dataclasses.fields(Rules))
+
+
+def parse_switch(name: str, text: str) -> tuple[str, Any]:
+    """Parse ``name=text`` as typed on a command line (``"false"``, ``"3"``) into a switch value."""
+    if name not in SWITCH_NAMES:
+        raise ValueError(f"unknown rule switch {name}; known switches: {', '.join(SWITCH_NAMES)}")
+    allowed = CHOICES.get(name)
+    candidates = allowed if allowed is not None else ()
+    for option in candidates:
+        if str(option).lower() == text.strip().lower():
+            return name, option
+    if allowed is not None:
+        raise ValueError(f"rule {name}={text!r} is not allowed; allowed values: {_spell(allowed)}")
+    try:
+        return name, int(text)
+    except ValueError:
+        raise ValueError(f"rule {name}={text!r} is not allowed; allowed values: integers") from None
+
+
+#: Named rule sets. ``default`` is RULES.md's base game.
+PRESETS: dict[str, Rules] = {
+    "default": Rules(),
+    # pagat.com's main text: a run with a spare trump K or Q also scores the royal marriage.
+    "pagat": Rules(run_extras="reuse"),
+    # A looser table: follow suit without having to head, any trump when void.
+    "casual": Rules(head_rule="none", must_overtrump=False),
+}
+
+
+def _spell(allowed: tuple[Any, ...]) -> str:
+    return ", ".join(repr(v) if isinstance(v, str) else str(v).lower() if isinstance(v, bool) else str(v) for v in allowed)
