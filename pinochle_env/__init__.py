@@ -1,8 +1,40 @@
-"""pinochle_env: the rules engine, batched API and PettingZoo environment of pinochle-rl."""
+"""pinochle_env: the rules engine, batched API and PettingZoo environment of pinochle-rl.
+
+``pinochle_env.env(**options)`` is the PettingZoo AEC environment ``pinochle_v0`` (see
+:mod:`pinochle_env.env` for its documentation page); :class:`BatchedGames` steps many games in
+lockstep; :class:`Game` is the rules engine itself.
+"""
 
 from .actions import ActionLayout
 from .batch import BatchedGames, BatchStep
+from .env import action_to_string, env, raw_env
 from .game import Game, IllegalActionError, Phase, PlayerView
 from .options import PRESETS, Rules
 
-__all__ = ["PRESETS", "ActionLayout", "BatchStep", "BatchedGames", "Game", "IllegalActionError", "Phase", "PlayerView", "Rules"]
+__all__ = [
+    "PRESETS",
+    "ActionLayout",
+    "BatchStep",
+    "BatchedGames",
+    "Game",
+    "IllegalActionError",
+    "Phase",
+    "PlayerView",
+    "Rules",
+    "action_to_string",
+    "env",
+    "raw_env",
+]
+
+
+def _register() -> None:
+    """Register ``pinochle_v0`` with PettingZoo's registry where the installed version has one."""
+    try:
+        from pettingzoo import aec_registry, register
+    except ImportError:  # PettingZoo < 1.25 has no registry
+        return
+    if "pinochle_v0" not in aec_registry:
+        register("aec", "pinochle_v0", entry_point="pinochle_env.env:env")
+
+
+_register()

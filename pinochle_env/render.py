@@ -1,4 +1,64 @@
-"""Text rendering of a game: hands, auction, meld, trick and scores as a plain-text table."""
+"""Text rendering of a game: hands, auction, meld, trick in progress and scores, as a plain table."""
+
 from __future__ import annotations
-def render_game(game) -> str:
-    return ""
+
+from typing import TYPE_CHECKING
+
+from .cards import NUM_SUITS, RANKS, SUIT_OF, SUITS, card_to_str, cards_from_counts
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def format_hand(counts: list[int]) -> str:
+    """A hand grouped by suit, strongest first: ``S: A T T K | H: ... ``."""
+    cards = cards_from_counts(counts)
+    groups = []
+    for suit in range(NUM_SUITS):
+        ranks = sorted((c for c in cards if SUIT_OF[c] == suit), reverse=True)
+        groups.append(f"{SUITS[suit]}: " + (" ".join(RANKS[c % 6] for c in ranks) or "-"))
+    return " | ".join(groups)
+
+
+def _call(call: int | str) -> str:
+    return str(call)
+
+
+def render_game(game: Game) -> str:
+    """The whole deal as the table a kibitzer would see, all four hands included."""
+    lines = [
+        f"hand {game.hand_number + 1}  dealer: player {game.dealer}  phase: {game.phase.name.lower()}"
+        + (f"  to act: player {game.to_act}" if game.to_act >= 0 else ""),
+        f"score  team 0 (players 0+2): {game.totals[0]}  team 1 (players 1+3): {game.totals[1]}",
+    ]
+    for seat in range(4):
+        lines.append(f"  player {seat} (team {seat & 1}): {format_hand(game.hands[seat])}")
+    if game.auction:
+        lines.append("auction: " + ", ".join(f"p{seat} {_call(call)}" for seat, call in game.auction))
+    if game.declarer >= 0:
+        trump = SUITS[game.trump] if game.trump >= 0 else "?"
+        lines.append(f"declarer: player {game.declarer}  contract: {game.contract}  trump: {trump}")
+    if game.passed_to_declarer or game.passed_back:
+        lines.append(
+            "passed to declarer: " + " ".join(map(card_to_str, game.passed_to_declarer))
+            + "  passed back: " + " ".join(map(card_to_str, game.passed_back))
+        )
+    if game.melds[0] is not None:
+        for seat, meld in enumerate(game.melds):
+            shown = ", ".join(f"{name} {points}" for name, points in meld.melds) or "none"
+            lines.append(f"  meld player {seat}: {meld.points:>4}  ({shown})")
+    if game.thrown_in:
+        lines.append("thrown in")
+    if game.tricks or game.trick:
+        lines.append(f"tricks: {len(game.tricks)}  trick points: team 0 {game.trick_points[0]}, team 1 {game.trick_points[1]}")
+        if game.tricks:
+            leader, cards, winner = game.tricks[-1]
+            lines.append(f"  last trick (led by p{leader}): {' '.join(map(card_to_str, cards))} -> p{winner}")
+        if game.trick:
+            lines.append(f"  trick in progress (led by p{game.trick_leader}): {' '.join(map(card_to_str, game.trick))}")
+    if game.score is not None:
+        result = "thrown in" if game.thrown_in else ("made" if game.made else "set")
+        lines.append(f"hand result: {result}; score team 0 {game.score[0]:+d}, team 1 {game.score[1]:+d}")
+        if game.winner is not None:
+            lines.append(f"game over: team {game.winner} wins")
+    return "\n".join(lines)

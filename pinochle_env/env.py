@@ -1,0 +1,318 @@
+"""PettingZoo AEC environment ``pinochle_v0``: 4-player partnership auction Pinochle.
+
+{summary}
+
+Usage::
+
+    import pinochle_env
+    env = pinochle_env.env(render_mode="ansi")          # rule switches as keyword arguments
+    env.reset(seed=42)
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, info = env.last()
+        action = None if termination or truncation else policy(observation)   # use observation["action_mask"]
+        env.step(action)
+
+Agents
+------
+``player_0`` .. ``player_3``, seats 0-3 clockwise; partners sit opposite (team 0 = players 0 and 2).
+The agent to act is the engine's (the auction goes clockwise from the dealer's left, the declarer
+names trump, passes cards and leads, trick winners lead), not a fixed rotation.
+
+Options
+-------
+Every rule switch of the rules documentation (``docs/rules.md``) as a keyword with its exact name
+and values, plus:
+
+{options}
+
+Action space
+------------
+One flat ``Discrete({num_actions})`` space (default ``max_bid``), identical for every agent. The
+action mask marks the legal ones; rule switches change the mask, never the layout.
+
+{actions}
+
+Observation space
+-----------------
+``{{"observation": Box(float32, ({obs_size},)), "action_mask": Box(int8, ({num_actions},))}}``.
+The mask is all zeros for an agent not on turn. The vector is from the observing seat's point of
+view (seat-indexed pieces ordered *me, left, partner, right*; card pieces of 48 are thermometers:
+``t`` = at least one copy of card type ``t``, ``24 + t`` = both copies). It holds everything the
+seat may know and nothing else. ``env.unwrapped.describe(i)`` names entry ``i``.
+
+{observation}
+
+``state()`` (``state_space``, {state_size} floats) is the perfect-information state for centralised
+critics: the acting seat's observation followed by the current hands of its left, partner and
+right (thermometers).
+
+Rewards
+-------
+Team-shared and zero-sum between the teams, delivered through ``last()``:
+``reward="margin"`` (default): at each hand end, own team's hand score minus the other team's,
+divided by ``reward_scale`` (default 1000); ``reward="win"`` (with ``episode="game"``): +1 / -1 at
+the end of a won game, 0 if ``max_hands`` cut it short.
+
+Hand records
+------------
+At the step that ends a hand, ``infos[agent]["hand_record"]`` of every agent holds the hand in the
+hand-record format (``docs/rules.md``); each agent sees it in its next ``last()``.
+``env.unwrapped.hand_records`` lists the records of the episode.
+
+Illegal actions
+---------------
+By default an illegal or out-of-range action raises :class:`IllegalActionError` (a
+``ValueError``) naming the action and the legal ones, and changes nothing.
+``illegal_action="penalty"`` selects PettingZoo's behaviour instead: the offending agent gets -1,
+the episode ends.
+
+Version history
+---------------
+* v0: initial release.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .actions import ActionLayout
+from .encoding import GameEncoder, ObservationSpec, encode_state, state_size
+from .episode import EpisodeConfig
+from .game import NUM_SEATS, Game, IllegalActionError
+from .options import SWITCH_NAMES, Rules
+from .render import render_game
+
+ILLEGAL_ACTION_MODES = ("raise", "penalty")
+ENV_OPTIONS = {
+    "render_mode": '``None`` | ``"ansi"`` (``render()`` returns the table) | ``"human"`` (prints it)',
+    "episode": '``"hand"`` (default: one hand) | ``"game"`` (hands until a team wins)',
+    "max_hands": "truncate a game after this many hands (``episode='game'`` only; default no limit)",
+    "reward": '``"margin"`` (default) | ``"win"``',
+    "reward_scale": "divisor of the margin reward (default 1000)",
+    "illegal_action": '``"raise"`` (default) | ``"penalty"``',
+}
+RESET_OPTIONS = ("dealer", "deal")
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The ``pinochle_v0`` environment, wrapped as PettingZoo recommends (see the module docs)."""
+    environment: AECEnv = raw_env(**kwargs)
+    if environment.illegal_action == "penalty":
+        environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
+        environment = wrappers.AssertOutOfBoundsWrapper(environment)
+    return wrappers.OrderEnforcingWrapper(environment)
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+    """The unwrapped environment; prefer :func:`env`."""
+
+    metadata = {"name": "pinochle_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        episode: str = "hand",
+        max_hands: int | None = None,
+        reward: str = "margin",
+        reward_scale: float = 1000.0,
+        illegal_action: str = "raise",
+        **switches: Any,
+    ) -> None:
+        super().__init__()
+        unknown = sorted(set(switches) - set(SWITCH_NAMES))
+        if unknown:
+            raise ValueError(
+                f"unknown option {', '.join(unknown)}; environment options: {', '.join(ENV_OPTIONS)}; "
+                f"rule switches: {', '.join(SWITCH_NAMES)}"
+            )
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode={render_mode!r} is not allowed; allowed values: None, 'ansi', 'human'")
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(f"illegal_action={illegal_action!r} is not allowed; allowed values: 'raise', 'penalty'")
+        self.rules = Rules.from_mapping(switches)
+        self.config = EpisodeConfig(episode, max_hands, reward, float(reward_scale))
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.layout = ActionLayout(self.rules.max_bid)
+        self.spec = ObservationSpec(self.rules)
+        self._encoder = GameEncoder(self.spec)
+        self._mask_bytes = (self.layout.size + 7) // 8
+        self.possible_agents = [f"player_{seat}" for seat in range(NUM_SEATS)]
+        self.agents: list[str] = []
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(*_bounds(self.spec), dtype=np.float32),
+                    "action_mask": spaces.Box(0, 1, (self.layout.size,), dtype=np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(self.layout.size) for agent in self.possible_agents}
+        low, high = _bounds(self.spec)
+        size = state_size(self.spec)
+        self.state_space = spaces.Box(
+            np.concatenate([low, np.zeros(size - self.spec.size, np.float32)]),
+            np.concatenate([high, np.ones(size - self.spec.size, np.float32)]),
+            dtype=np.float32,
+        )
+        self._rng: np.random.Generator | None = None
+        self.game: Game | None = None
+        self.hand_records: list[dict[str, Any]] = []
+
+    # ------------------------------------------------------------------ PettingZoo API
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start an episode; ``options={"dealer": k, "deal": [[12 cards] x 4]}`` presets the first hand."""
+        options = dict(options or {})
+        unknown = sorted(set(options) - set(RESET_OPTIONS))
+        if unknown:  # a warning, not an error: PettingZoo's api_test passes an arbitrary option
+            warnings.warn(f"ignoring unknown reset option {', '.join(unknown)}; known: {', '.join(RESET_OPTIONS)}", stacklevel=2)
+        if seed is not None or self._rng is None:
+            self._rng = np.random.default_rng(seed)
+        self.game = Game(self.rules, self._rng, dealer=options.get("dealer"), deal=options.get("deal"))
+        self.hand_records = []
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[self.game.to_act]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.possible_agents.index(agent)
+        game = self.game
+        if seat == game.to_act:
+            bits = game.legal_bits().to_bytes(self._mask_bytes, "little")
+            mask = np.unpackbits(np.frombuffer(bits, np.uint8), bitorder="little")[: self.layout.size].view(np.int8)
+        else:
+            mask = np.zeros(self.layout.size, dtype=np.int8)
+        return {"observation": self._encoder.observation(game, seat), "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """Perfect-information state from the acting seat's point of view (seat 0's once the hand is over)."""
+        seat = max(self.game.to_act, 0)
+        return encode_state(self.game, seat, self._encoder.observation(self.game, seat))
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        try:
+            game.apply(action)
+        except IllegalActionError as error:
+            raise IllegalActionError(f"{agent}: {error}") from None
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self.infos[agent] = {}
+        if game.hand_over:
+            self._finish_hand(game)
+        else:
+            self.agent_selection = self.possible_agents[game.to_act]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _finish_hand(self, game: Game) -> None:
+        record = game.record()
+        self.hand_records.append(record)
+        rewards, terminated, truncated = self.config.hand_end(game)
+        for agent, reward in zip(self.possible_agents, rewards, strict=True):
+            self.rewards[agent] = reward
+            self.infos[agent] = {"hand_record": record}
+            self.terminations[agent] = terminated
+            self.truncations[agent] = truncated
+        if terminated or truncated:
+            self.agent_selection = self.possible_agents[(game.declarer + 1) % NUM_SEATS]
+        else:
+            game.next_hand()
+            self.agent_selection = self.possible_agents[game.to_act]
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        text = render_game(self.game) if self.game is not None else "(not reset)"
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        """Nothing to release (no window, no files)."""
+
+    # ------------------------------------------------------------------ helpers
+
+    def action_to_string(self, action: int) -> str:
+        """Readable name of an action id (``bid 260``, ``pass``, ``help``, ``trump hearts``, ``TS``, ...)."""
+        return self.layout.to_string(action)
+
+    def describe(self, index: int | None = None) -> str:
+        """What observation entry ``index`` means, or the table of pieces."""
+        return self.spec.describe(index)
+
+
+def _bounds(spec: ObservationSpec) -> tuple[np.ndarray, np.ndarray]:
+    """Box bounds of the observation: [0, 1] except meld points (>= 0) and running scores (any)."""
+    low = np.zeros(spec.size, np.float32)
+    high = np.ones(spec.size, np.float32)
+    high[spec.piece("meld_points").slice] = np.inf
+    low[spec.piece("scores").slice] = -np.inf
+    high[spec.piece("scores").slice] = np.inf
+    return low, high
+
+
+def action_to_string(action: int, max_bid: int = 1000) -> str:
+    """Readable name of an action id for a bid cap (default 1000)."""
+    return ActionLayout(max_bid).to_string(action)
+
+
+def _table(headers: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
+    widths = [max(len(headers[i]), *(len(r[i]) for r in rows)) for i in range(len(headers))]
+    rule = "  ".join("=" * w for w in widths)
+    line = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip()  # noqa: E731
+    return "\n".join([rule, line(headers), rule, *(line(r) for r in rows), rule])
+
+
+def _documentation() -> str:
+    """The module docstring with its tables generated from the code that defines them."""
+    layout = ActionLayout()
+    spec = ObservationSpec(Rules())
+    ranges = [
+        (f"0 .. {layout.num_bids - 1}", "bid 250, 260, ... max_bid"),
+        (str(layout.passing), "pass"),
+        (str(layout.help), "pass with help"),
+        (f"{layout.trump0} .. {layout.trump0 + 3}", "trump spades, hearts, diamonds, clubs"),
+        (f"{layout.card0} .. {layout.card0 + 23}", "card type 9S JS QS KS TS AS 9H ... AC (passing and play)"),
+        (str(layout.throw_in), "throw in"),
+        (str(layout.play_on), "play on"),
+    ]
+    pieces = [(p.name, f"{p.offset} .. {p.offset + p.size - 1}", p.description) for p in spec.pieces]
+    return __doc__.format(
+        summary="A PettingZoo AEC environment over the pinochle-rl rules engine, with masked actions.",
+        options="\n".join(f"* ``{name}``: {text}" for name, text in ENV_OPTIONS.items()),
+        num_actions=layout.size,
+        actions=_table(("ids", "action"), ranges),
+        obs_size=spec.size,
+        observation=_table(("piece", "indices", "meaning"), pieces),
+        state_size=state_size(spec),
+    )
+
+
+__doc__ = _documentation()

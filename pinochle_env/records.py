@@ -1,0 +1,168 @@
+"""Hand records: JSONL files, exact replay, and arrays for imitation learning and offline RL.
+
+A hand record is the dict :meth:`Game.record` returns, in the format of ``docs/rules.md``
+("Hand record"). Records replay on their own: the record holds every rule switch, the deal, the
+dealer and every decision, so :func:`replay` rebuilds exactly the same final state, and
+:func:`replay` with ``upto=k`` stops just before decision ``k`` (the state at any decision).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .cards import card_from_str, suit_from_str
+from .encoding import GameEncoder, ObservationSpec
+from .game import Game, Phase
+from .options import Rules
+
+#: Keys every hand record has (extra keys are allowed).
+RECORD_KEYS = (
+    "variant", "options", "dealer", "deal", "auction", "declarer", "bid", "trump", "passed_to_declarer",
+    "passed_back", "meld", "thrown_in", "tricks", "points", "score", "totals",
+)
+
+
+def write_jsonl(path: str | os.PathLike, records: Iterable[dict[str, Any]], append: bool = False) -> int:
+    """Write records one JSON object per line (appending if asked); returns how many were written."""
+    count = 0
+    with open(path, "a" if append else "w", encoding="utf-8") as stream:
+        for record in records:
+            stream.write(json.dumps(record, separators=(",", ":")) + "\n")
+            count += 1
+    return count
+
+
+def read_jsonl(path: str | os.PathLike) -> Iterator[dict[str, Any]]:
+    """Records of a JSONL file, one per non-empty line; a malformed line raises naming its number."""
+    with open(path, encoding="utf-8") as stream:
+        for number, line in enumerate(stream, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise ValueError(f"{Path(path)}:{number}: not a JSON hand record ({error.msg})") from None
+            missing = [key for key in RECORD_KEYS if key not in record]
+            if missing:
+                raise ValueError(f"{Path(path)}:{number}: hand record lacks {', '.join(missing)}")
+            yield record
+
+
+def _start(record: dict[str, Any]) -> Game:
+    """The game as the record's hand was dealt (running totals as they stood before it)."""
+    rules = Rules.from_mapping(record["options"])
+    before = (record["totals"][0] - record["score"][0], record["totals"][1] - record["score"][1])
+    game = Game(rules, np.random.default_rng(0), dealer=record["dealer"], deal=record["deal"], totals=before)
+    game.hand_number = record.get("hand_number", 0)
+    return game
+
+
+def _choose(game: Game, record: dict[str, Any], cursor: dict[str, int]) -> int:
+    """The record's action at the game's current decision; ``cursor`` tracks progress per list."""
+    layout = game.layout
+
+    def take(key: str) -> Any:
+        index = cursor.get(key, 0)
+        cursor[key] = index + 1
+        return index
+
+    if game.phase == Phase.AUCTION:
+        seat, call = record["auction"][take("auction")]
+        if seat != game.to_act:
+            raise ValueError(f"record's auction has player {seat} calling where player {game.to_act} is to act")
+        return layout.help if call == "help" else layout.passing if call == "pass" else layout.bid_action(call)
+    if game.phase == Phase.TRUMP:
+        return layout.trump_action(suit_from_str(record["trump"]))
+    if game.phase == Phase.PASS_TO_DECLARER:
+        return layout.card_action(card_from_str(record["passed_to_declarer"][take("to_declarer")]))
+    if game.phase == Phase.PASS_BACK:
+        return layout.card_action(card_from_str(record["passed_back"][take("back")]))
+    if game.phase == Phase.THROW_IN:
+        return layout.throw_in if record["thrown_in"] else layout.play_on
+    index = take("card")
+    trick = record["tricks"][index // 4]
+    return layout.card_action(card_from_str(trick["cards"][index % 4]))
+
+
+def decisions(record: dict[str, Any]) -> Iterator[tuple[Game, int, int]]:
+    """Each decision of a recorded hand as ``(game, seat, action)``, the game as it stands *before*
+    the action (the same object, advanced after each yield: clone it to keep it)."""
+    game = _start(record)
+    cursor: dict[str, int] = {}
+    while not game.hand_over:
+        action = _choose(game, record, cursor)
+        yield game, game.to_act, action
+        game.apply(action)
+
+
+def replay(record: dict[str, Any], upto: int | None = None) -> Game:
+    """The game after replaying a record: the whole hand, or only its first ``upto`` decisions.
+
+    Raises ``ValueError`` if the record is not a legal hand (an illegal action names itself).
+    """
+    game = _start(record)
+    cursor: dict[str, int] = {}
+    done = 0
+    while not game.hand_over and (upto is None or done < upto):
+        game.apply(_choose(game, record, cursor))
+        done += 1
+    if upto is None:
+        replayed = game.record()
+        differ = [k for k in RECORD_KEYS if k != "deal" and replayed[k] != record[k]]
+        if differ:
+            raise ValueError(f"the record's {', '.join(differ)} differ from its replay (an edited record?)")
+    return game
+
+
+def to_arrays(records: Iterable[dict[str, Any]], reward_scale: float = 1000.0) -> dict[str, np.ndarray]:
+    """Per-decision training arrays from records, for imitation learning and offline RL.
+
+    Returns ``observation`` (T, obs) float32 and ``action_mask`` (T, actions) int8 exactly as the
+    environment shows them to the acting seat, ``action`` (T,), ``seat`` (T,), ``hand`` (T,)
+    (index of the record), ``reward`` (T,) float32 and ``done`` (T,) bool: each seat's last
+    decision of a hand carries its team's margin reward (own hand score minus the other's, over
+    ``reward_scale``) and ``done``; all other rewards are 0. All records must share the rule set's
+    ``max_bid`` (the observation layout depends on it).
+    """
+    columns: dict[str, list] = {k: [] for k in ("observation", "action_mask", "action", "seat", "hand", "reward", "done")}
+    spec: ObservationSpec | None = None
+    for hand, record in enumerate(records):
+        rules = Rules.from_mapping(record["options"])
+        if spec is None:
+            spec = ObservationSpec(rules)
+        elif rules.max_bid != spec.rules.max_bid:
+            raise ValueError(f"record {hand} has max_bid {rules.max_bid}, record 0 has {spec.rules.max_bid}")
+        encoder = GameEncoder(spec)
+        last_of_seat: dict[int, int] = {}
+        for game, seat, action in decisions(record):
+            last_of_seat[seat] = len(columns["action"])
+            columns["observation"].append(encoder.observation(game, seat))
+            mask = np.zeros(game.layout.size, np.int8)
+            mask[game.legal_actions()] = 1
+            columns["action_mask"].append(mask)
+            columns["action"].append(action)
+            columns["seat"].append(seat)
+            columns["hand"].append(hand)
+            columns["reward"].append(0.0)
+            columns["done"].append(False)
+        margin = (record["score"][0] - record["score"][1]) / reward_scale
+        for seat, index in last_of_seat.items():
+            columns["reward"][index] = margin if seat % 2 == 0 else -margin
+            columns["done"][index] = True
+    if spec is None:
+        raise ValueError("no records given")
+    return {
+        "observation": np.asarray(columns["observation"], np.float32).reshape(-1, spec.size),
+        "action_mask": np.asarray(columns["action_mask"], np.int8),
+        "action": np.asarray(columns["action"], np.int64),
+        "seat": np.asarray(columns["seat"], np.int8),
+        "hand": np.asarray(columns["hand"], np.int64),
+        "reward": np.asarray(columns["reward"], np.float32),
+        "done": np.asarray(columns["done"], bool),
+    }
