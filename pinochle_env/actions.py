@@ -28,7 +28,7 @@ from .options import BID_STEP, MIN_BID
 class ActionLayout:
     """Id ranges of the flat action space for a bid cap (plain attributes: read on every decision)."""
 
-    __slots__ = ("max_bid", "num_bids", "passing", "help", "trump0", "card0", "throw_in", "play_on", "size")
+    __slots__ = ("card0", "help", "max_bid", "num_bids", "passing", "play_on", "size", "throw_in", "trump0")
 
     def __init__(self, max_bid: int = 1000) -> None:
         self.max_bid = max_bid
@@ -80,8 +80,14 @@ class ActionLayout:
         key = " ".join(text.strip().lower().split())
         if key.startswith("bid "):
             key = key[4:]
-        named = {"pass": self.passing, "help": self.help, "pass with help": self.help,
-                 "throw in": self.throw_in, "play on": self.play_on, "play": self.play_on}
+        named = {
+            "pass": self.passing,
+            "help": self.help,
+            "pass with help": self.help,
+            "throw in": self.throw_in,
+            "play on": self.play_on,
+            "play": self.play_on,
+        }
         if key in named:
             return named[key]
         if key.isdigit():

@@ -35,7 +35,7 @@ def play_hand(seed: int) -> dict:
         environment.step(action)
         if len(game.tricks) > tricks:
             tricks = len(game.tricks)
-            leader, cards, winner = game.tricks[-1]
+            _, cards, winner = game.tricks[-1]
             print(f"   trick {tricks}: {' '.join(map(card_to_str, cards))}  won by player {winner}")
         if game.melds[0] is not None and not melded:
             melded = True
@@ -51,7 +51,9 @@ def play_hand(seed: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Play and print one hand of partnership Pinochle (random legal moves).")
+    parser = argparse.ArgumentParser(
+        description="Play and print one hand of partnership Pinochle (random legal moves)."
+    )
     parser.add_argument("--seed", type=int, default=7, help="seed of the deal and the moves (default 7)")
     args = parser.parse_args(argv)
     record = play_hand(args.seed)

@@ -74,7 +74,7 @@ Version history
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -86,7 +86,7 @@ from .actions import ActionLayout
 from .encoding import GameEncoder, ObservationSpec, encode_state, state_size
 from .episode import EpisodeConfig
 from .game import NUM_SEATS, Game, IllegalActionError
-from .options import SWITCH_NAMES, Rules
+from .options import CHOICES, INTEGER_SWITCHES, SWITCH_NAMES, Rules
 from .render import render_game
 
 ILLEGAL_ACTION_MODES = ("raise", "penalty")
@@ -110,10 +110,15 @@ def env(**kwargs: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(environment)
 
 
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+class raw_env(AECEnv):
     """The unwrapped environment; prefer :func:`env`."""
 
-    metadata = {"name": "pinochle_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "pinochle_v0",
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
 
     def __init__(
         self,
@@ -180,7 +185,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         options = dict(options or {})
         unknown = sorted(set(options) - set(RESET_OPTIONS))
         if unknown:  # a warning, not an error: PettingZoo's api_test passes an arbitrary option
-            warnings.warn(f"ignoring unknown reset option {', '.join(unknown)}; known: {', '.join(RESET_OPTIONS)}", stacklevel=2)
+            warnings.warn(
+                f"ignoring unknown reset option {', '.join(unknown)}; known: {', '.join(RESET_OPTIONS)}", stacklevel=2
+            )
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
         self.game = Game(self.rules, self._rng, dealer=options.get("dealer"), deal=options.get("deal"))
@@ -284,18 +291,21 @@ def action_to_string(action: int, max_bid: int = 1000) -> str:
 
 
 def _table(headers: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
+    """A reStructuredText / Markdown-readable simple table."""
     widths = [max(len(headers[i]), *(len(r[i]) for r in rows)) for i in range(len(headers))]
+
+    def line(cells: tuple[str, ...]) -> str:
+        return "  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip()
+
     rule = "  ".join("=" * w for w in widths)
-    line = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip()  # noqa: E731
     return "\n".join([rule, line(headers), rule, *(line(r) for r in rows), rule])
 
 
-def _documentation() -> str:
-    """The module docstring with its tables generated from the code that defines them."""
-    layout = ActionLayout()
-    spec = ObservationSpec(Rules())
+def action_table(max_bid: int = 1000) -> str:
+    """The id ranges of the action space, generated from :class:`ActionLayout`."""
+    layout = ActionLayout(max_bid)
     ranges = [
-        (f"0 .. {layout.num_bids - 1}", "bid 250, 260, ... max_bid"),
+        (f"0 .. {layout.num_bids - 1}", f"bid 250, 260, ... {max_bid}"),
         (str(layout.passing), "pass"),
         (str(layout.help), "pass with help"),
         (f"{layout.trump0} .. {layout.trump0 + 3}", "trump spades, hearts, diamonds, clubs"),
@@ -303,16 +313,46 @@ def _documentation() -> str:
         (str(layout.throw_in), "throw in"),
         (str(layout.play_on), "play on"),
     ]
-    pieces = [(p.name, f"{p.offset} .. {p.offset + p.size - 1}", p.description) for p in spec.pieces]
+    return _table(("ids", "action"), ranges)
+
+
+def observation_table(rules: Rules | None = None) -> str:
+    """The pieces of the observation vector, generated from :class:`ObservationSpec`."""
+    spec = ObservationSpec(rules or Rules())
+    return _table(
+        ("piece", "indices", "meaning"),
+        [(p.name, f"{p.offset} .. {p.offset + p.size - 1}", p.description) for p in spec.pieces],
+    )
+
+
+def switch_table() -> str:
+    """Every rule switch with its allowed values, default first, generated from :mod:`options`."""
+    rows = [(name, " | ".join(_spell(v) for v in values)) for name, values in CHOICES.items()]
+    rows += [
+        (name, f"integer >= {low}, multiple of {step} (default {getattr(Rules(), name)})")
+        for name, (low, step) in INTEGER_SWITCHES.items()
+    ]
+    return _table(("switch", "values (default first)"), rows)
+
+
+def _spell(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _documentation() -> str:
+    """The module docstring with its tables generated from the code that defines them."""
+    spec = ObservationSpec(Rules())
     return __doc__.format(
         summary="A PettingZoo AEC environment over the pinochle-rl rules engine, with masked actions.",
         options="\n".join(f"* ``{name}``: {text}" for name, text in ENV_OPTIONS.items()),
-        num_actions=layout.size,
-        actions=_table(("ids", "action"), ranges),
+        num_actions=ActionLayout().size,
+        actions=action_table(),
         obs_size=spec.size,
-        observation=_table(("piece", "indices", "meaning"), pieces),
+        observation=observation_table(),
         state_size=state_size(spec),
     )
 
 
 __doc__ = _documentation()
+# ``pinochle_env.env`` names this function, which shadows the module: let it carry the page too.
+env.__doc__ = f"{env.__doc__}\n\n{__doc__}"

@@ -117,4 +117,6 @@ PRESETS: dict[str, Rules] = {
 
 
 def _spell(allowed: tuple[Any, ...]) -> str:
-    return ", ".join(repr(v) if isinstance(v, str) else str(v).lower() if isinstance(v, bool) else str(v) for v in allowed)
+    return ", ".join(
+        repr(v) if isinstance(v, str) else str(v).lower() if isinstance(v, bool) else str(v) for v in allowed
+    )

@@ -23,8 +23,22 @@ from .options import Rules
 
 #: Keys every hand record has (extra keys are allowed).
 RECORD_KEYS = (
-    "variant", "options", "dealer", "deal", "auction", "declarer", "bid", "trump", "passed_to_declarer",
-    "passed_back", "meld", "thrown_in", "tricks", "points", "score", "totals",
+    "variant",
+    "options",
+    "dealer",
+    "deal",
+    "auction",
+    "declarer",
+    "bid",
+    "trump",
+    "passed_to_declarer",
+    "passed_back",
+    "meld",
+    "thrown_in",
+    "tricks",
+    "points",
+    "score",
+    "totals",
 )
 
 
@@ -130,7 +144,9 @@ def to_arrays(records: Iterable[dict[str, Any]], reward_scale: float = 1000.0) -
     ``reward_scale``) and ``done``; all other rewards are 0. All records must share the rule set's
     ``max_bid`` (the observation layout depends on it).
     """
-    columns: dict[str, list] = {k: [] for k in ("observation", "action_mask", "action", "seat", "hand", "reward", "done")}
+    columns: dict[str, list] = {
+        k: [] for k in ("observation", "action_mask", "action", "seat", "hand", "reward", "done")
+    }
     spec: ObservationSpec | None = None
     for hand, record in enumerate(records):
         rules = Rules.from_mapping(record["options"])

@@ -40,8 +40,10 @@ def render_game(game: Game) -> str:
         lines.append(f"declarer: player {game.declarer}  contract: {game.contract}  trump: {trump}")
     if game.passed_to_declarer or game.passed_back:
         lines.append(
-            "passed to declarer: " + " ".join(map(card_to_str, game.passed_to_declarer))
-            + "  passed back: " + " ".join(map(card_to_str, game.passed_back))
+            "passed to declarer: "
+            + " ".join(map(card_to_str, game.passed_to_declarer))
+            + "  passed back: "
+            + " ".join(map(card_to_str, game.passed_back))
         )
     if game.melds[0] is not None:
         for seat, meld in enumerate(game.melds):
@@ -50,7 +52,9 @@ def render_game(game: Game) -> str:
     if game.thrown_in:
         lines.append("thrown in")
     if game.tricks or game.trick:
-        lines.append(f"tricks: {len(game.tricks)}  trick points: team 0 {game.trick_points[0]}, team 1 {game.trick_points[1]}")
+        lines.append(
+            f"tricks: {len(game.tricks)}  trick points: team 0 {game.trick_points[0]}, team 1 {game.trick_points[1]}"
+        )
         if game.tricks:
             leader, cards, winner = game.tricks[-1]
             lines.append(f"  last trick (led by p{leader}): {' '.join(map(card_to_str, cards))} -> p{winner}")

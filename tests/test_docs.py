@@ -1,0 +1,24 @@
+"""The README's tables are the ones the code generates, so documentation and code cannot drift."""
+
+from pathlib import Path
+
+import pytest
+
+from pinochle_env.env import action_table, observation_table, switch_table
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("table", [action_table, observation_table, switch_table], ids=lambda f: f.__name__)
+def test_readme_holds_generated_table(table):
+    assert table() in README, f"README is out of date: regenerate the {table.__name__} block"
+
+
+def test_env_documentation_holds_generated_tables():
+    import sys
+
+    import pinochle_env
+
+    for doc in (sys.modules["pinochle_env.env"].__doc__, pinochle_env.env.__doc__):
+        for table in (action_table(), observation_table()):
+            assert table in doc
