@@ -21,8 +21,18 @@ which sets ``B``.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .cards import NUM_SUITS, NUM_TYPES, SUIT_NAMES, card_from_str, card_to_str, suit_from_str
 from .options import BID_STEP, MIN_BID
+
+
+def masks_from_bits(legal_bits: list[int], num_actions: int) -> np.ndarray:
+    """(N, num_actions) int8 action masks from N legal-action bit masks (bit ``a`` = action ``a``)."""
+    nbytes = (num_actions + 7) // 8
+    packed = b"".join(bits.to_bytes(nbytes, "little") for bits in legal_bits)
+    rows = np.frombuffer(packed, np.uint8).reshape(len(legal_bits), nbytes)
+    return np.unpackbits(rows, axis=1, count=num_actions, bitorder="little").view(np.int8)
 
 
 class ActionLayout:

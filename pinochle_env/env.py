@@ -82,7 +82,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .actions import ActionLayout
+from .actions import ActionLayout, masks_from_bits
 from .encoding import GameEncoder, ObservationSpec, encode_state, state_size
 from .episode import EpisodeConfig
 from .game import NUM_SEATS, Game, IllegalActionError
@@ -148,8 +148,8 @@ class raw_env(AECEnv):
         self.layout = ActionLayout(self.rules.max_bid)
         self.spec = ObservationSpec(self.rules)
         self._encoder = GameEncoder(self.spec)
-        self._mask_bytes = (self.layout.size + 7) // 8
         self.possible_agents = [f"player_{seat}" for seat in range(NUM_SEATS)]
+        self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.agents: list[str] = []
         self.observation_spaces = {
             agent: spaces.Dict(
@@ -201,11 +201,10 @@ class raw_env(AECEnv):
         self.agent_selection = self.possible_agents[self.game.to_act]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.possible_agents.index(agent)
+        seat = self._seat_of[agent]
         game = self.game
         if seat == game.to_act:
-            bits = game.legal_bits().to_bytes(self._mask_bytes, "little")
-            mask = np.unpackbits(np.frombuffer(bits, np.uint8), bitorder="little")[: self.layout.size].view(np.int8)
+            mask = masks_from_bits([game.legal_bits()], self.layout.size)[0]
         else:
             mask = np.zeros(self.layout.size, dtype=np.int8)
         return {"observation": self._encoder.observation(game, seat), "action_mask": mask}

@@ -62,6 +62,8 @@ def read_jsonl(path: str | os.PathLike) -> Iterator[dict[str, Any]]:
                 record = json.loads(line)
             except json.JSONDecodeError as error:
                 raise ValueError(f"{Path(path)}:{number}: not a JSON hand record ({error.msg})") from None
+            if not isinstance(record, dict):
+                raise ValueError(f"{Path(path)}:{number}: not a JSON hand record (a {type(record).__name__})")
             missing = [key for key in RECORD_KEYS if key not in record]
             if missing:
                 raise ValueError(f"{Path(path)}:{number}: hand record lacks {', '.join(missing)}")
@@ -78,6 +80,15 @@ def _start(record: dict[str, Any]) -> Game:
 
 
 def _choose(game: Game, record: dict[str, Any], cursor: dict[str, int]) -> int:
+    """The record's action at the game's current decision; ``ValueError`` if the record has none."""
+    try:
+        return _recorded_action(game, record, cursor)
+    except (IndexError, KeyError, TypeError, ValueError) as error:
+        where = f"player {game.to_act} in phase {game.phase.name.lower()}"
+        raise ValueError(f"the record has no valid decision for {where}: {error!r}") from None
+
+
+def _recorded_action(game: Game, record: dict[str, Any], cursor: dict[str, int]) -> int:
     """The record's action at the game's current decision; ``cursor`` tracks progress per list."""
     layout = game.layout
 
@@ -90,7 +101,11 @@ def _choose(game: Game, record: dict[str, Any], cursor: dict[str, int]) -> int:
         seat, call = record["auction"][take("auction")]
         if seat != game.to_act:
             raise ValueError(f"record's auction has player {seat} calling where player {game.to_act} is to act")
-        return layout.help if call == "help" else layout.passing if call == "pass" else layout.bid_action(call)
+        if call in ("help", "pass"):
+            return layout.help if call == "help" else layout.passing
+        if type(call) is not int:
+            raise ValueError(f"auction call {call!r} is not a bid, 'pass' or 'help'")
+        return layout.bid_action(call)
     if game.phase == Phase.TRUMP:
         return layout.trump_action(suit_from_str(record["trump"]))
     if game.phase == Phase.PASS_TO_DECLARER:
