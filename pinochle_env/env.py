@@ -142,7 +142,7 @@ class raw_env(AECEnv):
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action={illegal_action!r} is not allowed; allowed values: 'raise', 'penalty'")
         self.rules = Rules.from_mapping(switches)
-        self.config = EpisodeConfig(episode, max_hands, reward, float(reward_scale))
+        self.config = EpisodeConfig(episode, max_hands, reward, reward_scale)
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.layout = ActionLayout(self.rules.max_bid)

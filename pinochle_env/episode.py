@@ -38,8 +38,9 @@ class EpisodeConfig:
             raise ValueError(f"max_hands={self.max_hands!r} must be a positive integer or None")
         if self.max_hands is not None and self.episode != "game":
             raise ValueError("max_hands only applies to episode='game'")
-        if not self.reward_scale > 0:
-            raise ValueError(f"reward_scale={self.reward_scale!r} must be > 0")
+        scale = self.reward_scale
+        if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not scale > 0:
+            raise ValueError(f"reward_scale={scale!r} is not allowed; it must be a number > 0")
 
     def hand_end(self, game: Game) -> tuple[list[float], bool, bool]:
         """At a finished hand: each seat's reward, and whether the episode terminated / was truncated."""

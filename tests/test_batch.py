@@ -1,0 +1,270 @@
+"""Tests of the batched API (``BatchedGames``), above all its decision-for-decision equivalence with the env."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import pinochle_env
+from pinochle_env import BatchedGames, IllegalActionError, Rules
+from pinochle_env.records import replay
+
+AGENTS = [f"player_{seat}" for seat in range(4)]
+SEEDS = [3, 14, 15, 92, 65]
+
+CONFIGS = {
+    "hand-default": ({}, {}),
+    "hand-variants": ({"pass_mode": "simultaneous", "bid_raises": "any", "max_bid": 400, "throw_in": "always"}, {}),
+    "game-300-max3": ({"target_score": 300}, {"episode": "game", "max_hands": 3}),
+}
+
+
+def env_decision(e):
+    """(acting seat, observation, mask) of the env's agent on turn."""
+    agent = e.agent_selection
+    obs = e.observe(agent)
+    return AGENTS.index(agent), obs["observation"], obs["action_mask"]
+
+
+def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return np.array([rng.choice(np.flatnonzero(row)) for row in masks])
+
+
+@pytest.mark.parametrize("config", CONFIGS.values(), ids=CONFIGS.keys())
+def test_batch_matches_env_decision_for_decision(config):
+    switches, episode = config
+    n = len(SEEDS)
+    batch = BatchedGames(n, rules=switches, seed=SEEDS, record=True, **episode)
+    envs = [pinochle_env.env(**switches, **episode) for _ in SEEDS]
+    for e, seed in zip(envs, SEEDS, strict=True):
+        e.reset(seed=seed)
+    rng = np.random.default_rng(2024)
+    step = batch.reset()
+    hands = np.zeros(n, int)
+    episodes = np.zeros(n, int)
+    flags = {"terminated": 0, "truncated": 0}
+    for t in range(260):
+        for i, e in enumerate(envs):
+            seat, observation, mask = env_decision(e)
+            assert step.seats[i] == seat, (t, i)
+            np.testing.assert_array_equal(step.observations[i], observation, err_msg=f"step {t} game {i}")
+            np.testing.assert_array_equal(step.action_masks[i], mask, err_msg=f"step {t} game {i}")
+            assert step.observations[i].dtype == observation.dtype and step.action_masks[i].dtype == mask.dtype
+        if t % 13 == 0:
+            states = batch.states()
+            for i, e in enumerate(envs):
+                np.testing.assert_array_equal(states[i], e.state())
+        actions = random_actions(step.action_masks, rng)
+        step = batch.step(actions)
+        finished = iter(step.records)
+        for i, e in enumerate(envs):
+            u = e.unwrapped
+            before = len(u.hand_records)
+            e.step(int(actions[i]))
+            hand_over = len(u.hand_records) > before
+            assert step.hand_over[i] == hand_over, (t, i)
+            np.testing.assert_allclose(step.rewards[i], [u.rewards[a] for a in AGENTS], rtol=1e-6)
+            if not hand_over:
+                assert not step.terminated[i] and not step.truncated[i]
+                continue
+            hands[i] += 1
+            assert next(finished) == u.hand_records[-1]
+            assert step.terminated[i] == all(u.terminations.values())
+            assert step.truncated[i] == all(u.truncations.values())
+            if step.terminated[i] or step.truncated[i]:
+                flags["terminated"] += int(step.terminated[i])
+                flags["truncated"] += int(step.truncated[i])
+                episodes[i] += 1
+                while e.agents:  # the dead agents step out, then a new episode on the same generator
+                    e.step(None)
+                e.reset()
+        assert next(finished, None) is None
+    assert (hands >= 3).all(), hands  # every game crossed hand boundaries
+    assert (episodes >= 1).all() and episodes.sum() > n, episodes  # episode boundaries too
+    if episode:
+        assert flags["terminated"] > 0 and flags["truncated"] > 0, flags
+        assert (hands > episodes).any()  # some episodes held several hands
+    else:
+        assert (hands == episodes).all()
+
+
+def test_int_seed_reproducible_and_games_differ():
+    a, b = BatchedGames(6, seed=5), BatchedGames(6, seed=5)
+    sa, sb = a.reset(), b.reset()
+    np.testing.assert_array_equal(sa.observations, sb.observations)
+    assert len({row.tobytes() for row in sa.observations}) == 6
+    rng_a, rng_b = np.random.default_rng(1), np.random.default_rng(1)
+    for _ in range(80):
+        sa, sb = a.step(random_actions(sa.action_masks, rng_a)), b.step(random_actions(sb.action_masks, rng_b))
+        np.testing.assert_array_equal(sa.observations, sb.observations)
+        np.testing.assert_array_equal(sa.rewards, sb.rewards)
+    c = BatchedGames(6, seed=6).reset()
+    assert not np.array_equal(c.observations, a.reset(seed=5).observations)
+    with pytest.raises(ValueError, match="seed"):
+        BatchedGames(3, seed=[1, 2]).reset()
+    with pytest.raises(ValueError):
+        BatchedGames(0)
+
+
+def test_step_before_reset():
+    with pytest.raises(RuntimeError):
+        BatchedGames(2, seed=0).step([0, 0])
+
+
+def test_illegal_action_names_game_and_changes_nothing():
+    n = 4
+    batch = BatchedGames(n, seed=[1, 2, 3, 4])
+    step = batch.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        step = batch.step(random_actions(step.action_masks, rng))
+    legal = random_actions(step.action_masks, rng)
+    events = [len(g.events) for g in batch.games]
+    masks = step.action_masks.copy()
+    layout = batch.layout
+    for game, bad in [(2, int(np.flatnonzero(masks[2] == 0)[0])), (1, 10_000), (3, -1), (0, layout.size)]:
+        actions = legal.copy()
+        actions[game] = bad
+        with pytest.raises(IllegalActionError) as info:
+            batch.step(actions)
+        message = str(info.value)
+        assert isinstance(info.value, ValueError)
+        assert f"game {game}" in message
+        assert str(bad) in message
+        for a in np.flatnonzero(masks[game]):
+            assert layout.to_string(int(a)) in message
+        assert [len(g.events) for g in batch.games] == events  # no game moved, not even the legal ones
+    after = batch.step(legal)  # the batch still works from where it was
+    assert sum(len(g.events) for g in batch.games) > sum(events)
+    assert after.observations.shape == step.observations.shape
+
+
+@pytest.mark.parametrize("shape", [(3,), (5,), (4, 1), (1, 4), ()])
+def test_wrong_action_shape_raises(shape):
+    batch = BatchedGames(4, seed=0)
+    step = batch.reset()
+    events = [len(g.events) for g in batch.games]
+    with pytest.raises(ValueError, match="4"):
+        batch.step(np.zeros(shape, dtype=np.int64) + int(np.flatnonzero(step.action_masks[0])[0]))
+    assert [len(g.events) for g in batch.games] == events
+
+
+def test_rewards_zero_sum_and_only_at_hand_end():
+    n = 8
+    batch = BatchedGames(n, seed=123, reward_scale=100)
+    step = batch.reset()
+    assert step.rewards.shape == (n, 4) and step.rewards.dtype == np.float32
+    assert not step.rewards.any() and not step.hand_over.any()
+    rng = np.random.default_rng(3)
+    nonzero = 0
+    for t in range(300):
+        previous = (step.observations, step.action_masks, step.seats, step.rewards)
+        kept = [a.copy() for a in previous]
+        step = batch.step(random_actions(step.action_masks, rng))
+        if t % 10 == 0:  # a step's arrays are not overwritten by the next step (rollout buffers keep them)
+            for old, copied in zip(previous, kept, strict=True):
+                np.testing.assert_array_equal(old, copied)
+        r = step.rewards
+        assert r.shape == (n, 4)
+        np.testing.assert_allclose(r.sum(axis=1), 0, atol=1e-6)
+        np.testing.assert_array_equal(r[:, 0], r[:, 2])
+        np.testing.assert_array_equal(r[:, 1], r[:, 3])
+        assert not r[~step.hand_over].any()
+        nonzero += int(r[step.hand_over].any(axis=1).sum())
+    assert nonzero > 10
+
+
+def test_records_replay_exactly():
+    n = 6
+    rules = Rules(pass_mode="simultaneous", counting="classic")
+    batch = BatchedGames(n, rules=rules, seed=77, record=True)
+    step = batch.reset()
+    rng = np.random.default_rng(4)
+    records = []
+    for _ in range(200):
+        step = batch.step(random_actions(step.action_masks, rng))
+        assert len(step.records) == int(step.hand_over.sum())
+        records += step.records
+    assert len(records) >= n
+    for record in records:
+        assert record["options"] == rules.to_dict()
+        assert replay(record).record() == record
+    unrecorded = BatchedGames(2, seed=1)
+    step = unrecorded.reset()
+    for _ in range(150):
+        step = unrecorded.step(random_actions(step.action_masks, rng))
+        assert step.records == []
+
+
+def test_states_shape_and_content():
+    n = 3
+    batch = BatchedGames(n, seed=[4, 5, 6])
+    step = batch.reset()
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        states = batch.states()
+        assert states.shape == (n, batch.state_size) and states.dtype == np.float32
+        assert batch.state_size == batch.observation_size + 3 * 48
+        np.testing.assert_array_equal(states[:, : batch.observation_size], step.observations)
+        for i, game in enumerate(batch.games):
+            seat = int(step.seats[i])
+            tail = states[i, batch.observation_size :].reshape(3, 2, 24)
+            for rel in (1, 2, 3):
+                hand = np.array(game.hands[(seat + rel) % 4])
+                np.testing.assert_array_equal(tail[rel - 1, 0], hand >= 1)
+                np.testing.assert_array_equal(tail[rel - 1, 1], hand >= 2)
+        step = batch.step(random_actions(step.action_masks, rng))
+
+
+def test_game_episodes_terminate_or_truncate():
+    n = 6
+    target = 300
+    batch = BatchedGames(n, rules={"target_score": target}, seed=9, episode="game", max_hands=2, record=True)
+    step = batch.reset()
+    rng = np.random.default_rng(6)
+    in_episode = np.zeros(n, int)
+    seen = {"terminated": 0, "truncated": 0, "continued": 0}
+    for _ in range(500):
+        step = batch.step(random_actions(step.action_masks, rng))
+        records = iter(step.records)
+        assert not (step.terminated & ~step.hand_over).any()
+        assert not (step.truncated & ~step.hand_over).any()
+        assert not (step.terminated & step.truncated).any()
+        for i in np.flatnonzero(step.hand_over):
+            record = next(records)
+            in_episode[i] += 1
+            won = max(record["totals"]) >= target
+            if step.terminated[i]:
+                assert won
+                seen["terminated"] += 1
+            elif step.truncated[i]:
+                assert not won and in_episode[i] == 2
+                seen["truncated"] += 1
+            else:
+                assert not won and in_episode[i] < 2
+                seen["continued"] += 1
+            if step.episode_over[i]:
+                in_episode[i] = 0
+                assert batch.games[i].totals == [0, 0] and batch.games[i].hand_number == 0
+                assert not step.observations[i][batch.spec.piece("scores").slice].any()
+            else:
+                assert batch.games[i].totals == record["totals"]
+    assert all(seen.values()), seen
+
+
+def test_win_reward_batch():
+    batch = BatchedGames(4, rules={"target_score": 300}, seed=10, episode="game", reward="win", record=True)
+    step = batch.reset()
+    rng = np.random.default_rng(7)
+    games_won = 0
+    for _ in range(400):
+        step = batch.step(random_actions(step.action_masks, rng))
+        for i in np.flatnonzero(step.hand_over):
+            if step.terminated[i]:
+                games_won += 1
+                assert sorted(step.rewards[i]) == [-1, -1, 1, 1]
+            else:
+                assert not step.rewards[i].any()
+    assert games_won > 0
+    with pytest.raises(ValueError, match="win"):
+        BatchedGames(2, reward="win")
