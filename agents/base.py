@@ -1,0 +1,80 @@
+"""The agent interface: what every bot, policy and human seat implements.
+
+An agent sees only what its seat may know: the information-set view
+(:class:`pinochle_env.PlayerView`, from ``Game.view(seat)``) and the legal-action mask, and
+returns an action id. Agents are seeded through ``reset(seed)`` and hold no reference to the game,
+so they can never reach hidden cards.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from pinochle_env import Game, PlayerView
+from pinochle_env.actions import masks_from_bits
+from pinochle_env.game import Phase
+
+#: The decision phases an agent meets, as named in specs such as ``mix:auction=heuristic,play=random``.
+PHASE_NAMES = {
+    Phase.AUCTION: "auction",
+    Phase.TRUMP: "trump",
+    Phase.PASS_TO_DECLARER: "passing",
+    Phase.PASS_BACK: "passing",
+    Phase.THROW_IN: "throw_in",
+    Phase.PLAY: "play",
+}
+
+
+class IllegalAgentActionError(ValueError):
+    """An agent returned an action that is not legal; the message names the agent."""
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """What the arena, the single-seat env and the play CLI drive."""
+
+    name: str
+
+    def act(self, view: PlayerView, mask: np.ndarray) -> int:
+        """The action to take, given the acting seat's view and the (num_actions,) int8 legal mask."""
+        ...
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start afresh (a new match), seeding any randomness the agent uses."""
+        ...
+
+
+class RandomAgent:
+    """Uniform over the legal actions."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.name = "random"
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self._rng = np.random.default_rng(seed)
+
+    def act(self, view: PlayerView, mask: np.ndarray) -> int:
+        legal = np.flatnonzero(mask)
+        return int(legal[self._rng.integers(len(legal))])
+
+
+def legal_mask(game: Game) -> np.ndarray:
+    """The (num_actions,) int8 legal mask of the seat to act in ``game``."""
+    return masks_from_bits([game.legal_bits()], game.layout.size)[0]
+
+
+def decide(agent: Agent, game: Game) -> int:
+    """Ask ``agent`` for the action of the seat to act in ``game`` (view and mask only) and check it."""
+    view = game.view(game.to_act)
+    mask = legal_mask(game)
+    action = agent.act(view, mask)
+    if not (isinstance(action, (int, np.integer)) and 0 <= action < len(mask) and mask[action]):
+        legal = ", ".join(game.layout.to_string(int(a)) for a in np.flatnonzero(mask))
+        raise IllegalAgentActionError(
+            f"agent {agent.name!r} (player {game.to_act}, phase {PHASE_NAMES[game.phase]}) returned illegal action "
+            f"{action!r}; legal actions: {legal}"
+        )
+    return int(action)

@@ -1,0 +1,110 @@
+"""``load_agent(spec)``: agents from short strings, as the arena and the play CLI take them.
+
+Specs: ``random``, ``heuristic``, ``pimc`` and ``checkpoint:PATH``, parameters after a colon as
+``name:key=value,key=value`` (``pimc:samples=32,budget=0.2``), and
+``mix:auction=heuristic,play=checkpoint:PATH`` to combine agents by phase (``auction`` (alias
+``bid``), ``trump``, ``passing``, ``throw_in``, ``play``, and ``default`` for the phases not
+named). An unknown name or parameter raises a ``ValueError`` listing what exists.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from pinochle_env import PlayerView
+
+from .base import PHASE_NAMES, Agent, RandomAgent
+
+#: name -> (factory taking keyword parameters, {parameter: type}).
+Factory = Callable[..., Agent]
+_REGISTRY: dict[str, tuple[Factory, dict[str, type]]] = {}
+
+
+def register(name: str, factory: Factory, parameters: dict[str, type] | None = None) -> None:
+    """Make ``name[:key=value,...]`` loadable; ``parameters`` lists the keys the factory accepts."""
+    _REGISTRY[name] = (factory, dict(parameters or {}))
+
+
+def known_agents() -> list[str]:
+    _load_builtins()
+    return sorted([*_REGISTRY, "mix"])
+
+
+def load_agent(spec: str, seed: int | None = None) -> Agent:
+    """Build the agent a spec string describes (seeded with ``seed``)."""
+    _load_builtins()
+    spec = spec.strip()
+    name, _, rest = spec.partition(":")
+    if name == "mix":
+        return MixAgent(_parse_mix(rest), seed=seed, spec=spec)
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown agent {name!r} in spec {spec!r}; known agents: {', '.join(known_agents())}")
+    factory, parameters = _REGISTRY[name]
+    if name == "checkpoint":
+        kwargs = {"path": rest}
+    else:
+        kwargs = _parse_parameters(name, rest, parameters)
+    agent = factory(seed=seed, **kwargs)
+    agent.name = spec
+    return agent
+
+
+def _parse_parameters(name: str, text: str, parameters: dict[str, type]) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        key, equals, value = item.partition("=")
+        if not equals or key not in parameters:
+            allowed = ", ".join(parameters) or "none"
+            raise ValueError(f"unknown parameter {item!r} for agent {name!r}; parameters: {allowed}")
+        kind = parameters[key]
+        try:
+            kwargs[key] = _BOOLEANS[value.lower()] if kind is bool else kind(value)
+        except (KeyError, ValueError):
+            raise ValueError(f"parameter {key}={value!r} of agent {name!r} is not a {kind.__name__}") from None
+    return kwargs
+
+
+_BOOLEANS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
+MIX_KEYS = ("auction", "bid", "trump", "passing", "throw_in", "play", "default")
+_MIX_SPLIT = re.compile(r",(?=\s*(?:" + "|".join(MIX_KEYS) + r")\s*=)")
+
+
+def _parse_mix(text: str) -> dict[str, str]:
+    parts: dict[str, str] = {}
+    for item in filter(None, (p.strip() for p in _MIX_SPLIT.split(text))):
+        key, equals, value = item.partition("=")
+        key = "auction" if key.strip() == "bid" else key.strip()
+        if not equals or key not in MIX_KEYS:
+            raise ValueError(f"bad mix entry {item!r}; use phase=spec with phases {', '.join(MIX_KEYS)}")
+        parts[key] = value.strip()
+    missing = sorted(set(PHASE_NAMES.values()) - set(parts))
+    if missing and "default" not in parts:
+        raise ValueError(f"mix spec leaves phases {', '.join(missing)} without an agent; add default=SPEC")
+    return parts
+
+
+class MixAgent:
+    """Delegates each decision to the agent named for its phase (for ablations)."""
+
+    def __init__(self, parts: dict[str, str], seed: int | None = None, spec: str = "mix") -> None:
+        self.name = spec
+        self._agents = {phase: load_agent(sub, seed) for phase, sub in parts.items()}
+
+    def reset(self, seed: int | None = None) -> None:
+        for agent in self._agents.values():
+            agent.reset(seed)
+
+    def act(self, view: PlayerView, mask: np.ndarray) -> int:
+        phase = PHASE_NAMES[view.phase]
+        return self._agents.get(phase, self._agents.get("default")).act(view, mask)
+
+
+def _load_builtins() -> None:
+    """Register the bundled agents on first use (keeps imports light and avoids cycles)."""
+    if _REGISTRY:
+        return
+    register("random", lambda seed=None: RandomAgent(seed))
