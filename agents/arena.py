@@ -1,0 +1,397 @@
+"""``pinochle-arena``: duplicate matches and round robins between agent specs.
+
+Usage::
+
+    pinochle-arena random heuristic                          # a match: 100 deal pairs
+    pinochle-arena random heuristic pimc:samples=16 --deals 500 --games 20 --rule head_rule=led_card
+    pinochle-arena random heuristic --name first --deals 2000  # Ctrl-C, then:
+    pinochle-arena --resume --name first                       # plays only the missing deal pairs
+
+Two specs play a match, more play a round robin (every pair, A = the earlier spec). Every deal
+is played twice with the same cards and dealer and the teams swapped (a *deal pair*); with
+``--games N`` each pairing also plays N *game pairs* (whole games to the target score, or
+``--hand-cap`` hands, twice on the same deal sequence, teams swapped). Deal i is the same in every
+pairing and every run with the same ``--seed``, and agents are built per play from seeds derived
+from the unit id, so results do not depend on ``--workers`` (see :mod:`agents.arena_play`).
+
+The out directory (``--out``, default ``runs/arena/<--name or timestamp>``) receives
+``config.json``, ``results.jsonl`` (one line per finished deal or game pair, written as it
+finishes: pairing, both plays' hand records, timing), and at the end ``summary.txt`` (the printed
+report), ``summary.csv``, ``summary.json`` and ``margins.png`` (see :mod:`agents.arena_report` for
+the statistics). ``--resume`` continues an interrupted run: it reads ``results.jsonl`` (dropping a
+truncated last line), skips the pairs already there and plays the rest; ``--deals``, ``--games``
+and the agents may grow on resume, the seed, rules and hand cap may not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import multiprocessing
+import os
+import signal
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, TextIO
+
+from pinochle_env.options import Rules, parse_switch
+
+from .arena_play import Job, play_job
+from .arena_report import format_summary, slim_line, summarise, write_csv, write_json, write_plot
+from .registry import load_agent
+
+RESULTS, CONFIG = "results.jsonl", "config.json"
+#: Settings a resumed run must share with the stored run (they decide what every pair plays).
+FIXED_ON_RESUME = ("seed", "rules", "hand_cap")
+#: Most deal pairs one worker call plays: bounds the work lost to an interruption.
+MAX_CHUNK = 8
+
+
+class ArenaError(ValueError):
+    """A bad spec, rule, setting or out directory, reported before any play."""
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    """What a run plays: the agents, the rules, how many deal and game pairs per pairing, the seed."""
+
+    agents: tuple[str, ...]
+    rules: Rules = field(default_factory=Rules)
+    deals: int = 100
+    games: int = 0
+    seed: int = 0
+    hand_cap: int = 50
+
+    @property
+    def pairings(self) -> list[tuple[str, str]]:
+        """Every pair of agents (A before B in the order given)."""
+        return [(a, b) for i, a in enumerate(self.agents) for b in self.agents[i + 1 :]]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "agents": list(self.agents),
+            "rules": self.rules.to_dict(),
+            "deals": self.deals,
+            "games": self.games,
+            "seed": self.seed,
+            "hand_cap": self.hand_cap,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ArenaConfig:
+        return cls(**{**data, "agents": tuple(data["agents"]), "rules": Rules.from_mapping(data["rules"])})
+
+
+def validate(config: ArenaConfig) -> None:
+    """Refuse a config that cannot run, before any play: every spec must load, counts must make sense."""
+    if len(config.agents) < 2:
+        raise ArenaError(f"need at least two agent specs, got {len(config.agents)}")
+    repeated = sorted({spec for spec in config.agents if config.agents.count(spec) > 1})
+    if repeated and len(config.agents) > 2:
+        raise ArenaError(f"a round robin needs distinct agent specs; repeated: {', '.join(repeated)}")
+    for spec in config.agents:
+        try:
+            load_agent(spec, 0)
+        except (ValueError, OSError, ImportError) as error:
+            raise ArenaError(f"bad agent spec {spec!r}: {error}") from None
+    if config.deals < 0 or config.games < 0 or config.deals + config.games == 0:
+        raise ArenaError(f"need --deals >= 0 and --games >= 0, not both 0 (got {config.deals}, {config.games})")
+    if config.hand_cap < 1:
+        raise ArenaError(f"--hand-cap must be at least 1, got {config.hand_cap}")
+
+
+def parse_rules(switches: list[str]) -> Rules:
+    """Rules from ``name=value`` switches as typed after ``--rule``; ``ArenaError`` naming a bad one."""
+    values = {}
+    for text in switches:
+        name, equals, value = text.partition("=")
+        try:
+            if not equals:
+                raise ValueError("expected name=value")
+            key, parsed = parse_switch(name.strip(), value)
+            values[key] = parsed
+        except ValueError as error:
+            raise ArenaError(f"bad --rule {text!r}: {error}") from None
+    try:
+        return Rules.from_mapping(values)
+    except ValueError as error:
+        raise ArenaError(f"bad rules: {error}") from None
+
+
+# ------------------------------------------------------------------------------ results file
+
+
+def unit_key(line: dict[str, Any]) -> tuple[str, str, str, int]:
+    """What identifies a finished unit in the results file: kind, pairing and id."""
+    return line["kind"], line["a"], line["b"], line["id"]
+
+
+def read_results(path: Path) -> list[dict[str, Any]]:
+    """The finished units in a results file, each once, repairing an interrupted write.
+
+    A last line that is incomplete (no newline) or unreadable is what a kill during a write leaves:
+    it is dropped and cut from the file, so that appending resumes on a clean line. An unreadable
+    line anywhere else is an ``ArenaError``.
+    """
+    if not path.exists():
+        return []
+    data = path.read_bytes()
+    units: dict[tuple[str, str, str, int], dict[str, Any]] = {}
+    good_end = position = 0
+    number = 0
+    while (end := data.find(b"\n", position)) != -1:
+        number += 1
+        text = data[position:end]
+        if text.strip():
+            try:
+                line = json.loads(text)
+                key = unit_key(line)
+            except (ValueError, KeyError, TypeError):
+                if data[end + 1 :].strip():
+                    raise ArenaError(f"{path}:{number}: not an arena result line; fix or remove it") from None
+                break
+            units.setdefault(key, line)
+        position = good_end = end + 1
+    if good_end < len(data):
+        with open(path, "r+b") as stream:
+            stream.truncate(good_end)
+    return list(units.values())
+
+
+def plan_jobs(config: ArenaConfig, done: set[tuple[str, str, str, int]], workers: int) -> list[Job]:
+    """The units still to play, grouped into worker calls (up to ``MAX_CHUNK`` deal pairs, 1 game pair)."""
+    todo = {
+        (kind, a, b): [i for i in range(count) if (kind, a, b, i) not in done]
+        for a, b in config.pairings
+        for kind, count in (("deal", config.deals), ("game", config.games))
+    }
+    deal_total = sum(len(ids) for (kind, _, _), ids in todo.items() if kind == "deal")
+    chunk = {"deal": max(1, min(MAX_CHUNK, deal_total // (4 * workers))), "game": 1}
+    return [
+        Job(kind, a, b, tuple(ids[start : start + chunk[kind]]), config.rules, config.seed, config.hand_cap)
+        for (kind, a, b), ids in todo.items()
+        for start in range(0, len(ids), chunk[kind])
+    ]
+
+
+# ------------------------------------------------------------------------------ running
+
+
+class Progress:
+    """A periodic line on a stream: units (deal or game pairs) done of total, units per second, time left."""
+
+    def __init__(self, total: int, stream: TextIO | None, every: float, unit: str = "pairs") -> None:
+        self.total, self.stream, self.every, self.unit = total, stream, every, unit
+        self.done = 0
+        self.start = self.last = time.monotonic()
+
+    def advance(self, count: int) -> None:
+        """Count ``count`` more finished pairs; print a line if ``every`` seconds passed or all are done."""
+        self.done += count
+        now = time.monotonic()
+        if self.stream is None or (now - self.last < self.every and self.done < self.total):
+            return
+        self.last = now
+        rate = self.done / max(now - self.start, 1e-9)
+        eta = (self.total - self.done) / rate if rate else float("inf")
+        print(
+            f"arena: {self.done}/{self.total} {self.unit} ({self.done / self.total:.0%}), {rate:.1f} {self.unit}/s, "
+            f"ETA {_duration(eta)}",
+            file=self.stream,
+            flush=True,
+        )
+
+
+def _duration(seconds: float) -> str:
+    """Seconds as H:MM:SS ('?' when unknown)."""
+    if seconds == float("inf"):
+        return "?"
+    minutes, secs = divmod(round(seconds), 60)
+    return f"{minutes // 60}:{minutes % 60:02d}:{secs:02d}"
+
+
+def _worker_init() -> None:
+    """Workers leave Ctrl-C to the main process, which stops them (and dies on terminate())."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def execute(jobs: list[Job], workers: int) -> Iterator[list[dict[str, Any]]]:
+    """Each job's lines as it finishes: in this process for one worker, else in a process pool.
+
+    Leaving the pool (an interruption included) terminates its workers.
+    """
+    if workers == 1 or len(jobs) <= 1:
+        yield from map(play_job, jobs)
+        return
+    with multiprocessing.Pool(min(workers, len(jobs)), initializer=_worker_init) as pool:
+        yield from pool.imap_unordered(play_job, jobs)
+
+
+def _check_resume(config: ArenaConfig, out: Path) -> None:
+    """A resumed run must share seed, rules and hand cap with the stored one."""
+    path = out / CONFIG
+    if not path.exists():
+        raise ArenaError(f"nothing to resume in {out}: no {CONFIG}")
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    current = config.to_dict()
+    for key in FIXED_ON_RESUME:
+        if stored[key] != current[key]:
+            raise ArenaError(f"cannot resume {out}: {key} {current[key]!r} differs from the stored {stored[key]!r}")
+
+
+def run_arena(
+    config: ArenaConfig,
+    out: Path,
+    workers: int = 1,
+    resume: bool = False,
+    progress_every: float = 2.0,
+    log: TextIO | None = None,
+) -> dict[str, Any]:
+    """Play what ``config`` asks that ``out`` does not hold yet, then write and return the summary.
+
+    ``log`` (e.g. ``sys.stderr``) receives the plan, the progress line and where the outputs went.
+    On an interruption (``KeyboardInterrupt``) the pairs finished so far stay in the results file.
+    """
+    validate(config)
+    if workers < 1:
+        raise ArenaError(f"--workers must be at least 1, got {workers}")
+    out.mkdir(parents=True, exist_ok=True)
+    results = out / RESULTS
+    if resume:
+        _check_resume(config, out)
+    elif results.exists() and results.stat().st_size:
+        raise ArenaError(f"{results} already holds results: pass --resume to continue it, or another --out")
+    (out / CONFIG).write_text(json.dumps(config.to_dict(), indent=2) + "\n", encoding="utf-8")
+    lines = [slim_line(line) for line in read_results(results)] if resume else []
+    jobs = plan_jobs(config, {unit_key(line) for line in lines}, workers)
+    total = sum(len(job.ids) for job in jobs)
+    _say(log, f"arena: {len(config.pairings)} pairing(s), {total} pairs to play, {workers} worker(s), out {out}")
+    progress = Progress(total, log, progress_every, "pairs" if config.games else "deal pairs")
+    with open(results, "a", encoding="utf-8") as stream, contextlib.closing(execute(jobs, workers)) as batches:
+        try:
+            for finished in batches:
+                for line in finished:
+                    stream.write(json.dumps(line, separators=(",", ":")) + "\n")
+                lines += map(slim_line, finished)
+                stream.flush()
+                progress.advance(len(finished))
+        except KeyboardInterrupt:
+            saved = f"{len(lines)} pairs ({progress.done} new) saved in {results}"
+            _say(log, f"arena: interrupted; {saved}; continue with --resume")
+            raise
+    return _finish(config, lines, out, log)
+
+
+def _finish(config: ArenaConfig, lines: list[dict[str, Any]], out: Path, log: TextIO | None) -> dict[str, Any]:
+    """Summarise the units the config asks for and write summary.txt/.csv/.json and margins.png."""
+    limit = {"deal": config.deals, "game": config.games}
+    wanted = [line for line in lines if line["id"] < limit[line["kind"]]]
+    summary = summarise(wanted, list(config.agents))
+    (out / "summary.txt").write_text(format_summary(summary) + "\n", encoding="utf-8")
+    write_csv(summary, out / "summary.csv")
+    write_json(summary, out / "summary.json")
+    if config.deals:
+        write_plot(summary, out / "margins.png")
+    _say(log, f"arena: summary in {out}")
+    return summary
+
+
+def _say(log: TextIO | None, message: str) -> None:
+    if log is not None:
+        print(message, file=log, flush=True)
+
+
+# ------------------------------------------------------------------------------ command line
+
+
+def usable_cpus() -> int:
+    """CPUs this process may run on (the affinity mask where the system has one, as in containers)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pinochle-arena",
+        description="Duplicate matches (2 agent specs) and round robins (3+) between Pinochle agents. "
+        "With --resume, the agents and settings not given come from the run being resumed.",
+        epilog="Example: pinochle-arena random heuristic --deals 500 --rule head_rule=led_card",
+    )
+    parser.add_argument("agents", nargs="*", help="agent specs (random, heuristic, pimc:samples=16, mix:...)")
+    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="rule switch (repeatable)")
+    parser.add_argument("--deals", type=int, help="deal pairs per pairing (default 100)")
+    parser.add_argument("--games", type=int, help="game pairs per pairing, for game win rates (default 0)")
+    parser.add_argument("--hand-cap", type=int, help="most hands in one game (default 50)")
+    parser.add_argument("--seed", type=int, help="seed of every deal and agent (default 0)")
+    parser.add_argument("--workers", type=int, default=usable_cpus(), help="worker processes (default: usable CPUs)")
+    parser.add_argument("--out", type=Path, help="out directory (default runs/arena/<name or timestamp>)")
+    parser.add_argument("--name", help="run name, for the default out directory")
+    parser.add_argument("--resume", action="store_true", help="continue the run in the out directory")
+    parser.add_argument("--progress-every", type=float, default=2.0, metavar="SECONDS", help="progress line period")
+    return parser
+
+
+def config_from_args(args: argparse.Namespace, out: Path) -> ArenaConfig:
+    """The run's config: the command line, with settings it leaves out taken from a resumed run."""
+    defaults = ArenaConfig(agents=())
+    if args.resume and (out / CONFIG).exists():
+        defaults = ArenaConfig.from_dict(json.loads((out / CONFIG).read_text(encoding="utf-8")))
+    given = {
+        "agents": tuple(spec.strip() for spec in args.agents) or None,
+        "rules": parse_rules(args.rule) if args.rule else None,
+        "deals": args.deals,
+        "games": args.games,
+        "seed": args.seed,
+        "hand_cap": args.hand_cap,
+    }
+    return replace(defaults, **{key: value for key, value in given.items() if value is not None})
+
+
+def _out_dir(args: argparse.Namespace) -> Path:
+    if args.out is not None:
+        return args.out
+    if args.resume and args.name is None:
+        raise ArenaError("--resume needs the run's --out or --name")
+    return Path("runs", "arena", args.name or time.strftime("%Y%m%d-%H%M%S"))
+
+
+def _raise_interrupt(signum: int, frame: Any) -> None:
+    """SIGTERM (a plain kill) stops the run like Ctrl-C: workers stopped, finished pairs kept."""
+    raise KeyboardInterrupt
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The console script: parse, run, print the report; 2 on a bad command line, 130 when interrupted."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        out = _out_dir(args)
+        config = config_from_args(args, out)
+        previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+        try:
+            summary = run_arena(
+                config,
+                out,
+                workers=args.workers,
+                resume=args.resume,
+                progress_every=args.progress_every,
+                log=sys.stderr,
+            )
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+    except ArenaError as error:
+        parser.error(str(error))
+    except KeyboardInterrupt:
+        return 130
+    print(format_summary(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

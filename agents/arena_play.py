@@ -1,0 +1,133 @@
+"""Playing the arena's duplicate units: deal pairs and game pairs (what a worker process runs).
+
+A *deal pair* plays one deal twice with the same cards and dealer: agent A holds seats 0 and 2
+in the first play and seats 1 and 3 in the second, so the card luck of a deal cancels out. A
+*game pair* does the same for whole games: both plays see the same seeded sequence of deals
+(hand k of game g always gets the same cards and dealer), teams swapped.
+
+Everything random is derived from ``(seed, kind, unit id, ...)`` with ``numpy.random.SeedSequence``
+(deal i of every pairing gets the same cards, and agents are built afresh with
+``load_agent(spec, seed derived from the unit id, play and seat)``), so a unit's result never
+depends on which worker played it, in what order, or how many workers there were.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from pinochle_env.game import NUM_SEATS, Game
+from pinochle_env.options import Rules
+
+from .base import Agent, decide
+from .registry import load_agent
+
+#: Unit kinds as they appear in the results file, and the tag each mixes into its seeds.
+KIND_TAGS = {"deal": 0, "game": 1}
+SIDES = ("a", "b")
+
+
+@dataclass(frozen=True)
+class Job:
+    """Units for one worker call: the ids of one kind for one pairing, with what they need."""
+
+    kind: str
+    a: str
+    b: str
+    ids: tuple[int, ...]
+    rules: Rules
+    seed: int
+    hand_cap: int
+
+
+def play_job(job: Job) -> list[dict[str, Any]]:
+    """Play every unit of ``job``; one results-file line per unit, in the order of ``job.ids``."""
+    play = play_deal_pair if job.kind == "deal" else play_game_pair
+    return [play(job, unit) for unit in job.ids]
+
+
+def play_deal_pair(job: Job, deal_id: int) -> dict[str, Any]:
+    """Play deal ``deal_id`` twice (A in seats 0/2, then in 1/3): one line with both hand records."""
+    clock = _Clock()
+    plays = []
+    for a_team in (0, 1):
+        agents = _seat_agents(job, deal_id, a_team)
+        game = Game(job.rules, np.random.default_rng(_entropy(job, deal_id)))
+        _play_hand(game, agents, a_team, clock)
+        plays.append({"a_team": a_team, "hands": [game.record()]})
+    return _line(job, deal_id, plays, clock)
+
+
+def play_game_pair(job: Job, game_id: int) -> dict[str, Any]:
+    """Play game ``game_id`` twice on the same deal sequence, teams swapped: one line, all hands.
+
+    A game ends when a team reaches the target score or after ``job.hand_cap`` hands.
+    """
+    clock = _Clock()
+    plays = []
+    for a_team in (0, 1):
+        agents = _seat_agents(job, game_id, a_team)
+        hands: list[dict[str, Any]] = []
+        game = Game(job.rules, np.random.default_rng(_entropy(job, game_id, 0)))
+        while True:
+            _play_hand(game, agents, a_team, clock)
+            hands.append(game.record())
+            if game.game_over or len(hands) == job.hand_cap:
+                break
+            game = _next_game_hand(job, game_id, game, len(hands))
+        plays.append({"a_team": a_team, "hands": hands})
+    return _line(job, game_id, plays, clock)
+
+
+def _next_game_hand(job: Job, game_id: int, previous: Game, hand_number: int) -> Game:
+    """Hand ``hand_number`` of a game: its own seeded cards, the next dealer, the running totals."""
+    rng = np.random.default_rng(_entropy(job, game_id, hand_number))
+    game = Game(job.rules, rng, dealer=(previous.dealer + 1) % NUM_SEATS, totals=tuple(previous.totals))
+    game.hand_number = hand_number
+    return game
+
+
+def _entropy(job: Job, unit_id: int, *more: int) -> list[int]:
+    """Seed material of a unit (plus play, seat or hand number): the same on every worker."""
+    return [job.seed, KIND_TAGS[job.kind], unit_id, *more]
+
+
+def _seat_agents(job: Job, unit_id: int, a_team: int) -> list[Agent]:
+    """Fresh agents for the four seats of one play: A's spec on team ``a_team``, B's on the other."""
+    agents = []
+    for seat in range(NUM_SEATS):
+        spec = job.a if seat % 2 == a_team else job.b
+        seed = int(np.random.SeedSequence(_entropy(job, unit_id, a_team, seat)).generate_state(1)[0])
+        agents.append(load_agent(spec, seed))
+    return agents
+
+
+class _Clock:
+    """Decisions asked of each side and the seconds they took (view and mask building included)."""
+
+    def __init__(self) -> None:
+        self.decisions = {side: 0 for side in SIDES}
+        self.seconds = {side: 0.0 for side in SIDES}
+
+    def to_dict(self) -> dict[str, list[float]]:
+        return {side: [self.decisions[side], self.seconds[side]] for side in SIDES}
+
+
+def _play_hand(game: Game, agents: list[Agent], a_team: int, clock: _Clock) -> None:
+    """Play the game's current hand to its end, asking the agent of the seat to act each time."""
+    while not game.hand_over:
+        seat = game.to_act
+        side = "a" if seat % 2 == a_team else "b"
+        start = time.perf_counter()
+        action = decide(agents[seat], game)
+        clock.seconds[side] += time.perf_counter() - start
+        clock.decisions[side] += 1
+        game.apply(action)
+
+
+def _line(job: Job, unit_id: int, plays: list[dict[str, Any]], clock: _Clock) -> dict[str, Any]:
+    """The results-file line of one unit: pairing, kind, id, both plays' hand records, timing."""
+    return {"kind": job.kind, "a": job.a, "b": job.b, "id": unit_id, "plays": plays, "timing": clock.to_dict()}

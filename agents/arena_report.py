@@ -1,0 +1,373 @@
+"""The arena's results: per-pairing statistics, ratings and cross table, and their outputs.
+
+:func:`summarise` turns results-file lines (see :mod:`agents.arena_play`) into one summary dict;
+:func:`format_summary`, :func:`write_csv`, :func:`write_json` and :func:`write_plot` present it.
+Margins are always A's team score minus B's, per hand. A deal pair's margin is the mean of its
+two plays, and the margin interval is the paired Student t interval over deal pairs
+(:func:`agents.stats.mean_interval`). Game win rates use the Wilson interval over single games
+(a draw, equal totals at the hand cap, counts half); as the two games of a pair are played on the
+same deals with the teams swapped, their outcomes are negatively correlated where card luck
+matters, which makes that interval conservative.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .arena_play import SIDES
+from .stats import fit_elo, mean_interval, wilson_interval
+
+Line = dict[str, Any]
+#: The keys of a hand record the summary reads.
+HAND_KEYS = ("score", "declarer", "bid", "made", "thrown_in", "meld", "points", "totals", "game_winner")
+
+
+def slim_line(line: Line) -> Line:
+    """A results-file line with only what :func:`summarise` reads: keeps a long run's memory small."""
+    plays = [
+        {"a_team": play["a_team"], "hands": [{key: hand[key] for key in HAND_KEYS} for hand in play["hands"]]}
+        for play in line["plays"]
+    ]
+    return {**line, "plays": plays}
+
+
+def summarise(lines: list[Line], agents: list[str], confidence: float = 0.95) -> dict[str, Any]:
+    """The whole report of a run: every pairing, and ratings with a cross table for 3+ agents.
+
+    Pairings are every pair of ``agents`` in order (A before B); lines of other pairings are ignored.
+    """
+    pairings = [(a, b) for i, a in enumerate(agents) for b in agents[i + 1 :]]
+    by_pairing: dict[tuple[str, str], list[Line]] = {pairing: [] for pairing in pairings}
+    for line in sorted(lines, key=lambda line: (line["kind"], line["id"])):
+        by_pairing.get((line["a"], line["b"]), []).append(line)
+    summary: dict[str, Any] = {
+        "agents": list(agents),
+        "confidence": confidence,
+        "pairings": [_pairing(a, b, by_pairing[a, b], confidence) for a, b in pairings],
+        "speed": _speed([line for pairing in pairings for line in by_pairing[pairing]]),
+    }
+    if len(agents) > 2:
+        summary["ratings"] = _ratings(agents, by_pairing, confidence)
+        summary["cross_table"] = _cross_table(agents, summary["pairings"])
+    return summary
+
+
+def deal_pair_margin(line: Line) -> float:
+    """A's mean margin per hand over the two plays of a deal pair."""
+    margins = [_hand_margin(hand, play["a_team"]) for play in line["plays"] for hand in play["hands"]]
+    return float(np.mean(margins))
+
+
+def _hand_margin(hand: dict[str, Any], a_team: int) -> int:
+    """A's team score minus B's in one hand."""
+    return hand["score"][a_team] - hand["score"][1 - a_team]
+
+
+def _pairing(a: str, b: str, lines: list[Line], confidence: float) -> dict[str, Any]:
+    """Statistics of one pairing: margin, games, and per-side contract and point figures."""
+    deal_lines = [line for line in lines if line["kind"] == "deal"]
+    game_lines = [line for line in lines if line["kind"] == "game"]
+    margin = mean_interval([deal_pair_margin(line) for line in deal_lines], confidence)
+    hands = [(hand, play["a_team"]) for line in lines for play in line["plays"] for hand in play["hands"]]
+    return {
+        "a": a,
+        "b": b,
+        "deal_pairs": len(deal_lines),
+        "margin": margin.to_dict(),
+        "games": _games(game_lines, confidence),
+        "sides": {side: _side(hands, side) for side in SIDES},
+    }
+
+
+def game_score(play: dict[str, Any]) -> float:
+    """A's result in one played game: 1 won, 0 lost, 0.5 drawn (equal totals at the hand cap)."""
+    last = play["hands"][-1]
+    a_team = play["a_team"]
+    winner = last["game_winner"]
+    if winner is None:
+        totals = last["totals"]
+        if totals[0] == totals[1]:
+            return 0.5
+        winner = 0 if totals[0] > totals[1] else 1
+    return 1.0 if winner == a_team else 0.0
+
+
+def _games(lines: list[Line], confidence: float) -> dict[str, Any]:
+    """Game-level results of a pairing: A's wins and win rate with its Wilson interval."""
+    plays = [play for line in lines for play in line["plays"]]
+    scores = [game_score(play) for play in plays]
+    return {
+        "pairs": len(lines),
+        "played": len(plays),
+        "a_wins": scores.count(1.0),
+        "draws": scores.count(0.5),
+        "capped": sum(play["hands"][-1]["game_winner"] is None for play in plays),
+        "win_rate": wilson_interval(sum(scores), len(plays), confidence).to_dict(),
+        "hands_per_game": float(np.mean([len(play["hands"]) for play in plays])) if plays else math.nan,
+    }
+
+
+def _side(hands: list[tuple[dict[str, Any], int]], side: str) -> dict[str, float]:
+    """Contract and point figures of one side over all of a pairing's hands.
+
+    ``declared`` is the share of hands the side declared; ``bid``, ``made``, ``set`` and
+    ``thrown_in`` are over the hands it declared; ``meld``, ``tricks`` and ``score`` are its
+    team's points per hand (all hands).
+    """
+    own = [(hand, a_team if side == "a" else 1 - a_team) for hand, a_team in hands]
+    declared = [hand for hand, team in own if hand["declarer"] % 2 == team]
+    count = len(declared)
+    thrown = sum(bool(hand["thrown_in"]) for hand in declared)
+    made = sum(bool(hand["made"]) for hand in declared)
+    return {
+        "declared": _ratio(count, len(own)),
+        "bid": _ratio(sum(hand["bid"] for hand in declared), count),
+        "made": _ratio(made, count),
+        "set": _ratio(count - made - thrown, count),
+        "thrown_in": _ratio(thrown, count),
+        "meld": _ratio(sum(hand["meld"][team] + hand["meld"][team + 2] for hand, team in own), len(own)),
+        "tricks": _ratio(sum(hand["points"][team] for hand, team in own), len(own)),
+        "score": _ratio(sum(hand["score"][team] for hand, team in own), len(own)),
+    }
+
+
+def _ratio(total: float, count: int) -> float:
+    return total / count if count else math.nan
+
+
+def _speed(lines: list[Line]) -> dict[str, dict[str, float]]:
+    """Decisions, seconds and decisions per second of each agent spec over all units it played."""
+    decisions: dict[str, float] = defaultdict(float)
+    seconds: dict[str, float] = defaultdict(float)
+    for line in lines:
+        for side in SIDES:
+            count, spent = line["timing"][side]
+            decisions[line[side]] += count
+            seconds[line[side]] += spent
+    return {
+        spec: {
+            "decisions": int(decisions[spec]),
+            "seconds": seconds[spec],
+            "per_second": _ratio(decisions[spec], seconds[spec]),
+        }
+        for spec in decisions
+    }
+
+
+def _ratings(agents: list[str], by_pairing: dict[tuple[str, str], list[Line]], confidence: float) -> dict[str, Any]:
+    """Bradley-Terry Elo ratings from deal-pair outcomes (the sign of the pair margin).
+
+    Runs without deal pairs (``--deals 0``) are rated from single game results instead.
+    """
+    deal_results, game_results = [], []
+    for (a, b), lines in by_pairing.items():
+        i, j = agents.index(a), agents.index(b)
+        for line in lines:
+            if line["kind"] == "deal":
+                deal_results.append((i, j, float(np.sign(deal_pair_margin(line)) + 1) / 2))
+            else:
+                game_results += [(i, j, game_score(play)) for play in line["plays"]]
+    basis, results = ("deal pairs", deal_results) if deal_results else ("games", game_results)
+    ratings = fit_elo(len(agents), results, confidence)
+    return {
+        "basis": basis,
+        "agents": [{"agent": agent, **vars(rating)} for agent, rating in zip(agents, ratings, strict=True)],
+    }
+
+
+def _cross_table(agents: list[str], pairings: list[dict[str, Any]]) -> dict[str, Any]:
+    """Mean margin per hand of each row agent against each column agent (antisymmetric)."""
+    table = [[math.nan] * len(agents) for _ in agents]
+    for pairing in pairings:
+        i, j = agents.index(pairing["a"]), agents.index(pairing["b"])
+        table[i][j] = pairing["margin"]["estimate"]
+        table[j][i] = -pairing["margin"]["estimate"]
+    return {"agents": list(agents), "margins": table}
+
+
+# ---------------------------------------------------------------------------------------- outputs
+
+
+def _fmt(value: float | None, spec: str = "+.1f") -> str:
+    """A number for a table cell; '-' when it is missing (NaN or None)."""
+    return "-" if value is None or math.isnan(value) else format(value, spec)
+
+
+def _interval_text(interval: dict[str, float], spec: str = "+.1f") -> str:
+    return f"[{_fmt(interval['low'], spec)}, {_fmt(interval['high'], spec)}]"
+
+
+def _table(headers: list[str], rows: list[list[str]], left: int = 1) -> str:
+    """Rows aligned under headers: the first ``left`` columns (text) left-aligned, the rest right-aligned."""
+    widths = [max(len(cell) for cell in column) for column in zip(headers, *rows, strict=True)]
+    out = []
+    for row in [headers, *rows]:
+        cells = [
+            cell.ljust(width) if k < left else cell.rjust(width)
+            for k, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        out.append("  ".join(cells).rstrip())
+    return "\n".join(out)
+
+
+def format_summary(summary: dict[str, Any]) -> str:
+    """The printed report: pairings, sides, ratings and cross table (3+ agents), speed."""
+    parts = [
+        *_pairings_text(summary),
+        "",
+        "Sides (declared: share of hands; bid, made, set, thrown in: when declaring; points per hand)",
+        _table(
+            ["A vs B", "side", "agent", "declared", "avg bid", "made", "set", "thrown in", "meld", "tricks", "score"],
+            [row for p in summary["pairings"] for row in _side_rows(p)],
+            left=3,
+        ),
+    ]
+    if "ratings" in summary:
+        parts += ["", *_ratings_text(summary)]
+    parts += [
+        "",
+        "Speed (decisions asked of each agent, view and mask building included)",
+        _table(
+            ["agent", "decisions", "seconds", "decisions/s"],
+            [
+                [spec, str(s["decisions"]), _fmt(s["seconds"], ".1f"), _fmt(s["per_second"], ",.0f")]
+                for spec, s in summary["speed"].items()
+            ],
+        ),
+    ]
+    return "\n".join(parts)
+
+
+def _pairings_text(summary: dict[str, Any]) -> list[str]:
+    """The pairings table: margins, and game columns when games were played."""
+    level = f"{summary['confidence']:.0%}"
+    with_games = any(p["games"]["played"] for p in summary["pairings"])
+    title = f"Pairings (margin = A's team score minus B's per hand, {level} paired t interval over deal pairs"
+    headers = ["A vs B", "deal pairs", "margin", f"{level} interval"]
+    if with_games:
+        title += f"; A's game win rate, {level} Wilson interval"
+        headers += ["games", "hands/game", "A win rate", f"{level} interval"]
+    rows = []
+    for p in summary["pairings"]:
+        margin, games = p["margin"], p["games"]
+        row = [f"{p['a']} vs {p['b']}", str(p["deal_pairs"]), _fmt(margin["estimate"]), _interval_text(margin)]
+        if with_games:
+            win = games["win_rate"]
+            row += [
+                str(games["played"]),
+                _fmt(games["hands_per_game"], ".1f"),
+                _fmt(win["estimate"], ".1%"),
+                _interval_text(win, ".1%"),
+            ]
+        rows.append(row)
+    return [title + ")", _table(headers, rows)]
+
+
+def _side_rows(pairing: dict[str, Any]) -> Iterator[list[str]]:
+    for side in SIDES:
+        s = pairing["sides"][side]
+        yield [
+            f"{pairing['a']} vs {pairing['b']}",
+            side.upper(),
+            pairing[side],
+            _fmt(s["declared"], ".1%"),
+            _fmt(s["bid"], ".1f"),
+            _fmt(s["made"], ".1%"),
+            _fmt(s["set"], ".1%"),
+            _fmt(s["thrown_in"], ".1%"),
+            _fmt(s["meld"], ".1f"),
+            _fmt(s["tricks"], ".1f"),
+            _fmt(s["score"], "+.1f"),
+        ]
+
+
+def _ratings_text(summary: dict[str, Any]) -> list[str]:
+    """The ratings table (best first) and the cross table of margins."""
+    ratings = summary["ratings"]
+    level = f"{summary['confidence']:.0%}"
+    ranked = sorted(ratings["agents"], key=lambda r: -r["elo"])
+    agents = summary["cross_table"]["agents"]
+    margins = summary["cross_table"]["margins"]
+    return [
+        f"Ratings (Bradley-Terry Elo fitted on {ratings['basis']}, mean 0, {level} interval)",
+        _table(
+            ["rank", "agent", "elo", f"{level} interval", "se"],
+            [
+                [str(rank), r["agent"], _fmt(r["elo"], "+.0f"), _interval_text(r, "+.0f"), _fmt(r["se"], ".0f")]
+                for rank, r in enumerate(ranked, start=1)
+            ],
+            left=2,
+        ),
+        "",
+        "Cross table (mean margin per hand of the row agent against the column agent)",
+        _table(["", *agents], [[agent, *(_fmt(m) for m in row)] for agent, row in zip(agents, margins, strict=True)]),
+    ]
+
+
+def _json_ready(value: Any) -> Any:
+    """``value`` with NaN replaced by None (JSON has no NaN)."""
+    if isinstance(value, dict):
+        return {key: _json_ready(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_json_ready(item) for item in value]
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+def write_json(summary: dict[str, Any], path: Path) -> None:
+    """The summary as indented JSON."""
+    path.write_text(json.dumps(_json_ready(summary), indent=2) + "\n", encoding="utf-8")
+
+
+def write_csv(summary: dict[str, Any], path: Path) -> None:
+    """One row per pairing: margin and interval, games, and each side's figures (a_*, b_*)."""
+    rows = []
+    for p in summary["pairings"]:
+        row = {
+            "a": p["a"],
+            "b": p["b"],
+            "deal_pairs": p["deal_pairs"],
+            "margin": p["margin"]["estimate"],
+            "margin_low": p["margin"]["low"],
+            "margin_high": p["margin"]["high"],
+            "games": p["games"]["played"],
+            "a_win_rate": p["games"]["win_rate"]["estimate"],
+            "a_win_rate_low": p["games"]["win_rate"]["low"],
+            "a_win_rate_high": p["games"]["win_rate"]["high"],
+        }
+        for side in SIDES:
+            row.update({f"{side}_{key}": value for key, value in p["sides"][side].items()})
+        rows.append({key: "" if isinstance(v, float) and math.isnan(v) else v for key, v in row.items()})
+    with open(path, "w", newline="", encoding="utf-8") as stream:
+        writer = csv.DictWriter(stream, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def write_plot(summary: dict[str, Any], path: Path) -> None:
+    """Margins per pairing with their interval bars as a PNG."""
+    from matplotlib.figure import Figure  # imported here: only the final report needs it
+
+    pairings = summary["pairings"][::-1]  # first pairing on top
+    labels = [f"{p['a']} vs {p['b']}" for p in pairings]
+    estimates = np.array([p["margin"]["estimate"] for p in pairings], dtype=float)
+    low = np.array([p["margin"]["low"] for p in pairings], dtype=float)
+    high = np.array([p["margin"]["high"] for p in pairings], dtype=float)
+    errors = np.nan_to_num(np.vstack([estimates - low, high - estimates]))
+    figure = Figure(figsize=(8, 1.2 + 0.5 * len(pairings)), layout="constrained")
+    axes = figure.subplots()
+    axes.errorbar(estimates, range(len(pairings)), xerr=errors, fmt="o", capsize=4)
+    axes.axvline(0.0, color="grey", linewidth=1)
+    axes.set_yticks(range(len(pairings)), labels)
+    axes.set_xlabel(f"A's margin per hand (A's team score minus B's), {summary['confidence']:.0%} interval")
+    axes.set_title("Duplicate arena: margin per pairing")
+    figure.savefig(path, dpi=100)

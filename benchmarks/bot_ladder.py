@@ -1,0 +1,105 @@
+"""Bot ladder: heuristic vs random and pimc vs heuristic, as duplicate arena matches.
+
+Each rung is one ``pinochle-arena`` match (``agents.arena.run_arena``: deal pairs, worker
+processes, results file, resumable) and reports A's margin per hand with its 95% paired t interval,
+the wall time and each bot's decisions per second (view and mask building included).
+
+Usage::
+
+    python benchmarks/bot_ladder.py                    # 2000 + 500 deal pairs (the full ladder)
+    python benchmarks/bot_ladder.py --quick            # 40 + 10 deal pairs, to check that it runs
+    python benchmarks/bot_ladder.py --rung heuristic random 300 --rung pimc:samples=8 heuristic 50
+    python benchmarks/bot_ladder.py --out runs/ladder/full --resume   # continue an interrupted ladder
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from pathlib import Path
+
+from agents.arena import ArenaConfig, ArenaError, parse_rules, run_arena, usable_cpus, validate
+
+#: The default ladder: (A, B, deal pairs).
+LADDER = [("heuristic", "random", 2000), ("pimc", "heuristic", 500)]
+QUICK = [("heuristic", "random", 40), ("pimc", "heuristic", 10)]
+HEADERS = ["A vs B", "pairs", "margin", "95% interval", "wall", "A dec/s", "B dec/s"]
+#: Widths of the columns after the first.
+COLUMNS = (7, 9, 22, 10, 11, 11)
+
+
+def rung_dir(base: Path, index: int, a: str, b: str) -> Path:
+    """A rung's out directory: its position and specs, with anything unusual in a name replaced."""
+    return base / re.sub(r"[^A-Za-z0-9_.=-]+", "_", f"{index}-{a}-vs-{b}")
+
+
+def run_rung(config: ArenaConfig, out: Path, workers: int, resume: bool) -> dict:
+    """Play one rung: its pairing's deal pairs and margin, wall time and each bot's decisions/s."""
+    resume = resume and (out / "config.json").exists()
+    start = time.perf_counter()
+    summary = run_arena(config, out, workers=workers, resume=resume, progress_every=10.0, log=sys.stderr)
+    pairing = summary["pairings"][0]
+    speed = summary["speed"]
+    return {
+        "a": pairing["a"],
+        "b": pairing["b"],
+        "pairs": pairing["deal_pairs"],
+        "margin": pairing["margin"],
+        "wall": time.perf_counter() - start,
+        "a_speed": speed.get(pairing["a"], {}).get("per_second", float("nan")),
+        "b_speed": speed.get(pairing["b"], {}).get("per_second", float("nan")),
+    }
+
+
+def format_row(cells: list[str], width: int) -> str:
+    """One printed ladder line: the pairing column ``width`` wide, the others right-aligned."""
+    return cells[0].ljust(width) + "".join(cell.rjust(size) for cell, size in zip(cells[1:], COLUMNS, strict=True))
+
+
+def result_cells(row: dict) -> list[str]:
+    """A rung's cells: pairing, pairs, margin and interval, wall time, decisions/s of each bot."""
+    margin = row["margin"]
+    return [
+        f"{row['a']} vs {row['b']}",
+        str(row["pairs"]),
+        f"{margin['estimate']:+.1f}",
+        f"[{margin['low']:+.1f}, {margin['high']:+.1f}]",
+        f"{row['wall']:.1f}s",
+        f"{row['a_speed']:,.0f}",
+        f"{row['b_speed']:,.0f}",
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rung", nargs=3, action="append", metavar=("A", "B", "PAIRS"), help="replace the ladder")
+    parser.add_argument("--quick", action="store_true", help="few deal pairs per rung: a check that it runs")
+    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="rule switch (repeatable)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=usable_cpus())
+    parser.add_argument("--out", type=Path, help="out directory (default runs/ladder/<timestamp>)")
+    parser.add_argument("--resume", action="store_true", help="continue the rungs already in --out")
+    args = parser.parse_args(argv)
+    rungs = [(a, b, int(n)) for a, b, n in args.rung] if args.rung else QUICK if args.quick else LADDER
+    base = args.out or Path("runs", "ladder", time.strftime("%Y%m%d-%H%M%S"))
+    try:
+        rules = parse_rules(args.rule)
+        configs = [ArenaConfig(agents=(a, b), rules=rules, deals=n, seed=args.seed) for a, b, n in rungs]
+        for config in configs:  # every rung checked before the first one plays
+            validate(config)
+    except ArenaError as error:
+        parser.error(str(error))
+    width = max(len(f"{a} vs {b}") for a, b, _ in rungs) + 2
+    print(f"Bot ladder ({args.workers} workers, seed {args.seed}; A's margin per hand, paired t interval; {base})")
+    print("decisions/s: per worker process, view and mask building included")
+    print(format_row(HEADERS, width))
+    for index, config in enumerate(configs, start=1):
+        row = run_rung(config, rung_dir(base, index, *config.agents), args.workers, args.resume)
+        print(format_row(result_cells(row), width), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,287 @@
+"""The arena: duplicate pairing, determinism, resume, interval maths, ratings, bad input, the CLI."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents import registry
+from agents.arena import RESULTS, ArenaConfig, main, read_results, run_arena, unit_key
+from agents.arena_report import summarise
+from agents.stats import fit_elo, mean_interval, t_quantile, wilson_interval
+from pinochle_env import records
+from pinochle_env.actions import ActionLayout
+from pinochle_env.options import Rules
+
+ROOT = Path(__file__).resolve().parents[1]
+RANDOM_MIX = "mix:play=random,default=random"  # random play, but not the same choices as `random`
+TWO = ("random", RANDOM_MIX)
+
+
+class Cautious:
+    """Passes whenever it may, else takes the first legal action: beats random bidders clearly."""
+
+    name = "cautious"
+
+    def reset(self, seed=None):
+        pass
+
+    def act(self, view, mask):
+        passing = ActionLayout(view.rules.max_bid).passing
+        return passing if mask[passing] else int(np.flatnonzero(mask)[0])
+
+
+@pytest.fixture
+def cautious(monkeypatch):
+    """Registers ``cautious`` (for this test only); returns a spec that is random except in the auction."""
+    registry.known_agents()  # register the built-in agents before adding one
+    monkeypatch.setitem(registry._REGISTRY, "cautious", (lambda seed=None: Cautious(), {}))
+    return "mix:auction=cautious,default=random"
+
+
+def lines_of(out: Path) -> list[dict]:
+    return [json.loads(text) for text in (out / RESULTS).read_text(encoding="utf-8").splitlines()]
+
+
+def results_only(summary: dict) -> str:
+    """A summary without its timing (the only part that may differ between identical runs), as JSON
+    text so that NaN compares equal to NaN."""
+    return json.dumps({key: value for key, value in summary.items() if key != "speed"}, sort_keys=True)
+
+
+# ------------------------------------------------------------------------------ interval maths
+
+
+@pytest.mark.parametrize(("df", "expected"), [(1, 12.7062), (4, 2.7764), (10, 2.2281), (30, 2.0423), (1000, 1.9623)])
+def test_t_quantile_matches_tables(df, expected):
+    assert t_quantile(0.95, df) == pytest.approx(expected, abs=1e-4)
+
+
+def test_mean_interval_hand_computed():
+    # Pair means 10, 20, 30, 40: mean 25, sd sqrt(500/3) = 12.9099, se 6.4550, t(0.975, 3) = 3.18245.
+    interval = mean_interval([10, 20, 30, 40])
+    assert interval.estimate == 25
+    assert interval.low == pytest.approx(25 - 20.5426, abs=1e-3)
+    assert interval.high == pytest.approx(25 + 20.5426, abs=1e-3)
+    assert math.isnan(mean_interval([5.0]).low)
+
+
+def test_wilson_interval_hand_computed():
+    # 8 of 10, z = 1.959964: centre (0.8 + z²/20) / (1 + z²/10) = 0.71675, half 0.22658.
+    interval = wilson_interval(8, 10)
+    assert interval.estimate == 0.8
+    assert interval.low == pytest.approx(0.4902, abs=1e-4)
+    assert interval.high == pytest.approx(0.9433, abs=1e-4)
+    assert wilson_interval(0, 5).low == 0.0
+
+
+def test_elo_two_players_closed_form():
+    # 30 wins, 10 losses, plus one virtual draw: odds 30.5 / 10.5.
+    ratings = fit_elo(2, [(0, 1, 1.0)] * 30 + [(0, 1, 0.0)] * 10)
+    assert ratings[0].elo - ratings[1].elo == pytest.approx(400 * math.log10(30.5 / 10.5), abs=1e-6)
+    assert ratings[0].elo == pytest.approx(-ratings[1].elo)
+
+
+def test_elo_fit_ranks_stronger_synthetic_players_higher():
+    truth = np.array([-200.0, 0.0, 300.0, 100.0])
+    rng = np.random.default_rng(1)
+    results = []
+    for i in range(4):
+        for j in range(i + 1, 4):
+            p = 1 / (1 + 10 ** ((truth[j] - truth[i]) / 400))
+            results += [(i, j, float(rng.random() < p)) for _ in range(400)]
+    ratings = fit_elo(4, results)
+    assert np.argsort([r.elo for r in ratings]).tolist() == np.argsort(truth).tolist()
+    for rating, true in zip(ratings, truth - truth.mean(), strict=True):
+        assert abs(rating.elo - true) < 4 * rating.se
+        assert rating.low < rating.elo < rating.high
+
+
+# ------------------------------------------------------------------------------ duplicate format
+
+
+def test_deal_pairs_replay_the_same_cards_with_teams_swapped(tmp_path, cautious):
+    # A never bids, so the records show where A sat: no bids from A's seats, in either play.
+    run_arena(ArenaConfig(agents=(cautious, *TWO), deals=4), tmp_path)
+    lines = lines_of(tmp_path)
+    assert len(lines) == 12
+    deals = {}
+    for line in lines:
+        first, second = line["plays"]
+        assert (first["a_team"], second["a_team"]) == (0, 1)
+        hand0, hand1 = first["hands"][0], second["hands"][0]
+        assert hand0["deal"] == hand1["deal"] and hand0["dealer"] == hand1["dealer"]
+        for play in line["plays"]:
+            hand = play["hands"][0]
+            records.replay(hand)  # a legal, complete hand
+            if line["a"] == cautious:
+                bidders = {seat % 2 for seat, call in hand["auction"] if isinstance(call, int)}
+                assert bidders <= {1 - play["a_team"]}
+        deals.setdefault(line["id"], hand0["deal"])
+        assert hand0["deal"] == deals[line["id"]]  # deal i is the same in every pairing
+    assert len({json.dumps(deal) for deal in deals.values()}) == 4
+
+
+def test_game_pairs_share_the_deal_sequence(tmp_path):
+    config = ArenaConfig(agents=TWO, deals=0, games=2, rules=Rules(target_score=400), hand_cap=6)
+    summary = run_arena(config, tmp_path)
+    for line in lines_of(tmp_path):
+        first, second = (play["hands"] for play in line["plays"])
+        assert 1 <= len(first) <= 6 and 1 <= len(second) <= 6
+        for k, (hand0, hand1) in enumerate(zip(first, second, strict=False)):
+            assert hand0["deal"] == hand1["deal"] and hand0["dealer"] == hand1["dealer"]
+            assert hand0["hand_number"] == k
+            assert hand0["dealer"] == (first[0]["dealer"] + k) % 4
+    games = summary["pairings"][0]["games"]
+    assert games["played"] == 4
+    assert 0 <= games["win_rate"]["low"] <= games["win_rate"]["estimate"] <= games["win_rate"]["high"] <= 1
+
+
+# ------------------------------------------------------------------------------ determinism
+
+
+def test_same_config_gives_same_results_for_any_worker_count(tmp_path):
+    config = ArenaConfig(agents=(*TWO, "mix:default=random"), deals=6, games=1, rules=Rules(target_score=300))
+    first = run_arena(config, tmp_path / "one", workers=1)
+    again = run_arena(config, tmp_path / "again", workers=1)
+    pooled = run_arena(config, tmp_path / "two", workers=2)
+    assert results_only(first) == results_only(again) == results_only(pooled)
+
+    def plays(out):
+        return sorted(json.dumps([unit_key(line), line["plays"]]) for line in lines_of(out))
+
+    assert plays(tmp_path / "one") == plays(tmp_path / "two")
+
+
+# ------------------------------------------------------------------------------ resume
+
+
+def test_resume_after_partial_run_and_truncated_file(tmp_path):
+    fresh = run_arena(ArenaConfig(agents=TWO, deals=8), tmp_path / "fresh")
+    out = tmp_path / "resumed"
+    run_arena(ArenaConfig(agents=TWO, deals=5), out)  # an interrupted run: 5 of the 8 deal pairs
+    text = (out / RESULTS).read_bytes()
+    lines = text.splitlines(keepends=True)
+    (out / RESULTS).write_bytes(b"".join(lines[:3]) + lines[3][: len(lines[3]) // 2])  # killed mid-write
+    assert len(read_results(out / RESULTS)) == 3  # the partial line is dropped (and cut from the file)
+    resumed = run_arena(ArenaConfig(agents=TWO, deals=8), out, resume=True)
+    ids = [line["id"] for line in lines_of(out)]
+    assert sorted(ids) == list(range(8))  # none repeated, none lost
+    assert results_only(resumed) == results_only(fresh)
+
+
+def test_resume_refuses_changed_seed_and_fresh_run_refuses_old_results(tmp_path):
+    run_arena(ArenaConfig(agents=TWO, deals=1), tmp_path)
+    with pytest.raises(ValueError, match="seed"):
+        run_arena(ArenaConfig(agents=TWO, deals=2, seed=7), tmp_path, resume=True)
+    with pytest.raises(ValueError, match="--resume"):
+        run_arena(ArenaConfig(agents=TWO, deals=2), tmp_path)
+
+
+def test_cli_interrupted_by_a_signal_resumes_without_loss_or_repeats(tmp_path):
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "agents.arena", *TWO, "--deals", "2000", "--workers", "2", "--out", str(out)]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    results = out / RESULTS
+    deadline = time.monotonic() + 30
+    while not (results.exists() and results.stat().st_size > 20_000) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+    assert "continue with --resume" in stderr
+    done = {line["id"] for line in read_results(results)}
+    assert 0 < len(done) < 2000
+    resume = [sys.executable, "-m", "agents.arena", "--resume", "--out", str(out), "--deals", "60", "--workers", "2"]
+    finished = subprocess.run(resume, cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
+    assert finished.returncode == 0, finished.stderr
+    ids = [line["id"] for line in lines_of(out)]
+    assert len(ids) == len(set(ids)) and set(range(60)) <= set(ids)
+    assert json.loads((out / "summary.json").read_text())["pairings"][0]["deal_pairs"] == 60
+
+
+# ------------------------------------------------------------------------------ ratings through the arena
+
+
+def test_round_robin_rates_the_stronger_agent_first(tmp_path, cautious):
+    strong = cautious
+    summary = run_arena(ArenaConfig(agents=(*TWO, strong), deals=30), tmp_path)
+    ratings = {r["agent"]: r for r in summary["ratings"]["agents"]}
+    assert max(ratings, key=lambda agent: ratings[agent]["elo"]) == strong
+    assert ratings[strong]["low"] > max(ratings[agent]["high"] for agent in TWO)
+    cross = summary["cross_table"]
+    row = cross["margins"][cross["agents"].index(strong)]
+    assert all(margin > 0 for margin in row if not math.isnan(margin))
+
+
+def test_heuristic_beats_random_in_worker_processes(tmp_path):
+    summary = run_arena(ArenaConfig(agents=("heuristic", "random"), deals=10), tmp_path, workers=2)
+    assert summary["pairings"][0]["margin"]["low"] > 0
+
+
+def test_summary_of_no_lines_has_empty_statistics():
+    pairing = summarise([], list(TWO))["pairings"][0]
+    assert pairing["deal_pairs"] == 0 and math.isnan(pairing["margin"]["estimate"])
+
+
+# ------------------------------------------------------------------------------ bad input
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["random", "nosuch"], "bad agent spec 'nosuch'"),
+        (["random", "random:depth=3"], "bad agent spec 'random:depth=3'"),
+        (["random", "mix:play=random"], "without an agent"),
+        (["random"], "at least two"),
+        (["random", "random", RANDOM_MIX], "distinct"),
+        (["random", RANDOM_MIX, "--rule", "head_rule=bogus"], "bad --rule 'head_rule=bogus'"),
+        (["random", RANDOM_MIX, "--rule", "nosuch=1"], "unknown rule switch nosuch"),
+        (["random", RANDOM_MIX, "--rule", "head_rule"], "expected name=value"),
+        (["random", RANDOM_MIX, "--deals", "0"], "not both 0"),
+        (["--resume"], "--out or --name"),
+    ],
+)
+def test_bad_input_is_rejected_before_any_play(tmp_path, capsys, argv, message):
+    out = tmp_path / "out"
+    extra = [] if "--resume" in argv else ["--out", str(out)]
+    with pytest.raises(SystemExit) as exit_info:
+        main([*argv, *extra])
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()
+
+
+# ------------------------------------------------------------------------------ command line
+
+
+def test_cli_end_to_end_writes_table_csv_json_and_plot(tmp_path):
+    out = tmp_path / "cli"
+    command = [sys.executable, "-m", "agents.arena", *TWO, "--deals", "4", "--workers", "2", "--out", str(out)]
+    command += ["--rule", "head_rule=led_card", "--seed", "3"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 0, result.stderr
+    assert "A vs B" in result.stdout and f"random vs {RANDOM_MIX}" in result.stdout
+    assert "ETA" in result.stderr
+    with open(out / "summary.csv", newline="", encoding="utf-8") as stream:
+        rows = list(csv.DictReader(stream))
+    assert len(rows) == 1 and rows[0]["deal_pairs"] == "4"
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert summary["pairings"][0]["margin"]["n"] == 4
+    assert float(rows[0]["margin"]) == pytest.approx(summary["pairings"][0]["margin"]["estimate"])
+    assert (out / "margins.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (out / "summary.txt").read_text(encoding="utf-8").strip() == result.stdout.strip()
+    config = json.loads((out / "config.json").read_text(encoding="utf-8"))
+    assert config["rules"]["head_rule"] == "led_card" and config["seed"] == 3
+    assert all(line["plays"][0]["hands"][0]["options"]["head_rule"] == "led_card" for line in lines_of(out))

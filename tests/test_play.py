@@ -1,0 +1,164 @@
+"""pinochle-play: the terminal game, in-process and end to end through stdin in a subprocess.
+
+A ``Typist`` plays the person's seat in-process, reading the legal moves from the session's game
+(the test hook), after some scripted bad input; the lines it typed are then fed to the real
+command in a subprocess, which must print exactly the same transcript and save the same records.
+"""
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agents.play import PlayOptions, PlaySession, main, parse_options
+from pinochle_env.cards import NUM_TYPES, card_to_str
+from pinochle_env.game import Game, Phase
+
+ROOT = Path(__file__).resolve().parents[1]
+BAD_OPENING = ["gibberish", "1010", "990", "?", "QS"]
+
+
+class Typist:
+    """Types the person's moves: scripted lines first, then bad cards at the first play, else legal moves.
+
+    Legal moves are ``pass`` in the auction, ``play on`` at the throw-in choice, else the first legal
+    one. ``stop_at_hand`` raises ``EOFError`` (Ctrl-D) at the first prompt of that hand (0-based).
+    """
+
+    def __init__(self, out: io.StringIO, script: list[str] | None = None, stop_at_hand: int | None = None) -> None:
+        self.out = out
+        self.script = list(script or [])
+        self.stop_at_hand = stop_at_hand
+        self.session: PlaySession | None = None
+        self.typed: list[str] = []
+        self.tried_bad_cards = False
+
+    def __call__(self, prompt: str) -> str:
+        self.out.write(prompt)
+        game = self.session.game
+        if self.stop_at_hand is not None and game.hand_number >= self.stop_at_hand:
+            raise EOFError
+        if game.phase == Phase.PLAY and not self.tried_bad_cards:
+            self.tried_bad_cards = True
+            self.script += bad_cards(game)
+        line = self.script.pop(0) if self.script else legal_move(game)
+        self.typed.append(line)
+        return line
+
+
+def legal_move(game: Game) -> str:
+    legal, layout = game.legal_actions(), game.layout
+    for preferred in (layout.passing, layout.play_on):
+        if preferred in legal:
+            return layout.to_string(preferred)
+    return layout.to_string(legal[0])
+
+
+def bad_cards(game: Game) -> list[str]:
+    """A card the person does not hold, and a held card the rules of play forbid (when there is one)."""
+    hand, legal = game.hands[game.to_act], game.legal_actions()
+    missing = [card_to_str(c) for c in range(NUM_TYPES) if not hand[c]][:1]
+    forbidden = [card_to_str(c) for c in range(NUM_TYPES) if hand[c] and game.layout.card0 + c not in legal][:1]
+    return missing + forbidden
+
+
+def play_in_process(options: PlayOptions, **typist_options) -> tuple[str, Typist, list[dict]]:
+    out = io.StringIO()
+    typist = Typist(out, **typist_options)
+    typist.session = PlaySession(options, typist, out)
+    records = typist.session.run()
+    return out.getvalue(), typist, records
+
+
+def run_cli(args: list[str], lines: list[str]) -> subprocess.CompletedProcess:
+    stdin = "".join(f"{line}\n" for line in lines)
+    command = [sys.executable, "-m", "agents.play", *args]
+    return subprocess.run(command, input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=60, check=False)
+
+
+def read_records(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def first_hand_played_out_with_a_forbidden_card() -> tuple[int, str, Typist, list[dict]]:
+    """The first seed whose first hand is played out and whose first play offers a held card the rules forbid."""
+    for seed in range(50):
+        transcript, typist, records = play_in_process(PlayOptions(seed=seed, hands=1), script=BAD_OPENING)
+        if len(records[0]["tricks"]) == 12 and "you must" in transcript:
+            return seed, transcript, typist, records
+    raise AssertionError("no such seed in 0..49")
+
+
+def test_full_hand_through_stdin_matches_in_process_play(tmp_path):
+    seed, transcript, typist, records = first_hand_played_out_with_a_forbidden_card()
+    save = tmp_path / "hands.jsonl"
+    result = run_cli(["--seed", str(seed), "--hands", "1", "--save", str(save)], typist.typed)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == transcript + f"saved 1 hand record(s) to {save}\n"
+    assert read_records(save) == json.loads(json.dumps(records))
+    for expected in (
+        "not an action: 'gibberish'",
+        "bid 1010 is not a multiple of 10",
+        "bid 990 is not legal now: the highest bid allowed now is",
+        "commands:",
+        "QS is not legal now: this is the auction;",
+        "you do not hold",
+        "you must",  # follow suit, head the trick or trump
+        "hand over:",
+        "hands finished: 1",
+    ):
+        assert expected in transcript
+    assert "Traceback" not in result.stderr
+
+
+def test_end_of_input_stops_cleanly_and_saves_the_finished_hands(tmp_path):
+    transcript, typist, records = play_in_process(PlayOptions(seed=1, hands=3), stop_at_hand=1)
+    assert len(records) == 1 and "summary (quit)" in transcript
+    save = tmp_path / "hands.jsonl"
+    result = run_cli(["--seed", "1", "--hands", "3", "--save", str(save)], typist.typed)
+    assert result.returncode == 0, result.stderr
+    assert "== summary (quit)\nhands finished: 1" in result.stdout
+    assert read_records(save) == json.loads(json.dumps(records))
+
+
+def test_quit_and_other_seats_and_rules():
+    options = parse_options(["--seat", "2", "--left", "mix:default=random", "--rule", "pass_count=0"])
+    assert (options.seat, options.left, options.partner, options.right) == (2, "mix:default=random", "random", "random")
+    assert PlaySession(options).agents[3].name == "mix:default=random"  # player 3 sits on player 2's left
+    assert options.rules.pass_count == 0 and options.hands is None
+    out = io.StringIO()
+    assert main(["--seat", "2", "--seed", "1"], read=lambda prompt: "quit", out=out) == 0
+    assert "you are player 2 (team 0)" in out.getvalue() and "hands finished: 0" in out.getvalue()
+
+
+def test_ctrl_c_stops_like_quit():
+    def interrupt(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    out = io.StringIO()
+    assert PlaySession(PlayOptions(seed=1), interrupt, out).run() == []
+    assert "== summary (quit)" in out.getvalue()
+
+
+def test_a_whole_game_to_the_target_score():
+    transcript, _, records = play_in_process(PlayOptions(seat=1, seed=2))
+    assert records[-1]["game_winner"] is not None
+    assert "game won by" in transcript and f"hands finished: {len(records)}" in transcript
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--rule", "no_such_rule=1"], "unknown rule switch"),
+        (["--rule", "head_rule"], "expected NAME=VALUE"),
+        (["--partner", "no_such_agent"], "unknown agent"),
+        (["--hands", "0"], "at least 1"),
+        (["--save", "/no/such/folder/x.jsonl"], "no folder"),
+    ],
+)
+def test_bad_command_lines_are_refused(args, message):
+    result = run_cli(args, [])
+    assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr
