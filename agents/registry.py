@@ -22,6 +22,7 @@ from .base import PHASE_NAMES, Agent, RandomAgent
 #: name -> (factory taking keyword parameters, {parameter: type}).
 Factory = Callable[..., Agent]
 _REGISTRY: dict[str, tuple[Factory, dict[str, type]]] = {}
+_BUILTINS_LOADED = False
 
 
 def register(name: str, factory: Factory, parameters: dict[str, type] | None = None) -> None:
@@ -44,8 +45,9 @@ def load_agent(spec: str, seed: int | None = None) -> Agent:
     if name not in _REGISTRY:
         raise ValueError(f"unknown agent {name!r} in spec {spec!r}; known agents: {', '.join(known_agents())}")
     factory, parameters = _REGISTRY[name]
-    if name == "checkpoint":
-        kwargs = {"path": rest}
+    if name == "checkpoint":  # checkpoint:PATH[,key=value,...]
+        path, _, options = rest.partition(",")
+        kwargs = {"path": path.strip(), **_parse_parameters(name, options, parameters)}
     else:
         kwargs = _parse_parameters(name, rest, parameters)
     agent = factory(seed=seed, **kwargs)
@@ -105,6 +107,22 @@ class MixAgent:
 
 def _load_builtins() -> None:
     """Register the bundled agents on first use (keeps imports light and avoids cycles)."""
-    if _REGISTRY:
+    global _BUILTINS_LOADED
+    if _BUILTINS_LOADED:
         return
-    register("random", lambda seed=None: RandomAgent(seed))
+    _BUILTINS_LOADED = True
+    from .checkpoint import load_checkpoint_agent
+    from .heuristic import HeuristicAgent
+    from .pimc import PIMCAgent
+
+    builtins: dict[str, tuple[Factory, dict[str, type]]] = {
+        "random": (lambda seed=None: RandomAgent(seed), {}),
+        "heuristic": (
+            HeuristicAgent,
+            {"aggression": float, "help_meld": int, "partner_value": float, "help_value": float},
+        ),
+        "pimc": (PIMCAgent, {"samples": int, "budget": float}),
+        "checkpoint": (load_checkpoint_agent, {"sample": bool}),
+    }
+    for name, entry in builtins.items():  # a user's own registration under the same name wins
+        _REGISTRY.setdefault(name, entry)
