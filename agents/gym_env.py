@@ -69,7 +69,7 @@ from pinochle_env.env import _bounds as observation_bounds
 from pinochle_env.episode import EpisodeConfig
 from pinochle_env.game import NUM_SEATS, Game, IllegalActionError
 from pinochle_env.options import Rules
-from pinochle_env.render import render_game
+from pinochle_env.render import render_for_mode
 
 from .base import Agent, decide, legal_mask
 from .registry import load_agent
@@ -168,14 +168,7 @@ class SingleSeatEnv(gymnasium.Env):
 
     def render(self) -> str | None:
         """The whole table (all four hands), returned for ``"ansi"``, printed for ``"human"``."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
-            return None
-        text = render_game(self.game) if self.game is not None else "(not reset)"
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render_for_mode(self.game, self.render_mode)
 
     # ------------------------------------------------------------------ helpers
 

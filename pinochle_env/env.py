@@ -87,7 +87,7 @@ from .encoding import GameEncoder, ObservationSpec, encode_state, state_size
 from .episode import EpisodeConfig
 from .game import NUM_SEATS, Game, IllegalActionError
 from .options import CHOICES, INTEGER_SWITCHES, SWITCH_NAMES, Rules
-from .render import render_game
+from .render import render_for_mode
 
 ILLEGAL_ACTION_MODES = ("raise", "penalty")
 ENV_OPTIONS = {
@@ -251,14 +251,7 @@ class raw_env(AECEnv):
             self.agent_selection = self.possible_agents[game.to_act]
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
-            return None
-        text = render_game(self.game) if self.game is not None else "(not reset)"
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render_for_mode(self.game, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release (no window, no files)."""

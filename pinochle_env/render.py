@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import gymnasium
+
 from .cards import NUM_SUITS, RANKS, SUIT_OF, SUITS, card_to_str, cards_from_counts
 
 if TYPE_CHECKING:
@@ -66,3 +68,16 @@ def render_game(game: Game) -> str:
         if game.winner is not None:
             lines.append(f"game over: team {game.winner} wins")
     return "\n".join(lines)
+
+
+def render_for_mode(game: Game | None, render_mode: str | None) -> str | None:
+    """What an environment's ``render()`` gives: the table as a string for ``"ansi"``, printed for
+    ``"human"``, and a warning (and None) when the environment was made without a render mode."""
+    if render_mode is None:
+        gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+        return None
+    text = render_game(game) if game is not None else "(not reset)"
+    if render_mode == "ansi":
+        return text
+    print(text)
+    return None
