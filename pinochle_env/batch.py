@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .actions import masks_from_bits
 from .encoding import GameEncoder, ObservationSpec, encode_state, stamp_turn, state_size
 from .episode import EpisodeConfig
 from .game import NUM_SEATS, Game
@@ -81,9 +82,10 @@ class BatchedGames:
         self.num_actions = self.layout.size
         self.state_size = state_size(self.spec)
         self._buffer = np.zeros((num_games, NUM_SEATS, self.spec.size), dtype=np.float32)
-        self._masks = np.zeros((num_games, self.num_actions), dtype=np.int8)
-        self._mask_bytes = (self.num_actions + 7) // 8
+        self._seat_rows = self._buffer.reshape(num_games * NUM_SEATS, self.spec.size)  # row 4 i + seat: game i
+        self._first_row = np.arange(num_games) * NUM_SEATS
         self._rows = np.arange(num_games)
+        self._masks = np.zeros((num_games, self.num_actions), dtype=np.int8)
         self._encoders = [GameEncoder(self.spec, self._buffer[i]) for i in range(num_games)]
         self._seed = seed
         self.games: list[Game] = []
@@ -98,9 +100,15 @@ class BatchedGames:
     def reset(self, seed: int | Sequence[int] | None = None) -> BatchStep:
         """Start every game afresh (seeded by ``seed``, or the constructor's seed)."""
         generators = self._generators(seed if seed is not None else self._seed)
-        self.games = [Game(self.rules, rng) for rng in generators]
-        zeros = np.zeros(self.num_games, dtype=bool)
-        return self._observe(np.zeros((self.num_games, NUM_SEATS), np.float32), zeros, zeros, zeros.copy(), [])
+        self.games = games = [Game(self.rules, rng) for rng in generators]
+        for game, encoder in zip(games, self._encoders, strict=True):
+            encoder.update(game)
+        seats = [game.to_act for game in games]
+        phases = [game.phase for game in games]
+        legal = [game.legal_bits() for game in games]
+        rewards = np.zeros((self.num_games, NUM_SEATS), np.float32)
+        hand_over, terminated, truncated = np.zeros((3, self.num_games), dtype=bool)
+        return self._result(seats, phases, legal, rewards, hand_over, terminated, truncated, [])
 
     def step(self, actions: np.ndarray | Sequence[int]) -> BatchStep:
         """Apply one action per game (each must be legal per the last mask) and return the next step."""
@@ -109,51 +117,66 @@ class BatchedGames:
         actions = np.asarray(actions)
         if actions.shape != (self.num_games,):
             raise ValueError(f"expected {self.num_games} actions, got shape {actions.shape}")
+        action_list = actions.tolist()
+        # Checked against the legal-action bits behind the last masks: plain Python beats a
+        # handful of numpy calls on arrays this small.
+        if actions.dtype.kind not in "iu" or not all(
+            action >= 0 and bits >> action & 1 for bits, action in zip(self._legal, action_list, strict=True)
+        ):
+            self._raise_illegal(actions)
+        records: list[dict[str, Any]] = []
+        ended: list[int] = []  # games whose hand ended, and what it paid
+        outcomes: list[tuple[list[float], bool, bool]] = []
+        games, encoders = self.games, self._encoders
+        seats: list[int] = []
+        phases: list[int] = []
+        legal: list[int] = []
+        # One pass per game: act, restart a finished hand, then read the next decision while the
+        # game's objects are still in cache.
+        for i, action in enumerate(action_list):
+            game = games[i]
+            game.apply_unchecked(action)
+            if game.to_act < 0:
+                if self.record:
+                    records.append(game.record())
+                outcome = self.config.hand_end(game)
+                ended.append(i)
+                outcomes.append(outcome)
+                if outcome[1] or outcome[2]:
+                    game = games[i] = Game(self.rules, game.rng)
+                else:
+                    game.next_hand()
+            encoders[i].update(game)
+            seats.append(game.to_act)
+            phases.append(game.phase)
+            legal.append(game.legal_bits())
+        rewards = np.zeros((self.num_games, NUM_SEATS), dtype=np.float32)
+        hand_over, terminated, truncated = np.zeros((3, self.num_games), dtype=bool)
+        if ended:  # filled in at once: a numpy call costs more than a step of the loop above
+            paid, over, cut = zip(*outcomes, strict=True)
+            rewards[ended] = paid
+            terminated[ended] = over
+            truncated[ended] = cut
+            hand_over[ended] = True
+        return self._result(seats, phases, legal, rewards, hand_over, terminated, truncated, records)
+
+    def _raise_illegal(self, actions: np.ndarray) -> None:
+        """Name the first game whose action is out of range or masked out."""
+        from .game import IllegalActionError
+
         in_range = (actions >= 0) & (actions < self.num_actions)
         legal = in_range & (self._masks[self._rows, np.where(in_range, actions, 0)] == 1)
-        if not legal.all():
-            from .game import IllegalActionError
+        i = int(np.flatnonzero(~legal)[0])
+        game = self.games[i]
+        raise IllegalActionError(f"game {i}: " + game._illegal_message(actions[i], game.legal_actions()))
 
-            i = int(np.flatnonzero(~legal)[0])
-            raise IllegalActionError(f"game {i}: " + self.games[i]._illegal_message(actions[i], self.games[i].legal_actions()))
-        rewards = np.zeros((self.num_games, NUM_SEATS), dtype=np.float32)
-        hand_over = np.zeros(self.num_games, dtype=bool)
-        terminated = np.zeros(self.num_games, dtype=bool)
-        truncated = np.zeros(self.num_games, dtype=bool)
-        records = []
-        config = self.config
-        for i, action in enumerate(actions.tolist()):
-            game = self.games[i]
-            game.apply_unchecked(action)
-            if game.to_act >= 0:
-                continue
-            hand_over[i] = True
-            if self.record:
-                records.append(game.record())
-            rewards[i], terminated[i], truncated[i] = config.hand_end(game)
-            if terminated[i] or truncated[i]:
-                self.games[i] = Game(self.rules, game.rng)
-            else:
-                game.next_hand()
-        return self._observe(rewards, hand_over, terminated, truncated, records)
-
-    def _observe(self, rewards, hand_over, terminated, truncated, records) -> BatchStep:
-        seat_list: list[int] = []
-        phase_list: list[int] = []
-        nbytes = self._mask_bytes
-        packed = bytearray()
-        for game, encoder in zip(self.games, self._encoders):
-            seat_list.append(game.to_act)
-            phase_list.append(game.phase)
-            encoder.update(game)
-            packed += game.legal_bits().to_bytes(nbytes, "little")
-        seats = np.array(seat_list, dtype=np.int64)
-        phases = np.array(phase_list, dtype=np.int64)
-        bits = np.unpackbits(np.frombuffer(packed, np.uint8).reshape(self.num_games, nbytes), axis=1, bitorder="little")
-        self._masks = bits[:, : self.num_actions].view(np.int8)
-        observations = self._buffer[self._rows, seats]
-        stamp_turn(self.spec, observations, phases, np.zeros(self.num_games, dtype=np.int64))
-        self._seats = seats
+    def _result(self, seats, phases, legal, rewards, hand_over, terminated, truncated, records) -> BatchStep:
+        """The step's arrays: each acting seat's observation (with its turn stamped) and mask."""
+        self._seats = seats = np.array(seats, dtype=np.int64)
+        self._legal = legal
+        self._masks = masks_from_bits(legal, self.num_actions)
+        observations = self._seat_rows.take(self._first_row + seats, axis=0)
+        stamp_turn(self.spec, observations, phases, 0)  # each row is its acting seat's own view
         return BatchStep(observations, self._masks, seats, rewards, hand_over, terminated, truncated, records)
 
     def states(self) -> np.ndarray:

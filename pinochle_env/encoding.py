@@ -15,13 +15,15 @@ produce identical vectors.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NamedTuple
+from itertools import compress
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 
 from .cards import NUM_TYPES
-from .game import EVERYONE, NUM_SEATS, NUM_TRICKS, Event, Game, Phase
+from .game import NUM_SEATS, NUM_TRICKS, Event, Game, Phase
 from .options import BID_STEP, MIN_BID, Rules
 
 #: Bump when the layout or meaning of the observation changes (checkpoints record it).
@@ -135,6 +137,9 @@ class GameEncoder:
 
     Each call consumes only the events added since the last one, and writes each event into the
     rows of the seats in its audience, so a seat's row never holds what its seat may not see.
+    Every write goes to a flat index looked up in tables precomputed per spec
+    (:func:`_index_tables`): an event costs a few lookups and scalar stores, and no numpy call
+    (numpy's per-call overhead is the larger cost at this size).
     """
 
     def __init__(self, spec: ObservationSpec, rows: np.ndarray | None = None) -> None:
@@ -142,9 +147,11 @@ class GameEncoder:
         self.rows = rows if rows is not None else np.zeros((NUM_SEATS, spec.size), dtype=np.float32)
         if self.rows.shape != (NUM_SEATS, spec.size) or not self.rows.flags.c_contiguous:
             raise ValueError(f"rows must be a C-contiguous ({NUM_SEATS}, {spec.size}) float32 array")
-        self._mv = memoryview(self.rows).cast("B").cast("f")  # flat, fast scalar writes
-        self._tables = _index_tables(spec)
-        self._play_index, self._hand_index = self._tables.play, self._tables.hand
+        self._bytes = memoryview(self.rows).cast("B")  # for zeroing spans
+        self._mv = self._bytes.cast("f")  # for scalar stores
+        self._tables = tables = _index_tables(spec)
+        self._play_index, self._hand_index = tables.play, tables.own["hand"]
+        self._trick_zeros = tables.zeros[: tables.trick_spans[0][1] - tables.trick_spans[0][0]]
         self._events: list | None = None
         self._cursor = 0
 
@@ -153,21 +160,16 @@ class GameEncoder:
         events = game.events
         if events is not self._events:
             self._reset(events)
-        mv = self._mv
-        handlers = self._HANDLERS
-        play_index, hand_index = self._play_index, self._hand_index
-        played, hands, trick = self._played, self._hands, self._trick
-        for i in range(self._cursor, len(events)):
-            kind, who, card, audience = events[i]
+        mv, handlers = self._mv, _HANDLERS
+        play_index, hand_index, played, hands = self._play_index, self._hand_index, self._played, self._hands
+        for kind, who, card, audience in events[self._cursor :]:
             if kind == _PLAY:  # the most common event, inlined
-                copies = played[who]
-                for entry in play_index[who][card][copies[card]]:
+                key = who * NUM_TYPES + card
+                for entry in play_index[key][played[key]]:
                     mv[entry] = 1.0
-                copies[card] += 1
-                own = hands[who]
-                own[card] -= 1
-                mv[hand_index[who][card][own[card]]] = 0.0
-                trick.append((who, card))
+                played[key] += 1
+                hands[key] -= 1
+                mv[hand_index[key][hands[key]]] = 0.0
             else:
                 handlers[kind](self, who, card, audience)
         self._cursor = len(events)
@@ -181,136 +183,123 @@ class GameEncoder:
         return obs
 
     def _reset(self, events: list) -> None:
-        self.rows.fill(0.0)
+        self._bytes[:] = self._tables.zeros
         self._events = events
         self._cursor = 0
-        self._hands = [[0] * NUM_TYPES for _ in range(NUM_SEATS)]
-        self._passed = [[0] * NUM_TYPES for _ in range(NUM_SEATS)]
-        self._received = [[0] * NUM_TYPES for _ in range(NUM_SEATS)]
-        self._played = [[0] * NUM_TYPES for _ in range(NUM_SEATS)]
-        self._trick: list[tuple[int, int]] = []
+        # Copies of each card, per seat: index ``seat * 24 + card`` (as in the tables).
+        self._hands = [0] * (NUM_SEATS * NUM_TYPES)
+        self._passed = [0] * (NUM_SEATS * NUM_TYPES)
+        self._received = [0] * (NUM_SEATS * NUM_TYPES)
+        self._played = [0] * (NUM_SEATS * NUM_TYPES)
         self._high_bid = -1
         self._leader = -1
         self._tricks_won = [0, 0]
         self._trick_points = [0, 0]
 
     # -- writing helpers ---------------------------------------------------------------------
-    def _set(self, seat: int, piece: str, index: int, value: float = 1.0) -> None:
-        self._mv[self._tables.base[piece][seat] + index] = value
+    def _put(self, entries: tuple[int, ...], value: float = 1.0) -> None:
+        """Store ``value`` at each flat entry (typically one per seat's row)."""
+        mv = self._mv
+        for entry in entries:
+            mv[entry] = value
 
-    def _set_relative(self, who: int, piece: str, value: float = 1.0, audience: int = EVERYONE, stride: int = 1,
-                      index: int = 0) -> None:
-        """For each seat in ``audience``, set entry ``rel(who) * stride + index`` of ``piece``."""
-        for seat in range(NUM_SEATS):
-            if audience >> seat & 1:
-                self._set(seat, piece, ((who - seat) & 3) * stride + index, value)
-
-    def _thermo_step(self, seat: int, piece: str, counts: list[int], card: int, delta: int) -> None:
-        """Count of ``card`` in ``seat``'s 48-wide thermometer ``piece`` moves by ``delta`` (+1 / -1)."""
-        if delta < 0:
-            counts[card] -= 1
-            self._set(seat, piece, counts[card] * NUM_TYPES + card, 0.0)
-        else:
-            self._set(seat, piece, counts[card] * NUM_TYPES + card, 1.0)
-            counts[card] += 1
+    def _thermo_add(self, piece: str, counts: list[int], seat: int, cards: tuple[int, ...]) -> None:
+        """Add ``cards`` to ``seat``'s own thermometer ``piece`` whose copies are ``counts``."""
+        mv, entries, offset = self._mv, self._tables.own[piece], seat * NUM_TYPES
+        for card in cards:
+            key = offset + card
+            mv[entries[key][counts[key]]] = 1.0
+            counts[key] += 1
 
     def _write_scores(self, totals: tuple[int, int]) -> None:
         target = self.spec.rules.target_score
-        for seat in range(NUM_SEATS):
-            mine = seat & 1
-            self._set(seat, "scores", 0, totals[mine] / target)
-            self._set(seat, "scores", 1, totals[1 - mine] / target)
+        for team, entries in enumerate(self._tables.team["scores"]):
+            self._put(entries, totals[team] / target)
+
+    def _set_high_bid(self, index: int) -> None:
+        entries = self._tables.base["high_bid"]
+        if self._high_bid >= 0:
+            self._put(entries[self._high_bid], 0.0)
+        self._put(entries[index])
+        self._high_bid = index
 
     # -- one handler per event kind (``who`` is an absolute seat) --------------------------------
     def _on_hand_start(self, dealer: int, totals: tuple[int, int], audience: int) -> None:
-        self._set_relative(dealer, "dealer")
+        self._put(self._tables.relative["dealer"][dealer][0])
         self._write_scores(totals)
 
     def _on_deal(self, seat: int, cards: tuple[int, ...], audience: int) -> None:
-        for card in cards:
-            self._thermo_step(seat, "hand", self._hands[seat], card, +1)
+        self._thermo_add("hand", self._hands, seat, cards)
 
     def _on_bid(self, who: int, bid: int, audience: int) -> None:
         index = (bid - MIN_BID) // BID_STEP
-        self._set_relative(who, "bids", stride=self.spec.num_bids, index=index)
+        self._put(self._tables.relative["bids"][who][index])
         self._set_high_bid(index)
 
-    def _set_high_bid(self, index: int) -> None:
-        for seat in range(NUM_SEATS):
-            if self._high_bid >= 0:
-                self._set(seat, "high_bid", self._high_bid, 0.0)
-            self._set(seat, "high_bid", index)
-        self._high_bid = index
-
     def _on_pass(self, who: int, helped: bool, audience: int) -> None:
-        self._set_relative(who, "auction_passed")
+        relative = self._tables.relative
+        self._put(relative["auction_passed"][who][0])
         if helped:
-            self._set_relative(who, "auction_help")
+            self._put(relative["auction_help"][who][0])
 
     def _on_stuck(self, dealer: int, bid: int, audience: int) -> None:
-        for seat in range(NUM_SEATS):
-            self._set(seat, "dealer_stuck", 0)
+        self._put(self._tables.base["dealer_stuck"][0])
         self._set_high_bid((bid - MIN_BID) // BID_STEP)
 
     def _on_auction_end(self, declarer: int, contract: int, audience: int) -> None:
-        self._set_relative(declarer, "declarer")
+        self._put(self._tables.relative["declarer"][declarer][0])
 
     def _on_trump(self, declarer: int, suit: int, audience: int) -> None:
-        for seat in range(NUM_SEATS):
-            self._set(seat, "trump", suit)
+        self._put(self._tables.base["trump"][suit])
 
     def _on_pass_card(self, passer: int, card: int, audience: int) -> None:
-        self._thermo_step(passer, "hand", self._hands[passer], card, -1)
-        self._thermo_step(passer, "cards_passed", self._passed[passer], card, +1)
+        key = passer * NUM_TYPES + card
+        self._hands[key] -= 1
+        self._mv[self._hand_index[key][self._hands[key]]] = 0.0
+        self._thermo_add("cards_passed", self._passed, passer, (card,))
         receiver = (passer + 2) % NUM_SEATS
         if audience >> receiver & 1:
             self._on_receive(receiver, card, audience)
 
     def _on_receive(self, receiver: int, card: int, audience: int) -> None:
-        self._thermo_step(receiver, "hand", self._hands[receiver], card, +1)
-        self._thermo_step(receiver, "cards_received", self._received[receiver], card, +1)
+        self._thermo_add("hand", self._hands, receiver, (card,))
+        self._thermo_add("cards_received", self._received, receiver, (card,))
 
     def _on_meld(self, who: int, shown, audience: int) -> None:
-        entries = [k * NUM_TYPES + card for card, copies in enumerate(shown.shown) for k in range(copies)]
-        for seat in range(NUM_SEATS):
-            rel = (who - seat) & 3
-            start = self._tables.base["meld_shown"][seat] + rel * THERMO
-            for entry in entries:
-                self._mv[start + entry] = 1.0
-            self._set(seat, "meld_points", rel, shown.points / POINT_SCALE)
+        mv, entries = self._mv, self._tables.relative["meld_shown"][who]
+        for card in compress(range(NUM_TYPES), shown.shown):
+            for copy in range(shown.shown[card]):
+                for entry in entries[copy * NUM_TYPES + card]:
+                    mv[entry] = 1.0
+        self._put(self._tables.relative["meld_points"][who][0], shown.points / POINT_SCALE)
 
     def _on_throw_in(self, declarer: int, thrown: bool, audience: int) -> None:
-        for seat in range(NUM_SEATS):
-            self._set(seat, "thrown_in", 0 if thrown else 1)
+        self._put(self._tables.base["thrown_in"][0 if thrown else 1])
         if not thrown:
-            self._set_relative(declarer, "trick_leader")
+            self._put(self._tables.relative["trick_leader"][declarer][0])
             self._leader = declarer
 
     def _on_trick_end(self, winner: int, points: int, audience: int) -> None:
-        mv, tables = self._mv, self._tables
-        for who, card in self._trick:
-            for entry in tables.trick[who][card]:
-                mv[entry] = 0.0
-        self._trick.clear()
-        for entry in tables.leader[self._leader]:
-            mv[entry] = 0.0
-        for entry in tables.leader[winner]:
-            mv[entry] = 1.0
+        tables = self._tables
+        mvb, zeros = self._bytes, self._trick_zeros
+        for start, stop in tables.trick_spans:  # the whole trick piece of every row
+            mvb[start:stop] = zeros
+        leader = tables.relative["trick_leader"]
+        self._put(leader[self._leader][0], 0.0)
+        self._put(leader[winner][0])
         self._leader = winner
         team = winner & 1
         self._tricks_won[team] += 1
         self._trick_points[team] += points
-        won, taken = self._tricks_won[team] / NUM_TRICKS, self._trick_points[team] / HAND_POINTS
-        tricks_won, trick_points = tables.base["tricks_won"], tables.base["trick_points"]
-        for seat in range(NUM_SEATS):
-            side = (seat ^ team) & 1  # 0: the winner's team is this seat's team
-            mv[tricks_won[seat] + side] = won
-            mv[trick_points[seat] + side] = taken
+        self._put(tables.team["tricks_won"][team], self._tricks_won[team] / NUM_TRICKS)
+        self._put(tables.team["trick_points"][team], self._trick_points[team] / HAND_POINTS)
 
     def _on_hand_end(self, declarer: int, value: tuple[tuple[int, int], tuple[int, int]], audience: int) -> None:
         self._write_scores(value[1])
 
-    _HANDLERS = {
+    #: Handler of each event kind; PLAY, the most common, is inlined in ``update``. ``update`` reads
+    #: this dict through the module alias ``_HANDLERS`` (faster than a class attribute).
+    _HANDLERS: ClassVar[dict[Event, Callable]] = {
         Event.HAND_START: _on_hand_start,
         Event.DEAL: _on_deal,
         Event.BID: _on_bid,
@@ -327,33 +316,75 @@ class GameEncoder:
     }
 
 
-class _IndexTables(NamedTuple):
-    """Flat indices (into the (4, size) rows) written by the events of trick play."""
+_HANDLERS = GameEncoder._HANDLERS
 
-    play: tuple  # [who][card][copy] -> entries set when ``who`` plays its copy-th ``card``
-    trick: tuple  # [who][card] -> the four "trick" entries of that card
-    hand: tuple  # [who][card][count] -> the entry of ``who``'s own hand thermometer
-    leader: tuple  # [who] -> the four "trick_leader" entries
-    base: dict  # piece name -> flat index of the piece's start in each seat's row
+#: Pieces with one block per seat (me, left, partner, right), pieces with one entry per team, and
+#: thermometers of the observing seat's own cards.
+SEAT_PIECES = (
+    "dealer",
+    "bids",
+    "auction_passed",
+    "auction_help",
+    "declarer",
+    "meld_shown",
+    "meld_points",
+    "played",
+    "trick",
+    "trick_leader",
+)
+TEAM_PIECES = ("tricks_won", "trick_points", "scores")
+OWN_PIECES = ("hand", "cards_passed", "cards_received")
+
+
+class _IndexTables(NamedTuple):
+    """Flat indices into the (4, size) rows, so that the encoder's handlers only look up and store.
+
+    A tuple of four entries holds the same fact's entry in each seat's row, seat 0 first.
+    """
+
+    base: dict  # piece -> [index] -> entry ``index`` of the piece in each row
+    relative: dict  # seat piece -> [who][index] -> entry ``index`` of ``who``'s block in each row
+    team: dict  # team piece -> [team] -> that team's entry in each row
+    own: dict  # own piece -> [seat * 24 + card][copy] -> that copy's entry in the seat's own row
+    play: tuple  # [who * 24 + card][copy] -> "played" and "trick" entries set when ``who`` plays it
+    trick_spans: tuple  # [seat] -> (start, stop) byte offsets of the "trick" piece in the seat's row
+    zeros: memoryview  # as many zero bytes as the four rows hold
 
 
 @functools.lru_cache(maxsize=16)
 def _index_tables(spec: ObservationSpec) -> _IndexTables:
-    size, o = spec.size, spec.offsets
+    size, seats, cards = spec.size, range(NUM_SEATS), range(NUM_TYPES)
 
-    def trick_entries(who: int, card: int) -> tuple[int, ...]:
-        return tuple(s * size + o["trick"] + ((who - s) & 3) * NUM_TYPES + card for s in range(NUM_SEATS))
+    def entries(name: str, index: int, rel: int | None = None) -> tuple[int, ...]:
+        """Entry ``index`` of the piece in each row; of the block of the seat ``rel`` places on, if given."""
+        piece = spec.piece(name)
+        if rel is None:
+            return tuple(s * size + piece.offset + index for s in seats)
+        return tuple(s * size + piece.offset + ((rel - s) & 3) * (piece.size // NUM_SEATS) + index for s in seats)
 
-    def played_entries(who: int, card: int, copy: int) -> tuple[int, ...]:
-        return tuple(s * size + o["played"] + ((who - s) & 3) * THERMO + copy * NUM_TYPES + card for s in range(NUM_SEATS))
+    def block(name: str) -> range:
+        return range(spec.piece(name).size // NUM_SEATS)
 
-    seats, cards = range(NUM_SEATS), range(NUM_TYPES)
-    play = tuple(tuple(tuple(played_entries(w, c, k) + trick_entries(w, c) for k in range(2)) for c in cards) for w in seats)
-    trick = tuple(tuple(trick_entries(w, c) for c in cards) for w in seats)
-    hand = tuple(tuple(tuple(w * size + o["hand"] + k * NUM_TYPES + c for k in range(2)) for c in cards) for w in seats)
-    leader = tuple(tuple(s * size + o["trick_leader"] + ((w - s) & 3) for s in seats) for w in seats)
-    base = {name: tuple(s * size + offset for s in seats) for name, offset in o.items()}
-    return _IndexTables(play, trick, hand, leader, base)
+    base = {p.name: tuple(entries(p.name, i) for i in range(p.size)) for p in spec.pieces}
+    relative = {name: tuple(tuple(entries(name, i, who) for i in block(name)) for who in seats) for name in SEAT_PIECES}
+    team = {
+        name: tuple(tuple(e + ((s ^ t) & 1) for s, e in enumerate(entries(name, 0))) for t in (0, 1))
+        for name in TEAM_PIECES
+    }
+    # Entry of copy k is k * 24 + card. Only copies 0 and 1 exist; the table goes on to k = 4, which
+    # only a corrupt event stream reaches (the information-set tests plant one that counts each
+    # passed card twice): such a stream then shows up as wrong observations, not as an exception.
+    own = {
+        name: tuple(tuple(entries(name, k * NUM_TYPES + c)[s] for k in range(5)) for s in seats for c in cards)
+        for name in OWN_PIECES
+    }
+    played, trick = relative["played"], relative["trick"]
+    play = tuple((played[w][c] + trick[w][c], played[w][NUM_TYPES + c] + trick[w][c]) for w in seats for c in cards)
+    trick_piece = spec.piece("trick")
+    trick_spans = tuple(
+        (4 * (s * size + trick_piece.offset), 4 * (s * size + trick_piece.offset + trick_piece.size)) for s in seats
+    )
+    return _IndexTables(base, relative, team, own, play, trick_spans, memoryview(bytes(4 * NUM_SEATS * size)))
 
 
 def stamp_turn(spec: ObservationSpec, observations: np.ndarray, phases, acting) -> None:
@@ -361,7 +392,8 @@ def stamp_turn(spec: ObservationSpec, observations: np.ndarray, phases, acting) 
 
     They change at every decision for every seat, so they are not kept in the encoder's rows but
     stamped on the copies handed out: ``observations`` is one vector or a (N, size) stack,
-    ``phases`` the phase(s), ``acting`` the acting seat(s) relative to the observer (-1: none).
+    ``phases`` the phase(s), ``acting`` the acting seat(s) relative to the observer (-1: none; for
+    a stack, one int stands for every row).
     """
     o = spec.offsets
     if observations.ndim == 1:
@@ -371,8 +403,13 @@ def stamp_turn(spec: ObservationSpec, observations: np.ndarray, phases, acting) 
         return
     rows = np.arange(observations.shape[0])
     observations[rows, o["phase"] + np.asarray(phases)] = 1.0
+    if np.ndim(acting) == 0:
+        if acting >= 0:
+            observations[:, o["acting"] + acting] = 1.0
+        return
     acting = np.asarray(acting)
-    observations[rows[acting >= 0], o["acting"] + acting[acting >= 0]] = 1.0
+    shown = acting >= 0
+    observations[rows[shown], o["acting"] + acting[shown]] = 1.0
 
 
 def state_size(spec: ObservationSpec) -> int:

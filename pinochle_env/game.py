@@ -12,9 +12,11 @@ events addressed to it.
 from __future__ import annotations
 
 import copy
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -23,6 +25,7 @@ from .actions import ActionLayout
 from .cards import (
     COPIES,
     COUNTING_VALUES,
+    DECK_SIZE,
     NUM_TYPES,
     SUITS,
     counts_from_cards,
@@ -71,6 +74,7 @@ class Event(IntEnum):
 
 # Event kinds as module constants: the hot paths read them on every decision.
 _PLAY, _TRICK_END, _PASS_CARD = Event.PLAY, Event.TRICK_END, Event.PASS_CARD
+_BID, _PASS, _HAND_START, _DEAL = Event.BID, Event.PASS, Event.HAND_START, Event.DEAL
 
 
 class IllegalActionError(ValueError):
@@ -131,7 +135,7 @@ class Game:
         totals: tuple[int, int] = (0, 0),
     ) -> None:
         self.rules = rules if rules is not None else Rules()
-        self.layout = ActionLayout(self.rules.max_bid)
+        self.layout = _action_layout(self.rules.max_bid)
         self._card0 = self.layout.card0
         self.rng = rng if rng is not None else np.random.default_rng()
         self._values = COUNTING_VALUES[self.rules.counting]
@@ -149,14 +153,15 @@ class Game:
     def _start_hand(self, dealer: int, deal: list[list[int]] | None) -> None:
         self.dealer = dealer
         if deal is None:
-            deck = np.repeat(np.arange(NUM_TYPES), COPIES)
-            self.rng.shuffle(deck)
-            deal = [sorted(deck[HAND_SIZE * s : HAND_SIZE * (s + 1)].tolist()) for s in range(NUM_SEATS)]
+            # Shuffling positions 0..47 moves the cards exactly as shuffling the deck would; the deck
+            # holds each card type twice in a row, so position p holds card type p // 2.
+            order = self.rng.permutation(DECK_SIZE).tolist()
+            deal = [[p >> 1 for p in sorted(order[s * HAND_SIZE : (s + 1) * HAND_SIZE])] for s in range(NUM_SEATS)]
         self.deal = deal
         self.hands = [counts_from_cards(cards) for cards in deal]
         self.held = [R.held_bits(counts) for counts in self.hands]
-        self.events: list[tuple[int, int, Any, int]] = [(Event.HAND_START, dealer, tuple(self.totals), EVERYONE)]
-        self.events += [(Event.DEAL, s, tuple(deal[s]), 1 << s) for s in range(NUM_SEATS)]
+        self.events: list[tuple[int, int, Any, int]] = [(_HAND_START, dealer, tuple(self.totals), EVERYONE)]
+        self.events += [(_DEAL, s, tuple(deal[s]), 1 << s) for s in range(NUM_SEATS)]
         self.phase = Phase.AUCTION
         self.to_act = (dealer + 1) % NUM_SEATS
         self.auction: list[tuple[int, int | str]] = []
@@ -172,6 +177,7 @@ class Game:
         self.thrown_in: bool | None = None
         self.tricks: list[tuple[int, list[int], int]] = []
         self.trick: list[int] = []
+        self._winning: int | None = None  # the card winning the trick in progress (kept as cards are played)
         self.trick_leader = -1
         self.trick_points = [0, 0]
         self.tricks_won = [0, 0]
@@ -204,11 +210,16 @@ class Game:
     def legal_actions(self) -> list[int]:
         """Legal action ids for the seat ``to_act``, ascending (empty when the hand is over)."""
         bits = self.legal_bits()
-        return [a for a in range(bits.bit_length()) if bits >> a & 1]
+        actions = []
+        while bits:  # one pass per legal action, lowest first
+            lowest = bits & -bits
+            actions.append(lowest.bit_length() - 1)
+            bits ^= lowest
+        return actions
 
     def legal_bits(self) -> int:
         """The legal actions as a bit mask (bit ``a`` set when action ``a`` is legal): the fast path."""
-        return self._LEGAL[self.phase](self)
+        return _LEGAL[self.phase](self)
 
     def _legal_auction(self) -> int:
         layout = self.layout
@@ -233,13 +244,15 @@ class Game:
 
     def _legal_play(self) -> int:
         rules = self.rules
-        bits = R.legal_card_bits(self.held[self.to_act], self.trick, self.trump, rules.head_rule, rules.must_overtrump)
+        held, trick = self.held[self.to_act], self.trick
+        bits = R.legal_card_bits(held, trick, self.trump, rules.head_rule, rules.must_overtrump, self._winning)
         return bits << self._card0
 
     def _legal_none(self) -> int:
         return 0
 
-    _LEGAL = {
+    #: Per phase, the method listing the legal actions (read through the module alias below).
+    _LEGAL: ClassVar[dict[Phase, Callable[[Game], int]]] = {
         Phase.AUCTION: _legal_auction,
         Phase.TRUMP: _legal_trump,
         Phase.PASS_TO_DECLARER: _legal_pass,
@@ -268,11 +281,11 @@ class Game:
         bits = self.legal_bits()
         if not isinstance(action, (int, np.integer)) or action < 0 or not bits >> int(action) & 1:
             raise IllegalActionError(self._illegal_message(action, self.legal_actions()))
-        self._APPLY[self.phase](self, int(action))
+        _APPLY[self.phase](self, int(action))
 
     def apply_unchecked(self, action: int) -> None:
         """``apply`` for an action already known to be legal (the batched fast path)."""
-        self._APPLY[self.phase](self, action)
+        _APPLY[self.phase](self, action)
 
     def _illegal_message(self, action: Any, legal: list[int]) -> str:
         try:
@@ -294,16 +307,17 @@ class Game:
             bid = layout.bid_value(action)
             self.high_bid, self.high_bidder = bid, seat
             self.auction.append((seat, bid))
-            self.events.append((Event.BID, seat, bid, EVERYONE))
+            self.events.append((_BID, seat, bid, EVERYONE))
         else:
             helped = action == layout.help
             self.passed[seat] = True
             self.auction.append((seat, "help" if helped else "pass"))
-            self.events.append((Event.PASS, seat, helped, EVERYONE))
-        unpassed = [s for s in range(NUM_SEATS) if not self.passed[s]]
-        if self.high_bidder >= 0 and unpassed == [self.high_bidder]:
+            self.events.append((_PASS, seat, helped, EVERYONE))
+        passed = self.passed
+        alone = passed.index(False) if passed.count(False) == 1 else -1  # the one seat still in, if so
+        if self.high_bidder >= 0 and alone == self.high_bidder:
             self._end_auction(self.high_bidder, self.high_bid)
-        elif self.high_bidder < 0 and unpassed == [self.dealer]:
+        elif self.high_bidder < 0 and alone == self.dealer:
             if self.rules.all_pass == "redeal":
                 self._start_hand(self.dealer, None)
             else:
@@ -311,7 +325,7 @@ class Game:
                 self._end_auction(self.dealer, MIN_BID)
         else:
             nxt = (seat + 1) % NUM_SEATS
-            while self.passed[nxt]:
+            while passed[nxt]:
                 nxt = (nxt + 1) % NUM_SEATS
             self.to_act = nxt
 
@@ -339,7 +353,8 @@ class Game:
         self._take(passer, card)
         if sequential:
             self._give(receiver, card)
-        self.events.append((Event.PASS_CARD, passer, card, (1 << passer) | (1 << receiver) if sequential else 1 << passer))
+        audience = (1 << passer) | (1 << receiver) if sequential else 1 << passer
+        self.events.append((_PASS_CARD, passer, card, audience))
         if self.phase == Phase.PASS_TO_DECLARER:
             self.passed_to_declarer.append(card)
             if len(self.passed_to_declarer) == count:
@@ -392,12 +407,18 @@ class Game:
         if not counts[card]:
             self.held[seat] &= ~(1 << card)
         trick = self.trick
+        if not trick or R.BEATEN_BY[self.trump][self._winning] >> card & 1:
+            self._winning = card
         trick.append(card)
         self.events.append((_PLAY, seat, card, EVERYONE))
         if len(trick) < NUM_SEATS:
             self.to_act = (seat + 1) & 3
             return
-        winner = (self.trick_leader + R.trick_winner(trick, self.trump)) % NUM_SEATS
+        self._end_trick(trick)
+
+    def _end_trick(self, trick: list[int]) -> None:
+        # Of two identical cards the first played wins: ``index`` finds the first.
+        winner = (self.trick_leader + trick.index(self._winning)) % NUM_SEATS
         last = len(self.tricks) == NUM_TRICKS - 1
         points = R.trick_points(trick, self._values, last)
         self.trick_points[winner & 1] += points
@@ -414,8 +435,14 @@ class Game:
         rules = self.rules
         declaring_team = team_of(self.declarer)
         result = R.score_hand(
-            declaring_team, self.contract, team_meld, self.trick_points, self.tricks_won,
-            bool(self.thrown_in), rules.save_meld, rules.save_meld_applies_to,
+            declaring_team,
+            self.contract,
+            team_meld,
+            self.trick_points,
+            self.tricks_won,
+            bool(self.thrown_in),
+            rules.save_meld,
+            rules.save_meld_applies_to,
         )
         self.score, self.made = result.score, result.made
         self.totals = [self.totals[0] + result.score[0], self.totals[1] + result.score[1]]
@@ -424,7 +451,8 @@ class Game:
         self.to_act = -1
         self.events.append((Event.HAND_END, self.declarer, (result.score, tuple(self.totals)), EVERYONE))
 
-    _APPLY = {
+    #: Per phase, the method applying an action (read through the module alias below).
+    _APPLY: ClassVar[dict[Phase, Callable[[Game, int], None]]] = {
         Phase.AUCTION: _apply_auction,
         Phase.TRUMP: _apply_trump,
         Phase.PASS_TO_DECLARER: _apply_pass,
@@ -463,13 +491,28 @@ class Game:
             elif kind == Event.PLAY and who == seat:
                 hand[value] -= 1
         return PlayerView(
-            seat=seat, rules=self.rules, phase=self.phase, to_act=self.to_act, dealer=self.dealer, hand=hand,
-            auction=list(self.auction), high_bid=self.high_bid, high_bidder=self.high_bidder,
-            declarer=self.declarer, contract=self.contract, trump=self.trump,
-            cards_passed=passed, cards_received=received, meld=list(self.melds),
+            seat=seat,
+            rules=self.rules,
+            phase=self.phase,
+            to_act=self.to_act,
+            dealer=self.dealer,
+            hand=hand,
+            auction=list(self.auction),
+            high_bid=self.high_bid,
+            high_bidder=self.high_bidder,
+            declarer=self.declarer,
+            contract=self.contract,
+            trump=self.trump,
+            cards_passed=passed,
+            cards_received=received,
+            meld=list(self.melds),
             tricks=[(leader, list(cards), winner) for leader, cards, winner in self.tricks],
-            trick_leader=self.trick_leader, trick=list(self.trick), trick_points=list(self.trick_points),
-            tricks_won=list(self.tricks_won), totals=list(self._totals_before()), thrown_in=self.thrown_in,
+            trick_leader=self.trick_leader,
+            trick=list(self.trick),
+            trick_points=list(self.trick_points),
+            tricks_won=list(self.tricks_won),
+            totals=list(self._totals_before()),
+            thrown_in=self.thrown_in,
             legal_actions=self.legal_actions() if seat == self.to_act else [],
         )
 
@@ -494,7 +537,8 @@ class Game:
             "meld": [m.points for m in self.melds],
             "thrown_in": self.thrown_in,
             "tricks": [
-                {"leader": leader, "cards": format_cards(cards), "winner": winner} for leader, cards, winner in self.tricks
+                {"leader": leader, "cards": format_cards(cards), "winner": winner}
+                for leader, cards, winner in self.tricks
             ],
             "points": list(self.trick_points),
             "score": list(self.score),
@@ -510,6 +554,16 @@ class Game:
         from .render import render_game
 
         return render_game(self)
+
+
+# The dispatch tables as module globals: the hot paths read these faster than class attributes.
+_LEGAL, _APPLY = Game._LEGAL, Game._APPLY
+
+
+@functools.cache
+def _action_layout(max_bid: int) -> ActionLayout:
+    """The action layout of a bid cap, built once and shared by every game (it never changes)."""
+    return ActionLayout(max_bid)
 
 
 def _validated_deal(deal: list[list[Any]]) -> list[list[int]]:
@@ -528,5 +582,3 @@ def _validated_deal(deal: list[list[Any]]) -> list[list[int]]:
         names = ", ".join(f"{format_cards([c])[0]} x{counts[c]}" for c in wrong)
         raise ValueError(f"a deal must hold each card exactly twice; wrong counts: {names}")
     return hands
-
-

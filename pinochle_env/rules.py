@@ -6,6 +6,7 @@ so the tables of RULES.md can be checked one function at a time.
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import NamedTuple
 
 from .cards import (
@@ -21,6 +22,7 @@ from .cards import (
     RANK_OF,
     SPADES,
     SUIT_OF,
+    SUITS,
     TEN,
     card,
 )
@@ -30,8 +32,12 @@ from .cards import (
 
 #: Points for one / two of each "around" meld, by rank.
 AROUND_POINTS = {ACE: (100, 1000), KING: (80, 800), QUEEN: (60, 600), JACK: (40, 400)}
-AROUND_NAMES = {ACE: ("aces around", "aces abound"), KING: ("kings around", "kings abound"),
-                QUEEN: ("queens around", "queens abound"), JACK: ("jacks around", "jacks abound")}
+AROUND_NAMES = {
+    ACE: ("aces around", "aces abound"),
+    KING: ("kings around", "kings abound"),
+    QUEEN: ("queens around", "queens abound"),
+    JACK: ("jacks around", "jacks abound"),
+}
 RUN_RANKS = (ACE, TEN, KING, QUEEN, JACK)
 
 
@@ -43,9 +49,32 @@ class Meld(NamedTuple):
     shown: tuple[int, ...]  # per card type, the copies shown: the most any single class uses
 
 
+def _bits(cards: tuple[int, ...]) -> int:
+    """Bit mask of some card types (bit ``t`` for type ``t``)."""
+    return sum(1 << c for c in cards)
+
+
+def _marriage(suit: int) -> tuple[tuple[str, str], int, int, int]:
+    """(names for one / two, king, queen, both as a bit mask) of the marriage in ``suit``."""
+    king, queen = card(KING, suit), card(QUEEN, suit)
+    return (f"marriage {SUITS[suit]}", f"marriage {SUITS[suit]} x2"), king, queen, _bits((king, queen))
+
+
+def _around(rank: int) -> tuple[int, tuple[int, ...], int]:
+    """(rank, its card in each suit, those as a bit mask) of an around."""
+    cards = tuple(card(rank, s) for s in range(NUM_SUITS))
+    return rank, cards, _bits(cards)
+
+
+# Per trump suit: the run's cards, the plain-suit marriages and the dix. Each meld also comes as a
+# bit mask, so that a hand lacking one of its cards skips it without counting copies.
 _RUN_CARDS = tuple(tuple(card(r, t) for r in RUN_RANKS) for t in range(NUM_SUITS))
-_AROUND_CARDS = tuple((rank, tuple(card(rank, s) for s in range(NUM_SUITS))) for rank in AROUND_POINTS)
+_RUN_BITS = tuple(_bits(cards) for cards in _RUN_CARDS)
+_MARRIAGES = tuple(tuple(_marriage(s) for s in range(NUM_SUITS) if s != t) for t in range(NUM_SUITS))
+_NINES = tuple(card(NINE, t) for t in range(NUM_SUITS))
+_AROUND_CARDS = tuple(_around(rank) for rank in AROUND_POINTS)
 _QUEEN_SPADES, _JACK_DIAMONDS = card(QUEEN, SPADES), card(JACK, DIAMONDS)
+_PINOCHLE_BITS = _bits((_QUEEN_SPADES, _JACK_DIAMONDS))
 
 
 def meld(counts: list[int] | tuple[int, ...], trump: int, run_extras: str = "consume") -> Meld:
@@ -55,12 +84,14 @@ def meld(counts: list[int] | tuple[int, ...], trump: int, run_extras: str = "con
     """
     melds: list[tuple[str, int]] = []
     shown = [0] * NUM_TYPES
+    held = held_bits(counts)
 
     # Class A: run, royal marriages, marriages, dix.
     ace, ten, king, queen, jack = _RUN_CARDS[trump]
     kings, queens = counts[king], counts[queen]
-    run = min(counts[ace], counts[ten], kings, queens, counts[jack])
-    if run:
+    run = 0
+    if (held & _RUN_BITS[trump]) == _RUN_BITS[trump]:
+        run = min(counts[ace], counts[ten], kings, queens, counts[jack])
         melds.append(("double run" if run == 2 else "run", 1500 if run == 2 else 150))
         shown[ace] = shown[ten] = shown[king] = shown[queen] = shown[jack] = run
     if run_extras == "royal_in_run":
@@ -73,30 +104,29 @@ def meld(counts: list[int] | tuple[int, ...], trump: int, run_extras: str = "con
         melds.append(("royal marriage" if royals == 1 else f"{royals} royal marriages", 40 * royals))
         shown[king] = min(kings, run + royals)
         shown[queen] = min(queens, run + royals)
-    for suit in range(NUM_SUITS):
-        if suit != trump:
-            suit_king = card(KING, suit)
-            pairs = min(counts[suit_king], counts[suit_king - 1])  # the queen is one rank below
-            if pairs:
-                melds.append((f"marriage {'SHDC'[suit]}" + (" x2" if pairs == 2 else ""), 20 * pairs))
-                shown[suit_king] = shown[suit_king - 1] = pairs
-    dix = counts[card(NINE, trump)]
+    for names, suit_king, suit_queen, pair in _MARRIAGES[trump]:
+        if (held & pair) == pair:
+            pairs = min(counts[suit_king], counts[suit_queen])
+            melds.append((names[pairs - 1], 20 * pairs))
+            shown[suit_king] = shown[suit_queen] = pairs
+    nine = _NINES[trump]
+    dix = counts[nine]
     if dix:
         melds.append(("dix" + (" x2" if dix == 2 else ""), 10 * dix))
-        shown[card(NINE, trump)] = dix
+        shown[nine] = dix
 
     # Class B: arounds / abounds; a card may serve in class A too, so take the larger use.
-    for rank, cards in _AROUND_CARDS:
-        around = min(counts[cards[0]], counts[cards[1]], counts[cards[2]], counts[cards[3]])
-        if around:
+    for rank, cards, bits in _AROUND_CARDS:
+        if (held & bits) == bits:
+            around = min(counts[cards[0]], counts[cards[1]], counts[cards[2]], counts[cards[3]])
             single, double = AROUND_POINTS[rank]
             melds.append((AROUND_NAMES[rank][around - 1], single if around == 1 else double))
             for c in cards:
                 shown[c] = max(shown[c], around)
 
     # Class C: pinochle.
-    pinochles = min(counts[_QUEEN_SPADES], counts[_JACK_DIAMONDS])
-    if pinochles:
+    if (held & _PINOCHLE_BITS) == _PINOCHLE_BITS:
+        pinochles = min(counts[_QUEEN_SPADES], counts[_JACK_DIAMONDS])
         melds.append(("double pinochle" if pinochles == 2 else "pinochle", 300 if pinochles == 2 else 40))
         shown[_QUEEN_SPADES] = max(shown[_QUEEN_SPADES], pinochles)
         shown[_JACK_DIAMONDS] = max(shown[_JACK_DIAMONDS], pinochles)
@@ -118,11 +148,19 @@ def beats(challenger: int, winner: int, trump: int) -> bool:
     return SUIT_OF[challenger] == trump
 
 
+#: Per trump suit and card: bit mask of the cards that take the trick from that card (``beats`` as a table).
+BEATEN_BY = tuple(
+    tuple(sum(1 << c for c in range(NUM_TYPES) if beats(c, winner, trump)) for winner in range(NUM_TYPES))
+    for trump in range(NUM_SUITS)
+)
+
+
 def trick_winner(cards: list[int] | tuple[int, ...], trump: int) -> int:
     """Position (0 = the lead) of the card winning ``cards``; of equal cards the first wins."""
+    beaten_by = BEATEN_BY[trump]
     best = 0
     for position in range(1, len(cards)):
-        if beats(cards[position], cards[best], trump):
+        if beaten_by[cards[best]] >> cards[position] & 1:
             best = position
     return best
 
@@ -132,9 +170,13 @@ SUIT_BITS = tuple(0b111111 << (6 * s) for s in range(NUM_SUITS))
 ABOVE_BITS = tuple(sum(1 << c for c in SUIT_CARDS[SUIT_OF[x]] if RANK_OF[c] > RANK_OF[x]) for x in range(NUM_TYPES))
 
 
+#: Bit of each card type in a card bit mask.
+CARD_BITS = tuple(1 << c for c in range(NUM_TYPES))
+
+
 def held_bits(hand: list[int] | tuple[int, ...]) -> int:
     """Bit mask of the card types a count vector holds at least once (bit ``t`` for type ``t``)."""
-    return sum(1 << c for c in range(NUM_TYPES) if hand[c])
+    return sum(compress(CARD_BITS, hand))
 
 
 def bits_to_cards(bits: int) -> list[int]:
@@ -148,27 +190,30 @@ def legal_card_bits(
     trump: int,
     head_rule: str = "winner",
     must_overtrump: bool = True,
+    winning: int | None = None,
 ) -> int:
     """Bit mask of the card types a hand holding ``held`` (bit mask) may play to ``trick``.
 
     Rule 1: holding the led suit, follow it and beat the card to head if a card can; rule 2:
     void in it but holding trump, trump (over-trumping a winning trump if able and required);
-    rule 3: otherwise any card. An empty trick allows any card.
+    rule 3: otherwise any card. An empty trick allows any card. ``winning`` is the card now
+    winning ``trick`` when the caller keeps track of it (the engine does), else it is worked out.
     """
     if not trick:
         return held
-    following = held & SUIT_BITS[SUIT_OF[trick[0]]]
+    if winning is None:
+        winning = trick[trick_winner(trick, trump)]
+    led_suit = SUIT_OF[trick[0]]
+    following = held & SUIT_BITS[led_suit]
     if following:
-        target = _card_to_head(trick, trump, head_rule)
+        target = _card_to_head(trick, led_suit, trump, winning, head_rule)
         if target is None:
             return following
         return (following & ABOVE_BITS[target]) or following
     trumps = held & SUIT_BITS[trump]
     if trumps:
-        if must_overtrump:
-            winner = trick[trick_winner(trick, trump)]
-            if SUIT_OF[winner] == trump:
-                return (trumps & ABOVE_BITS[winner]) or trumps
+        if must_overtrump and SUIT_OF[winning] == trump:
+            return (trumps & ABOVE_BITS[winning]) or trumps
         return trumps
     return held
 
@@ -184,17 +229,17 @@ def legal_cards(
     return bits_to_cards(legal_card_bits(held_bits(hand), trick, trump, head_rule, must_overtrump))
 
 
-def _card_to_head(trick: list[int] | tuple[int, ...], trump: int, head_rule: str) -> int | None:
+def _card_to_head(
+    trick: list[int] | tuple[int, ...], led_suit: int, trump: int, winning: int, head_rule: str
+) -> int | None:
     """The card a follower of the led suit must beat if it can, or None when any card of the suit will do."""
-    led_suit = SUIT_OF[trick[0]]
-    if head_rule == "none" or (head_rule == "trump_lead_only" and led_suit != trump):
-        return None
+    if head_rule == "winner" or (head_rule == "trump_lead_only" and led_suit == trump):
+        return winning if SUIT_OF[winning] == led_suit else None
     if head_rule == "led_card":
         return trick[0]
     if head_rule == "highest_led":
         return max((c for c in trick if SUIT_OF[c] == led_suit), key=RANK_OF.__getitem__)
-    winner = trick[trick_winner(trick, trump)]  # "winner" and "trump_lead_only" on a trump lead
-    return winner if SUIT_OF[winner] == led_suit else None
+    return None  # "none", and "trump_lead_only" on a plain-suit lead
 
 
 # --------------------------------------------------------------------------------------------
@@ -203,7 +248,10 @@ def _card_to_head(trick: list[int] | tuple[int, ...], trump: int, head_rule: str
 
 def trick_points(cards: list[int] | tuple[int, ...], values: dict[int, int], last: bool) -> int:
     """Points of the cards of one trick under a counting table, with the last-trick bonus."""
-    return sum(values[RANK_OF[c]] for c in cards) + (LAST_TRICK_BONUS if last else 0)
+    total = LAST_TRICK_BONUS if last else 0
+    for c in cards:
+        total += values[RANK_OF[c]]
+    return total
 
 
 class HandScore(NamedTuple):
