@@ -279,7 +279,8 @@ class Game:
     def apply(self, action: int) -> None:
         """Apply the action of the seat ``to_act``; ``IllegalActionError`` if it is not legal."""
         bits = self.legal_bits()
-        if not isinstance(action, (int, np.integer)) or action < 0 or not bits >> int(action) & 1:
+        is_integer = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
+        if not is_integer or action < 0 or not bits >> int(action) & 1:
             raise IllegalActionError(self._illegal_message(action, self.legal_actions()))
         _APPLY[self.phase](self, int(action))
 

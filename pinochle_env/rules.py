@@ -102,8 +102,11 @@ def meld(counts: list[int] | tuple[int, ...], trump: int, run_extras: str = "con
         royals = min(kings, queens) - run
     if royals:
         melds.append(("royal marriage" if royals == 1 else f"{royals} royal marriages", 40 * royals))
-        shown[king] = min(kings, run + royals)
-        shown[queen] = min(queens, run + royals)
+        # Royal marriages pair the trump kings and queens one to one, except that under ``reuse``
+        # a spare K or Q marries the run's own partner card, so every trump K and Q is used.
+        reused = run_extras == "reuse" and run == 1
+        shown[king] = kings if reused else min(kings, queens)
+        shown[queen] = queens if reused else min(kings, queens)
     for names, suit_king, suit_queen, pair in _MARRIAGES[trump]:
         if (held & pair) == pair:
             pairs = min(counts[suit_king], counts[suit_queen])

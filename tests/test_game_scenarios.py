@@ -816,3 +816,12 @@ def test_pickle_round_trip():
         game.next_hand()
         copy.next_hand()
         assert copy.deal == game.deal
+
+
+@pytest.mark.parametrize("action", [True, False, np.bool_(True)])
+def test_booleans_are_not_actions(action):
+    game = Game(Rules(), np.random.default_rng(3))
+    before = len(game.events)
+    with pytest.raises(IllegalActionError, match="not legal"):
+        game.apply(action)
+    assert len(game.events) == before

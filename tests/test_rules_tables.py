@@ -538,27 +538,15 @@ def reference_shown(hand: list[int], t: int, run_extras: str) -> list[int]:
     return [max(a, b, c) for a, b, c in zip(class_a, class_b, class_c, strict=True)]
 
 
-def royal_in_run_with_spare(hand: list[int], t: int) -> bool:
-    """A single run plus a spare trump K or Q but not both: see test_meld_shown_royal_in_run_spare_card."""
-    return min(n(hand, x, t) for x in "ATKQJ") == 1 and n(hand, "K", t) != n(hand, "Q", t)
-
-
 @settings(max_examples=300, deadline=None)
 @given(drawn=rich_hands())
 def test_meld_shown_matches_reference(drawn):
     hand_cards, trump = drawn
     hand = counts_from_cards(hand_cards)
     for extras in RUN_EXTRAS:
-        if extras == "royal_in_run" and royal_in_run_with_spare(hand, trump):
-            continue  # engine bug, covered by the strict xfail below
         assert list(R.meld(hand, trump, extras).shown) == reference_shown(hand, trump, extras), extras
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: under run_extras=royal_in_run a spare trump K (or Q) next to a single run is shown "
-    "although no meld uses it (the royal marriage is the run's own K and Q)",
-)
 @pytest.mark.parametrize("hand", ["AH TH KH KH QH JH 9S 9S 9D 9D 9C 9C", "AH TH KH QH QH JH 9S 9S 9D 9D 9C 9C"])
 def test_meld_shown_royal_in_run_spare_card(hand):
     result = R.meld(counts(hand), HEARTS, "royal_in_run")
