@@ -108,28 +108,4 @@ def playout_view(game: Game) -> PlayerView:
         passed, received = game.passed_back, game.passed_to_declarer
     elif seat == (declarer + 2) % 4:
         passed, received = game.passed_to_declarer, game.passed_back
-    return PlayerView(
-        seat=seat,
-        rules=game.rules,
-        phase=game.phase,
-        to_act=seat,
-        dealer=game.dealer,
-        hand=list(game.hands[seat]),
-        auction=list(game.auction),
-        high_bid=game.high_bid,
-        high_bidder=game.high_bidder,
-        declarer=declarer,
-        contract=game.contract,
-        trump=game.trump,
-        cards_passed=list(passed),
-        cards_received=list(received),
-        meld=list(game.melds),
-        tricks=[(leader, list(cards), winner) for leader, cards, winner in game.tricks],
-        trick_leader=game.trick_leader,
-        trick=list(game.trick),
-        trick_points=list(game.trick_points),
-        tricks_won=list(game.tricks_won),
-        totals=list(game.totals),  # the totals change only when the hand ends
-        thrown_in=game.thrown_in,
-        legal_actions=game.legal_actions(),
-    )
+    return game.view_with_private(seat, list(game.hands[seat]), list(passed), list(received))

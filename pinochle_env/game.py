@@ -491,6 +491,14 @@ class Game:
                 received.append(value)
             elif kind == Event.PLAY and who == seat:
                 hand[value] -= 1
+        return self.view_with_private(seat, hand, passed, received)
+
+    def view_with_private(
+        self, seat: int, hand: list[int], cards_passed: list[int], cards_received: list[int]
+    ) -> PlayerView:
+        """``seat``'s view from its private knowledge (its hand now, the cards it passed and
+        received, as given) plus everything public. :meth:`view` derives the private part from the
+        events; a search bot that already holds it for a sampled deal can skip that."""
         return PlayerView(
             seat=seat,
             rules=self.rules,
@@ -504,8 +512,8 @@ class Game:
             declarer=self.declarer,
             contract=self.contract,
             trump=self.trump,
-            cards_passed=passed,
-            cards_received=received,
+            cards_passed=cards_passed,
+            cards_received=cards_received,
             meld=list(self.melds),
             tricks=[(leader, list(cards), winner) for leader, cards, winner in self.tricks],
             trick_leader=self.trick_leader,
