@@ -18,13 +18,14 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import compress
-from typing import ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
-from .cards import NUM_TYPES
-from .game import NUM_SEATS, NUM_TRICKS, Event, Game, Phase
+from .cards import COUNTING_VALUES, NUM_TYPES
+from .game import EVERYONE, NUM_SEATS, NUM_TRICKS, Event, Game, Phase, PlayerView
 from .options import BID_STEP, MIN_BID, Rules
+from .rules import trick_points
 
 #: Bump when the layout or meaning of the observation changes (checkpoints record it).
 ENCODER_VERSION = 1
@@ -429,3 +430,64 @@ def encode_state(game: Game, seat: int, observation: np.ndarray, out: np.ndarray
     others[:, 0] = hands >= 1
     others[:, 1] = hands >= 2
     return out
+
+
+def observation_from_view(spec: ObservationSpec, view: PlayerView) -> np.ndarray:
+    """The observation of ``view.seat``, built from its information-set view alone.
+
+    Equal to the environment's observation of that seat at that moment (a test checks every
+    decision of many games), so an agent that acts on views (the arena's interface) can feed a
+    network trained on the environment's observations. It rebuilds the events the seat saw and runs
+    them through the same :class:`GameEncoder`; only the seat's own row is meaningful.
+    """
+    events = _events_seen(view)
+    moment = _Moment(events, view.phase, view.to_act)
+    return GameEncoder(spec).observation(moment, view.seat)
+
+
+class _Moment(NamedTuple):
+    """What :meth:`GameEncoder.observation` reads of a game: its events, phase and seat to act."""
+
+    events: list
+    phase: Phase
+    to_act: int
+
+
+def _events_seen(view: PlayerView) -> list[tuple[int, int, Any, int]]:
+    """The events addressed to ``view.seat`` so far (private ones for it alone), from the view."""
+    seat, own = view.seat, 1 << view.seat
+    played = [cards[(seat - leader) % NUM_SEATS] for leader, cards, _ in view.tricks]
+    played += [card for k, card in enumerate(view.trick) if (view.trick_leader + k) % NUM_SEATS == seat]
+    dealt = list(view.hand)  # the seat's cards as dealt: now + played + passed - received
+    for card in [*played, *view.cards_passed]:
+        dealt[card] += 1
+    for card in view.cards_received:
+        dealt[card] -= 1
+    events: list[tuple[int, int, Any, int]] = [
+        (Event.HAND_START, view.dealer, tuple(view.totals), EVERYONE),
+        (Event.DEAL, seat, tuple(c for c in range(NUM_TYPES) for _ in range(dealt[c])), own),
+    ]
+    for who, call in view.auction:
+        if call in ("pass", "help"):
+            events.append((Event.PASS, who, call == "help", EVERYONE))
+        else:
+            events.append((Event.BID, who, call, EVERYONE))
+    if view.declarer >= 0:
+        if view.high_bidder < 0:
+            events.append((Event.STUCK, view.dealer, view.contract, EVERYONE))
+        events.append((Event.AUCTION_END, view.declarer, view.contract, EVERYONE))
+    if view.trump >= 0:
+        events.append((Event.TRUMP, view.declarer, view.trump, EVERYONE))
+    passes = [(Event.PASS_CARD, seat, card, own) for card in view.cards_passed]
+    receipts = [(Event.RECEIVE, seat, card, own) for card in view.cards_received]
+    # The declarer receives before it passes back; its partner passes before it receives.
+    events += receipts + passes if seat == view.declarer else passes + receipts
+    events += [(Event.MELD, who, meld, EVERYONE) for who, meld in enumerate(view.meld) if meld is not None]
+    if view.thrown_in is not None:
+        events.append((Event.THROW_IN, view.declarer, view.thrown_in, EVERYONE))
+    values = COUNTING_VALUES[view.rules.counting]
+    for index, (leader, cards, winner) in enumerate(view.tricks):
+        events += [(Event.PLAY, (leader + k) % NUM_SEATS, card, EVERYONE) for k, card in enumerate(cards)]
+        events.append((Event.TRICK_END, winner, trick_points(cards, values, index == NUM_TRICKS - 1), EVERYONE))
+    events += [(Event.PLAY, (view.trick_leader + k) % NUM_SEATS, c, EVERYONE) for k, c in enumerate(view.trick)]
+    return events
