@@ -12,31 +12,30 @@ Run (4096 steps take well under a minute on one CPU core)::
 
 It trains :class:`agents.gym_env.SingleSeatEnv` (the learner in seat 0, random partner and
 opponents; MaskablePPO reads the legal actions from ``env.action_masks()``), saves the model
-(``--model``, default ``maskable_ppo_pinochle.zip``), and evaluates it against a random partner
-and random opponents on ``--eval-deals`` duplicate deals: each deal is played twice with the same
-cards and dealer, once with the learner's team in seats 0/2 and once in seats 1/3, and the deal
-scores the mean of the two margins (learner's team's hand score minus the other team's), so the
-luck of the cards cancels. It prints the mean margin per deal with a 95% t interval; random play
-in the learner's seat scores 0 on average, by symmetry.
-
-The fair way to compare agents is the arena (``pinochle-arena``, :mod:`agents.arena`): it plays
-agent specs on the same seeded deal pairs with reports and ratings. It takes agents by spec, and
-this policy reads the observation vector that the encoder builds from the whole game's event
-log (more than the ``PlayerView`` an arena agent is given), so this script runs its own duplicate
-evaluation through the environment instead.
+(``--model``, default ``maskable_ppo_pinochle.zip``), and evaluates it in the arena
+(:mod:`agents.arena`) against ``random`` on ``--eval-deals`` duplicate deal pairs: the policy
+plays both seats of a team, each deal is played twice with the teams swapped, and the report
+gives the mean margin per hand with a paired 95% interval (outputs in ``--out``). The arena hands
+agents only their seat's view and mask; :func:`pinochle_env.encoding.observation_from_view`
+rebuilds from the view exactly the observation the policy was trained on.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import sys
+from pathlib import Path
 
 import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 
+from agents import registry
+from agents.arena import ArenaConfig, run_arena
 from agents.gym_env import SingleSeatEnv
-from agents.stats import mean_interval
-from pinochle_env.game import Game
+from pinochle_env import PlayerView, Rules
+from pinochle_env.encoding import ObservationSpec, observation_from_view
 
 
 def train(steps: int, seed: int, n_steps: int, model_path: str) -> MaskablePPO:
@@ -48,36 +47,35 @@ def train(steps: int, seed: int, n_steps: int, model_path: str) -> MaskablePPO:
     return model
 
 
-def duplicate_margins(model: MaskablePPO, deals: int, seed: int) -> list[float]:
-    """Per deal, the learner's mean margin (points) over the two seatings of its team."""
-    envs = [SingleSeatEnv(seat=seat, reward_scale=1.0) for seat in (0, 1)]
-    dealer_rng = np.random.default_rng(seed)
-    margins = []
-    for deal_id in range(deals):
-        dealing = Game(rng=dealer_rng)
-        options = {"deal": dealing.deal, "dealer": dealing.dealer}
-        plays = [play_hand(model, env, options, seed + deal_id) for env in envs]
-        margins.append(float(np.mean(plays)))
-    return margins
+class MaskablePPOAgent:
+    """An arena agent playing a trained MaskablePPO policy greedily (masked) from its seat's view."""
+
+    def __init__(self, path: str, seed: int | None = None) -> None:
+        self.name = "maskable_ppo"
+        self._model = _load_model(path)
+        self._spec = ObservationSpec(Rules())
+
+    def reset(self, seed: int | None = None) -> None:
+        """Greedy play has no randomness to seed."""
+
+    def act(self, view: PlayerView, mask: np.ndarray) -> int:
+        observation = observation_from_view(self._spec, view)
+        action, _ = self._model.predict(observation, action_masks=mask.astype(bool), deterministic=True)
+        return int(action)
 
 
-def play_hand(model: MaskablePPO, env: SingleSeatEnv, options: dict, seed: int) -> float:
-    """Play one preset hand with the policy (deterministic, masked); the learner's margin."""
-    observation, _ = env.reset(seed=seed, options=options)
-    total = 0.0
-    while True:
-        action, _ = model.predict(observation, action_masks=env.action_masks(), deterministic=True)
-        observation, reward, terminated, truncated, _ = env.step(int(action))
-        total += reward
-        if terminated or truncated:
-            return total
+@functools.cache
+def _load_model(path: str) -> MaskablePPO:
+    """Each arena play builds its agents afresh: load a model file once per process."""
+    return MaskablePPO.load(path, device="cpu")
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Train MaskablePPO on one Pinochle seat and evaluate it.")
     parser.add_argument("--steps", type=int, default=4096, help="training steps (default 4096)")
     parser.add_argument("--n-steps", type=int, default=512, help="PPO rollout length per update (default 512)")
-    parser.add_argument("--eval-deals", type=int, default=200, help="duplicate deals to evaluate on (default 200)")
+    parser.add_argument("--eval-deals", type=int, default=200, help="duplicate deal pairs in the arena (default 200)")
+    parser.add_argument("--out", default="runs/arena/maskable_ppo", help="arena output folder")
     parser.add_argument("--seed", type=int, default=0, help="seed of training and of the evaluation deals")
     parser.add_argument("--model", default="maskable_ppo_pinochle.zip", help="where to save the trained model")
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1: fastest for a small MLP)")
@@ -86,10 +84,19 @@ def main(argv: list[str] | None = None) -> None:
 
     model = train(args.steps, args.seed, args.n_steps, args.model)
     print(f"trained {args.steps} steps; model saved to {args.model}")
-    interval = mean_interval(duplicate_margins(model, args.eval_deals, args.seed + 1))
+    del model  # the arena's agents load the saved file, exactly as a user's would
+    registry.register("maskable_ppo", MaskablePPOAgent, {"path": str})
+    spec = f"maskable_ppo:path={Path(args.model).resolve()}"
+    summary = run_arena(
+        ArenaConfig(agents=(spec, "random"), deals=args.eval_deals, seed=args.seed + 1),
+        Path(args.out),
+        workers=1,
+        log=sys.stderr,
+    )
+    margin = summary["pairings"][0]["margin"]
     print(
-        f"duplicate margin vs random partner and opponents over {args.eval_deals} deals: "
-        f"{interval.estimate:+.1f} points per deal (95% interval {interval.low:+.1f} .. {interval.high:+.1f})"
+        f"arena, duplicate margin vs random over {args.eval_deals} deal pairs: {margin['estimate']:+.1f} points "
+        f"per hand (95% interval {margin['low']:+.1f} .. {margin['high']:+.1f}); report in {args.out}"
     )
 
 
