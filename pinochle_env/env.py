@@ -107,7 +107,20 @@ def env(**kwargs: Any) -> AECEnv:
     if environment.illegal_action == "penalty":
         environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
         environment = wrappers.AssertOutOfBoundsWrapper(environment)
-    return wrappers.OrderEnforcingWrapper(environment)
+    return _OrderEnforcing(environment)
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order-enforcing wrapper with ``last()`` handed to the wrapped env in one call.
+
+    The inherited ``last()`` runs on the wrapper and reads eight attributes through the wrappers'
+    ``__getattr__`` forwarding, a fifth of the time of a decision; the result is the same.
+    """
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("last cannot be called before reset")
+        return self.env.last(observe)
 
 
 class raw_env(AECEnv):

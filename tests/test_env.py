@@ -695,3 +695,9 @@ def test_clone_is_independent():
     assert clone.events == events and clone.hands == hands
     # generators are independent objects with equal state
     assert clone.rng is not game.rng
+
+
+def test_last_before_reset_is_refused():
+    environment = pinochle_env.env()
+    with pytest.raises(AttributeError, match="before reset"):
+        environment.last()
