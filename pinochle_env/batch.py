@@ -161,9 +161,11 @@ class BatchedGames:
         return self._result(seats, phases, legal, rewards, hand_over, terminated, truncated, records)
 
     def _raise_illegal(self, actions: np.ndarray) -> None:
-        """Name the first game whose action is out of range or masked out."""
+        """Name the first game whose action is out of range or masked out (or refuse non-integers)."""
         from .game import IllegalActionError
 
+        if actions.dtype.kind not in "iu":
+            raise IllegalActionError(f"actions must be integers, got an array of {actions.dtype}")
         in_range = (actions >= 0) & (actions < self.num_actions)
         legal = in_range & (self._masks[self._rows, np.where(in_range, actions, 0)] == 1)
         i = int(np.flatnonzero(~legal)[0])

@@ -149,7 +149,7 @@ class GameEncoder:
         if self.rows.shape != (NUM_SEATS, spec.size) or not self.rows.flags.c_contiguous:
             raise ValueError(f"rows must be a C-contiguous ({NUM_SEATS}, {spec.size}) float32 array")
         self._bytes = memoryview(self.rows).cast("B")  # for zeroing spans
-        self._mv = self._bytes.cast("f")  # for scalar stores
+        self._mv = self._bytes.cast("f")  # flat, for scalar stores
         self._tables = tables = _index_tables(spec)
         self._play_index, self._hand_index = tables.play, tables.own["hand"]
         self._trick_zeros = tables.zeros[: tables.trick_spans[0][1] - tables.trick_spans[0][0]]
@@ -213,11 +213,13 @@ class GameEncoder:
             counts[key] += 1
 
     def _write_scores(self, totals: tuple[int, int]) -> None:
+        """The running game score of each team, from each seat's side."""
         target = self.spec.rules.target_score
         for team, entries in enumerate(self._tables.team["scores"]):
             self._put(entries, totals[team] / target)
 
     def _set_high_bid(self, index: int) -> None:
+        """Move the one-hot high bid (then the contract) to bid ``index`` in every row."""
         entries = self._tables.base["high_bid"]
         if self._high_bid >= 0:
             self._put(entries[self._high_bid], 0.0)
@@ -298,8 +300,7 @@ class GameEncoder:
     def _on_hand_end(self, declarer: int, value: tuple[tuple[int, int], tuple[int, int]], audience: int) -> None:
         self._write_scores(value[1])
 
-    #: Handler of each event kind; PLAY, the most common, is inlined in ``update``. ``update`` reads
-    #: this dict through the module alias ``_HANDLERS`` (faster than a class attribute).
+    #: Handler of each event kind; PLAY, the most common, is inlined in ``update``.
     _HANDLERS: ClassVar[dict[Event, Callable]] = {
         Event.HAND_START: _on_hand_start,
         Event.DEAL: _on_deal,
@@ -317,6 +318,8 @@ class GameEncoder:
     }
 
 
+# ``update`` reads the handlers through this module alias (faster than a class attribute); it is the
+# same dict, so patching ``GameEncoder._HANDLERS`` in place still takes effect.
 _HANDLERS = GameEncoder._HANDLERS
 
 #: Pieces with one block per seat (me, left, partner, right), pieces with one entry per team, and
@@ -354,6 +357,7 @@ class _IndexTables(NamedTuple):
 
 @functools.lru_cache(maxsize=16)
 def _index_tables(spec: ObservationSpec) -> _IndexTables:
+    """The flat indices of every entry the encoder writes, per spec (built once, shared by encoders)."""
     size, seats, cards = spec.size, range(NUM_SEATS), range(NUM_TYPES)
 
     def entries(name: str, index: int, rel: int | None = None) -> tuple[int, ...]:
@@ -403,8 +407,8 @@ def stamp_turn(spec: ObservationSpec, observations: np.ndarray, phases, acting) 
             observations[o["acting"] + acting] = 1.0
         return
     rows = np.arange(observations.shape[0])
-    observations[rows, o["phase"] + np.asarray(phases)] = 1.0
-    if np.ndim(acting) == 0:
+    observations[rows, np.add(phases, o["phase"])] = 1.0
+    if isinstance(acting, (int, np.integer)):
         if acting >= 0:
             observations[:, o["acting"] + acting] = 1.0
         return

@@ -418,7 +418,8 @@ class Game:
         self._end_trick(trick)
 
     def _end_trick(self, trick: list[int]) -> None:
-        # Of two identical cards the first played wins: ``index`` finds the first.
+        """Score the full ``trick``; its winner leads the next one (or the hand ends after the 12th)."""
+        # Of two identical cards the first played wins, and ``index`` finds the first.
         winner = (self.trick_leader + trick.index(self._winning)) % NUM_SEATS
         last = len(self.tricks) == NUM_TRICKS - 1
         points = R.trick_points(trick, self._values, last)

@@ -209,7 +209,10 @@ def legal_card_bits(
     led_suit = SUIT_OF[trick[0]]
     following = held & SUIT_BITS[led_suit]
     if following:
-        target = _card_to_head(trick, led_suit, trump, winning, head_rule)
+        if head_rule == "winner":  # the default, decided here without a call
+            target = winning if SUIT_OF[winning] == led_suit else None
+        else:
+            target = _card_to_head(trick, led_suit, trump, winning, head_rule)
         if target is None:
             return following
         return (following & ABOVE_BITS[target]) or following
