@@ -117,13 +117,11 @@ class BatchedGames:
         actions = np.asarray(actions)
         if actions.shape != (self.num_games,):
             raise ValueError(f"expected {self.num_games} actions, got shape {actions.shape}")
-        action_list = actions.tolist()
-        # Checked against the legal-action bits behind the last masks: plain Python beats a
-        # handful of numpy calls on arrays this small.
-        if actions.dtype.kind not in "iu" or not all(
-            action >= 0 and bits >> action & 1 for bits, action in zip(self._legal, action_list, strict=True)
+        if actions.dtype.kind not in "iu" or not (
+            actions.min() >= 0 and actions.max() < self.num_actions and self._masks[self._rows, actions].all()
         ):
             self._raise_illegal(actions)
+        action_list = actions.tolist()
         records: list[dict[str, Any]] = []
         ended: list[int] = []  # games whose hand ended, and what it paid
         outcomes: list[tuple[list[float], bool, bool]] = []
@@ -175,7 +173,6 @@ class BatchedGames:
     def _result(self, seats, phases, legal, rewards, hand_over, terminated, truncated, records) -> BatchStep:
         """The step's arrays: each acting seat's observation (with its turn stamped) and mask."""
         self._seats = seats = np.array(seats, dtype=np.int64)
-        self._legal = legal
         self._masks = masks_from_bits(legal, self.num_actions)
         observations = self._seat_rows.take(self._first_row + seats, axis=0)
         stamp_turn(self.spec, observations, phases, 0)  # each row is its acting seat's own view

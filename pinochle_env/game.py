@@ -25,7 +25,6 @@ from .actions import ActionLayout
 from .cards import (
     COPIES,
     COUNTING_VALUES,
-    DECK_SIZE,
     NUM_TYPES,
     SUITS,
     counts_from_cards,
@@ -75,6 +74,9 @@ class Event(IntEnum):
 # Event kinds as module constants: the hot paths read them on every decision.
 _PLAY, _TRICK_END, _PASS_CARD = Event.PLAY, Event.TRICK_END, Event.PASS_CARD
 _BID, _PASS, _HAND_START, _DEAL = Event.BID, Event.PASS, Event.HAND_START, Event.DEAL
+
+#: The 48 cards of the deck; each deal shuffles a copy.
+_DECK = np.repeat(np.arange(NUM_TYPES), COPIES)
 
 
 class IllegalActionError(ValueError):
@@ -153,10 +155,10 @@ class Game:
     def _start_hand(self, dealer: int, deal: list[list[int]] | None) -> None:
         self.dealer = dealer
         if deal is None:
-            # Shuffling positions 0..47 moves the cards exactly as shuffling the deck would; the deck
-            # holds each card type twice in a row, so position p holds card type p // 2.
-            order = self.rng.permutation(DECK_SIZE).tolist()
-            deal = [[p >> 1 for p in sorted(order[s * HAND_SIZE : (s + 1) * HAND_SIZE])] for s in range(NUM_SEATS)]
+            deck = _DECK.copy()
+            self.rng.shuffle(deck)
+            cards = deck.tolist()
+            deal = [sorted(cards[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(NUM_SEATS)]
         self.deal = deal
         self.hands = [counts_from_cards(cards) for cards in deal]
         self.held = [R.held_bits(counts) for counts in self.hands]
