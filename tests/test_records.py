@@ -447,6 +447,15 @@ def test_to_arrays_refuses_mixed_bid_caps_and_nothing(hands):
         records.to_arrays([])
 
 
+def assert_arrays_match_environment(arrays, seen):
+    """Each decision's seat, action, mask and observation in ``to_arrays`` equal the environment's."""
+    assert len(arrays["action"]) == len(seen)
+    for row, (seat, observation, mask, action) in enumerate(seen):
+        assert arrays["seat"][row] == seat and arrays["action"][row] == action
+        np.testing.assert_array_equal(arrays["action_mask"][row], mask)
+        np.testing.assert_array_equal(arrays["observation"][row], observation)
+
+
 @pytest.mark.parametrize(
     ("seed", "switches"),
     [(0, {}), (5, {"pass_mode": "simultaneous", "throw_in": "always"}), (9, {"max_bid": 400, "head_rule": "none"})],
@@ -456,11 +465,7 @@ def test_to_arrays_matches_the_environment(seed, switches):
         recs, seen, final = env_hands(s, **switches)
         assert len(recs) == 1
         arrays = records.to_arrays(recs)
-        assert len(arrays["action"]) == len(seen)
-        for row, (seat, observation, mask, action) in enumerate(seen):
-            assert arrays["seat"][row] == seat and arrays["action"][row] == action
-            np.testing.assert_array_equal(arrays["action_mask"][row], mask)
-            np.testing.assert_array_equal(arrays["observation"][row], observation)
+        assert_arrays_match_environment(arrays, seen)
         # The arrays' rewards are the environment's (margin) rewards of each seat.
         for row in np.flatnonzero(arrays["done"]):
             assert arrays["reward"][row] == pytest.approx(final[f"player_{arrays['seat'][row]}"])
@@ -471,11 +476,7 @@ def test_to_arrays_matches_the_environment_over_a_game():
     recs, seen, _ = env_hands(11, hands=4, target_score=300)
     assert len(recs) >= 2
     arrays = records.to_arrays(recs)
-    assert len(arrays["action"]) == len(seen)
-    for row, (seat, observation, mask, action) in enumerate(seen):
-        assert arrays["seat"][row] == seat and arrays["action"][row] == action
-        np.testing.assert_array_equal(arrays["action_mask"][row], mask)
-        np.testing.assert_array_equal(arrays["observation"][row], observation)
+    assert_arrays_match_environment(arrays, seen)
 
 
 # --------------------------------------------------------------------------------------------
