@@ -1,31 +1,111 @@
-"""``checkpoint``: the hook that turns a saved neural policy into an agent (``checkpoint:PATH``).
+"""``checkpoint``: a trained policy as an agent (``checkpoint:PATH[,sample=true]``, ``checkpoint:bundled``).
 
-The trainer defines the checkpoint format; until it does, loading checks that the file exists
-and then says plainly that the format is not defined yet. PyTorch is imported only here, inside
-the loader, so the rules engine and the other agents never depend on it.
+The agent rebuilds the environment's observation from its information-set view
+(:func:`pinochle_env.encoding.observation_from_view`), applies the policy network with the legal
+mask and plays the most probable action (or samples, with ``sample=true``). It loads training
+checkpoints and policy exports alike (:mod:`pinochle_train.checkpoints`), with
+``torch.load(weights_only=True)``, and refuses a file from another encoder version or one whose
+observation or action sizes differ from the game's, naming what differs. ``bundled`` is the agent
+shipped inside the package. PyTorch is imported only here, so the engine and the other agents
+never need it; loaded networks are cached per file, as the arena builds agents for every deal.
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
+from typing import Any
 
-from .base import Agent
+import numpy as np
+
+from pinochle_env import PlayerView
+from pinochle_env.encoding import ObservationSpec, observation_from_view
+
+#: The agent shipped with the package (``checkpoint:bundled``).
+BUNDLED = Path(__file__).resolve().parent / "bundled" / "pinochle_ppo.pt"
+_CACHE: dict[tuple[str, int, int], tuple[dict[str, Any], Any]] = {}
 
 
-def load_checkpoint_agent(path: str | os.PathLike, seed: int | None = None, sample: bool = False) -> Agent:
-    """The policy saved at ``path`` as an agent: greedy by default, sampling its actions if ``sample``.
-
-    Raises ``ValueError`` when the file does not exist, ``ImportError`` when PyTorch is missing,
-    and ``NotImplementedError`` for an existing file while the checkpoint format is undefined.
-    """
+def resolve_checkpoint(path: str | os.PathLike) -> Path:
+    """``bundled`` names the shipped agent; anything else is a file path, which must exist."""
+    if str(path) == "bundled":
+        if not BUNDLED.is_file():
+            raise ValueError(f"this installation has no bundled agent ({BUNDLED} is missing)")
+        return BUNDLED
     if not str(path) or not os.path.isfile(path):
         raise ValueError(f"checkpoint file not found: {str(path)!r} (spec: checkpoint:PATH[,sample=true])")
+    return Path(path)
+
+
+def _load_policy(path: Path) -> tuple[dict[str, Any], Any]:
+    """The checkpoint's metadata and its policy network, cached by file identity."""
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    if key not in _CACHE:
+        from pinochle_train.checkpoints import load_checkpoint
+        from pinochle_train.network import build_policy
+
+        payload = load_checkpoint(path)
+        policy = build_policy(payload["observation_size"], payload["hidden"], payload["num_actions"])
+        policy.load_state_dict(payload["policy"])
+        policy.eval()
+        meta = {name: value for name, value in payload.items() if name not in ("policy", "critic", "optimizer", "pool")}
+        _CACHE[key] = (meta, policy)
+    return _CACHE[key]
+
+
+class NeuralAgent:
+    """Plays a trained policy from its view: greedy, or sampling when ``sample`` is true."""
+
+    def __init__(self, path: str | os.PathLike, seed: int | None = None, sample: bool = False) -> None:
+        self.path = resolve_checkpoint(path)
+        self.name = f"checkpoint:{path}"
+        self.sample = sample
+        self.meta, self.policy = _load_policy(self.path)
+        self._specs: dict[int, ObservationSpec] = {}
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self._rng = np.random.default_rng(seed)
+
+    def _spec(self, view: PlayerView, mask: np.ndarray) -> ObservationSpec:
+        """The observation layout of the view's rules, checked against the checkpoint once per rule set."""
+        from pinochle_train.checkpoints import check_compatible
+
+        max_bid = view.rules.max_bid
+        if max_bid not in self._specs:
+            spec = ObservationSpec(view.rules)
+            check_compatible(
+                self.meta,
+                {"observation_size": spec.size, "num_actions": len(mask)},
+                f"this game (rules with max_bid={max_bid})",
+            )
+            self._specs[max_bid] = spec
+        return self._specs[max_bid]
+
+    def act(self, view: PlayerView, mask: np.ndarray) -> int:
+        import torch
+
+        from pinochle_train.network import masked_logits
+
+        observation = observation_from_view(self._spec(view, mask), view)
+        with torch.inference_mode():
+            logits = masked_logits(self.policy(torch.from_numpy(observation)[None]), torch.from_numpy(mask)[None])[0]
+            if not self.sample:
+                return int(logits.argmax())
+            probabilities = torch.softmax(logits, dim=0).double().numpy()
+        return int(self._rng.choice(len(probabilities), p=probabilities / probabilities.sum()))
+
+
+def load_checkpoint_agent(path: str | os.PathLike, seed: int | None = None, sample: bool = False) -> NeuralAgent:
+    """The policy saved at ``path`` (or ``bundled``) as an agent.
+
+    Raises ``ValueError`` (a ``CheckpointError`` for a bad file) when the file is missing, corrupt,
+    not a checkpoint or incompatible, and ``ImportError`` when PyTorch is missing.
+    """
+    resolve_checkpoint(path)
     try:
         import torch  # noqa: F401  (lazy: only neural agents need PyTorch)
     except ImportError as error:
         raise ImportError(f"loading checkpoint {str(path)!r} needs PyTorch: pip install torch") from error
-    mode = "sampling" if sample else "greedy"
-    raise NotImplementedError(
-        f"cannot load checkpoint {str(path)!r} ({mode} policy, seed {seed}): the checkpoint format is not yet "
-        "defined; the trainer defines it"
-    )
+    return NeuralAgent(path, seed=seed, sample=sample)

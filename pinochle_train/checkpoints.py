@@ -1,0 +1,116 @@
+"""Checkpoint files: atomic writes, safe loads, and compatibility checks.
+
+A checkpoint is a ``torch.save`` dict of tensors and plain values only, so it loads with
+``torch.load(weights_only=True)`` (a downloaded file cannot run code). Keys:
+
+- ``format`` (``"pinochle-rl-checkpoint"``), ``format_version``, ``encoder_version``;
+- ``observation_size``, ``num_actions``, ``critic_input_size``, ``rules`` (every switch),
+  ``hidden`` and ``critic_hidden`` (layer widths): what a loader checks before using the weights;
+- ``policy``: the policy network's state dict (all an agent needs);
+- training checkpoints add ``critic``, ``optimizer``, ``pool`` (past policies), ``config`` (the
+  whole resolved config), ``counters`` (update, decisions, samples, hands, seconds) and ``rng``
+  (the seed every random draw derives from, and torch's generator state). A *policy export*
+  (``export_policy``) keeps only the first two groups: small enough to ship.
+
+Writes go to a temporary file in the same directory, are flushed to disk and then renamed over
+the target, so a run killed mid-write never leaves a corrupt checkpoint.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from pinochle_env.encoding import ENCODER_VERSION
+
+FORMAT = "pinochle-rl-checkpoint"
+FORMAT_VERSION = 1
+#: What must match between a checkpoint and the game or run that uses it.
+COMPATIBILITY_KEYS = ("encoder_version", "observation_size", "num_actions")
+POLICY_KEYS = (
+    "format",
+    "format_version",
+    "encoder_version",
+    "observation_size",
+    "num_actions",
+    "critic_input_size",
+    "rules",
+    "hidden",
+    "critic_hidden",
+    "policy",
+)
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that cannot be used: missing, corrupt, not ours, or incompatible (the message says which)."""
+
+
+def save_checkpoint(payload: dict[str, Any], path: str | os.PathLike) -> Path:
+    """Write ``payload`` to ``path`` atomically (temporary file, fsync, rename)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(temporary, "wb") as stream:
+            torch.save(payload, stream)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    finally:
+        if temporary.exists():
+            temporary.unlink()
+    directory = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
+    return path
+
+
+def load_checkpoint(path: str | os.PathLike) -> dict[str, Any]:
+    """Load and sanity-check a checkpoint (``weights_only=True``); ``CheckpointError`` says what is wrong."""
+    path = Path(path)
+    if not path.is_file():
+        raise CheckpointError(f"checkpoint file not found: {str(path)!r}")
+    try:
+        payload = torch.load(path, map_location="cpu", weights_only=True)
+    except (RuntimeError, EOFError, pickle.UnpicklingError, zipfile.BadZipFile, OSError, ValueError) as error:
+        first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise CheckpointError(f"{path} is not a readable checkpoint (corrupt or truncated?): {first_line}") from None
+    if not isinstance(payload, dict) or payload.get("format") != FORMAT:
+        raise CheckpointError(f"{path} is not a pinochle-rl checkpoint (no format={FORMAT!r} key)")
+    if payload.get("format_version") != FORMAT_VERSION:
+        raise CheckpointError(
+            f"{path} has checkpoint format version {payload.get('format_version')!r}; this version reads "
+            f"{FORMAT_VERSION}"
+        )
+    missing = [key for key in POLICY_KEYS if key not in payload]
+    if missing:
+        raise CheckpointError(f"{path} lacks {', '.join(missing)}")
+    if payload["encoder_version"] != ENCODER_VERSION:
+        raise CheckpointError(
+            f"{path} was trained on observation encoder version {payload['encoder_version']}; this version "
+            f"encodes with {ENCODER_VERSION}"
+        )
+    return payload
+
+
+def check_compatible(payload: dict[str, Any], expected: dict[str, Any], what: str) -> None:
+    """Refuse a checkpoint whose values differ from ``expected`` (same keys), naming every difference."""
+    differences = [
+        f"{key}: checkpoint {payload.get(key)!r}, {what} {value!r}"
+        for key, value in expected.items()
+        if payload.get(key) != value
+    ]
+    if differences:
+        raise CheckpointError("checkpoint does not match " + what + ": " + "; ".join(differences))
+
+
+def export_policy(payload: dict[str, Any], path: str | os.PathLike) -> Path:
+    """Write the policy-only part of a checkpoint (what agents load) to ``path``."""
+    return save_checkpoint({key: payload[key] for key in POLICY_KEYS}, path)

@@ -1,0 +1,121 @@
+"""``python train.py`` / ``pinochle-train``: train by self-play from a preset plus overrides.
+
+Usage::
+
+    python train.py --config configs/default             # the README's main job (~10-15 min on 2 cores)
+    python train.py --config smoke --updates 3 --rule head_rule=led_card
+    python train.py --resume runs/default-20261129-141500  # continue a killed run (or give a .pt file)
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from pinochle_env.options import CHOICES, INTEGER_SWITCHES, parse_switch
+
+from .checkpoints import CheckpointError, load_checkpoint
+from .config import FIELDS, RESUMABLE_CHANGES, TrainConfig, build_config, load_preset, parse_value, resolve_preset
+
+
+def build_parser() -> argparse.ArgumentParser:
+    switches = ", ".join(
+        f"{name} ({'|'.join(str(v).lower() for v in CHOICES[name])})" if name in CHOICES else f"{name} (integer)"
+        for name in [*CHOICES, *INTEGER_SWITCHES]
+    )
+    parser = argparse.ArgumentParser(
+        prog="train.py",
+        description="Train a Pinochle policy by self-play PPO. A preset (TOML) gives the fields; options override them.",
+        epilog=f"Rule switches for --rule: {switches}.",
+    )
+    parser.add_argument("--config", default="default", help="preset name in configs/ or a TOML file (default: default)")
+    parser.add_argument("--resume", metavar="PATH", help="continue a run: its directory or a checkpoint file")
+    parser.add_argument(
+        "--rule", action="append", default=[], metavar="NAME=VALUE", help="set a rule switch (repeatable)"
+    )
+    defaults = TrainConfig().to_dict()
+    for name, field in FIELDS.items():
+        if name == "rules":
+            continue
+        default = defaults[name]
+        shown = ",".join(map(str, default)) if isinstance(default, list) else default
+        parser.add_argument(
+            f"--{name.replace('_', '-')}",
+            dest=name,
+            metavar=type(default).__name__.upper(),
+            help=f"{field.metadata['help']} (built-in default: {shown})",
+        )
+    return parser
+
+
+def _overrides(args: argparse.Namespace) -> dict:
+    values = {name: parse_value(name, getattr(args, name)) for name in FIELDS if getattr(args, name, None) is not None}
+    rules = {}
+    for text in args.rule:
+        name, equals, value = text.partition("=")
+        if not equals:
+            raise ValueError(f"--rule {text!r}: expected NAME=VALUE")
+        key, parsed = parse_switch(name.strip(), value)
+        rules[key] = parsed
+    if rules:
+        values["rules"] = rules
+    return values
+
+
+def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
+    """The run's config, directory and (when resuming) checkpoint payload; ``ValueError`` on bad input."""
+    overrides = _overrides(args)
+    if args.resume:
+        path = Path(args.resume)
+        if path.is_dir():
+            found = sorted((path / "checkpoints").glob("update_*.pt"))
+            if not found:
+                raise ValueError(f"--resume {path}: no checkpoints/update_*.pt in that directory")
+            path = found[-1]
+        payload = load_checkpoint(path)
+        if "config" not in payload:
+            raise CheckpointError(f"--resume {path}: a policy export holds no training state")
+        stored = payload["config"]
+        changed = sorted(k for k, v in overrides.items() if k != "rules" and stored.get(k) != v)
+        refused = [k for k in changed if k not in RESUMABLE_CHANGES] + (["rules"] if "rules" in overrides else [])
+        if refused:
+            raise ValueError(
+                f"--resume cannot change {', '.join(refused)} (only {', '.join(RESUMABLE_CHANGES)} may change)"
+            )
+        config = build_config({**stored, **overrides})
+        return config, path.parent.parent, payload
+    preset = load_preset(args.config)
+    rules = {**preset.pop("rules", {}), **overrides.pop("rules", {})}
+    config = build_config({**preset, **overrides, "rules": rules})
+    if not config.run_name:
+        config.run_name = f"{resolve_preset(args.config).stem}-{time.strftime('%Y%m%d-%H%M%S')}"
+    if "," in config.run_name or ":" in config.run_name:
+        raise ValueError(f"run_name {config.run_name!r} may not contain ',' or ':' (agent specs name its files)")
+    run_dir = Path(config.out_dir) / config.run_name
+    if (run_dir / "checkpoints").exists() and any((run_dir / "checkpoints").iterdir()):
+        raise ValueError(f"{run_dir} already holds a run: continue it with --resume {run_dir}, or pick --run-name")
+    return config, run_dir, None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        config, run_dir, payload = resolve(args)
+    except ValueError as error:  # CheckpointError included
+        parser.error(str(error))
+    from .trainer import Trainer  # imports torch: after the arguments are known to be good
+
+    try:
+        trainer = Trainer(config, run_dir, log=sys.stderr)
+        if payload is not None:
+            trainer.restore(payload)
+    except ValueError as error:
+        parser.error(str(error))
+    try:
+        trainer.run()
+    except KeyboardInterrupt:
+        return 130
+    return 0

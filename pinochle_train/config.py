@@ -1,0 +1,205 @@
+"""The trainer's configuration: one dataclass, TOML presets in ``configs/``, command-line overrides.
+
+Every field has a default, a type and a help text (shown by ``python train.py --help``). A preset
+is a TOML file of fields (``configs/default.toml``) with the rule switches in a ``[rules]`` table;
+the command line overrides fields (``--learning-rate 1e-4``) and switches (``--rule
+head_rule=led_card``). :func:`validate` refuses an unknown key or a bad value, naming it, before
+anything runs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pinochle_env.options import Rules
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+#: Where the bundled presets live (``configs/`` at the repository root).
+CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs"
+DEVICES = ("auto", "cpu", "cuda")
+CRITIC_INPUTS = ("state", "observation")
+
+
+def _field(default: Any, help: str) -> Any:
+    if isinstance(default, (list, tuple, dict)):
+        return dataclasses.field(default_factory=lambda: type(default)(default), metadata={"help": help})
+    return dataclasses.field(default=default, metadata={"help": help})
+
+
+@dataclasses.dataclass
+class TrainConfig:
+    """Everything a training run depends on; saved with the run and inside every checkpoint."""
+
+    run_name: str = _field("", "run directory name under out_dir (empty: <preset>-<date>-<time>)")
+    out_dir: str = _field("runs", "where run directories go")
+    seed: int = _field(0, "seed of everything: network initialisation, deals, sampling, minibatches")
+    device: str = _field("auto", "where the learner runs: auto (cuda when available), cpu, cuda")
+    workers: int = _field(2, "rollout worker processes (0: in this process, deterministic single-process mode)")
+    games_per_worker: int = _field(64, "games each worker steps in lockstep (batched inference)")
+    updates: int = _field(100, "PPO updates to run")
+    decisions_per_update: int = _field(16384, "trained decisions collected per update, over all workers")
+    hidden: list = _field([256, 256], "widths of the policy network's hidden layers")
+    critic_hidden: list = _field([256, 256], "widths of the value network's hidden layers")
+    critic_input: str = _field("state", "what the value network sees: state (perfect information) or observation")
+    learning_rate: float = _field(3e-4, "Adam learning rate")
+    epochs: int = _field(2, "passes over each update's data")
+    minibatch_size: int = _field(1024, "decisions per gradient step")
+    clip_range: float = _field(0.2, "PPO ratio clipping")
+    gae_lambda: float = _field(0.95, "GAE lambda over each seat's decisions in a hand (no discounting)")
+    entropy_coef: float = _field(0.01, "weight of the entropy bonus")
+    value_coef: float = _field(0.5, "weight of the value loss")
+    max_grad_norm: float = _field(0.5, "gradient clipping norm")
+    reward_scale: float = _field(1000.0, "reward = own team's hand score minus the other's, divided by this")
+    pool_size: int = _field(4, "past policies kept as opponents")
+    pool_every: int = _field(10, "updates between snapshots into the opponent pool (0: no pool)")
+    pool_prob: float = _field(0.2, "share of hands in which one team is a past policy from the pool")
+    checkpoint_every: int = _field(10, "updates between checkpoints (one is always written at the end)")
+    eval_every: int = _field(0, "updates between arena evaluations during training (0: only the final one)")
+    eval_deals: int = _field(50, "deal pairs per opponent in a periodic evaluation")
+    eval_opponents: list = _field(["random", "heuristic"], "agent specs the evaluations play against")
+    final_eval_deals: int = _field(200, "deal pairs per opponent in the final evaluation (0: none)")
+    log_every: float = _field(10.0, "seconds between progress lines")
+    rules: dict = _field({}, "rule switches (a [rules] table; --rule NAME=VALUE on the command line)")
+
+    def rule_set(self) -> Rules:
+        return Rules.from_mapping(self.rules)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+FIELDS = {field.name: field for field in dataclasses.fields(TrainConfig)}
+#: Fields that may differ when a run is resumed (they do not change what the run computes).
+RESUMABLE_CHANGES = ("updates", "workers", "device", "log_every", "eval_every", "eval_deals", "final_eval_deals")
+
+
+def resolve_preset(name: str) -> Path:
+    """The TOML file of ``name``: a path (with or without ``.toml``) or a preset in ``configs/``."""
+    path = Path(name)
+    for candidate in (path, path.with_name(path.name + ".toml"), CONFIG_DIR / name, CONFIG_DIR / f"{name}.toml"):
+        if candidate.is_file():
+            return candidate
+    presets = ", ".join(sorted(p.stem for p in CONFIG_DIR.glob("*.toml")))
+    raise ValueError(f"config {name!r} not found (as a file, or a preset in {CONFIG_DIR}: {presets})")
+
+
+def load_preset(name: str) -> dict[str, Any]:
+    path = resolve_preset(name)
+    try:
+        with open(path, "rb") as stream:
+            return tomllib.load(stream)
+    except tomllib.TOMLDecodeError as error:
+        raise ValueError(f"config {path}: {error}") from None
+
+
+def build_config(values: Mapping[str, Any]) -> TrainConfig:
+    """A validated config from a mapping of fields (unknown keys and bad values raise ``ValueError``)."""
+    unknown = sorted(set(values) - set(FIELDS))
+    if unknown:
+        raise ValueError(f"unknown config key {', '.join(unknown)}; known keys: {', '.join(FIELDS)}")
+    converted = {name: _convert(name, value) for name, value in values.items()}
+    config = TrainConfig(**converted)
+    validate(config)
+    return config
+
+
+def _convert(name: str, value: Any) -> Any:
+    """Check a value's type against the field's default (ints are accepted for floats)."""
+    default = TrainConfig().to_dict()[name]
+    kind = type(default)
+    if kind is float and type(value) is int:
+        return float(value)
+    if type(value) is not kind and not (kind is list and isinstance(value, tuple)):
+        raise ValueError(f"config {name}={value!r} must be a {kind.__name__}")
+    return list(value) if kind is list else value
+
+
+def parse_value(name: str, text: str) -> Any:
+    """A field's value from command-line text: numbers, true/false, comma-separated lists."""
+    kind = type(TrainConfig().to_dict()[name])
+    try:
+        if kind is bool:
+            return {"true": True, "false": False}[text.lower()]
+        if kind is int:
+            return int(text)
+        if kind is float:
+            return float(text)
+        if kind is list:
+            items = [item.strip() for item in text.split(",") if item.strip()]
+            element = type(TrainConfig().to_dict()[name][0])
+            return [element(item) for item in items]
+    except (KeyError, ValueError):
+        raise ValueError(f"--{name.replace('_', '-')} {text!r} is not a valid {kind.__name__}") from None
+    return text
+
+
+def _require(condition: bool, message: str) -> None:
+    if not condition:
+        raise ValueError(message)
+
+
+def validate(config: TrainConfig) -> None:
+    """Refuse values that cannot run, naming the key and what is allowed."""
+    positive = ("games_per_worker", "updates", "decisions_per_update", "epochs", "minibatch_size")
+    for name in positive:
+        _require(getattr(config, name) >= 1, f"config {name}={getattr(config, name)!r} must be >= 1")
+    non_negative = ("workers", "pool_size", "pool_every", "checkpoint_every", "eval_every", "eval_deals")
+    for name in (*non_negative, "final_eval_deals"):
+        _require(getattr(config, name) >= 0, f"config {name}={getattr(config, name)!r} must be >= 0")
+    _require(config.device in DEVICES, f"config device={config.device!r}; allowed: {', '.join(DEVICES)}")
+    _require(
+        config.critic_input in CRITIC_INPUTS,
+        f"config critic_input={config.critic_input!r}; allowed: {', '.join(CRITIC_INPUTS)}",
+    )
+    for name in ("hidden", "critic_hidden"):
+        widths = getattr(config, name)
+        _require(
+            bool(widths) and all(type(w) is int and w >= 1 for w in widths),
+            f"config {name}={widths!r} must be a non-empty list of positive integers",
+        )
+    for name in ("learning_rate", "clip_range", "reward_scale", "max_grad_norm", "log_every"):
+        _require(getattr(config, name) > 0, f"config {name}={getattr(config, name)!r} must be > 0")
+    for name in ("entropy_coef", "value_coef"):
+        _require(getattr(config, name) >= 0, f"config {name}={getattr(config, name)!r} must be >= 0")
+    _require(0 <= config.gae_lambda <= 1, f"config gae_lambda={config.gae_lambda!r} must be in [0, 1]")
+    _require(0 <= config.pool_prob <= 1, f"config pool_prob={config.pool_prob!r} must be in [0, 1]")
+    _require(
+        all(isinstance(spec, str) and spec for spec in config.eval_opponents),
+        f"config eval_opponents={config.eval_opponents!r} must be a list of agent specs",
+    )
+    _require(bool(config.run_name.strip("./")) or config.run_name == "", f"config run_name={config.run_name!r}")
+    try:
+        config.rule_set()
+    except ValueError as error:
+        raise ValueError(f"config rules: {error}") from None
+
+
+def to_toml(config: TrainConfig) -> str:
+    """The config as a TOML preset (what ``runs/<run>/config.toml`` holds; loadable with ``--config``)."""
+    lines = []
+    values = config.to_dict()
+    rules = values.pop("rules")
+    for name, value in values.items():
+        lines.append(f"{name} = {_toml_value(value)}")
+    lines.append("")
+    lines.append("[rules]")
+    lines += [f"{name} = {_toml_value(value)}" for name, value in rules.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
+    return repr(value)

@@ -1,0 +1,73 @@
+"""Arena evaluations of a checkpoint: duplicate margin and deal-pair win rate against agent specs.
+
+Each opponent plays a duplicate match through :func:`agents.arena.run_arena` (same deals, teams
+swapped), written to its own directory so an interrupted evaluation resumes. The win rate is the
+share of deal pairs the checkpoint's team won on the pair's mean margin (a tie counts half), with
+its Wilson interval.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, TextIO
+
+from agents.arena import RESULTS, ArenaConfig, read_results, run_arena
+from agents.arena_report import deal_pair_margin
+from agents.stats import wilson_interval
+from pinochle_env.options import Rules
+
+
+def spec_slug(spec: str) -> str:
+    """A directory name for an agent spec."""
+    return re.sub(r"[^A-Za-z0-9_.=-]+", "_", spec).strip("_") or "agent"
+
+
+def evaluate(
+    checkpoint: Path,
+    opponents: list[str],
+    rules: Rules,
+    deals: int,
+    seed: int,
+    out: Path,
+    workers: int,
+    log: TextIO | None = None,
+) -> list[dict[str, Any]]:
+    """Play ``deals`` deal pairs of ``checkpoint`` against each opponent; one result row per opponent."""
+    rows = []
+    for opponent in opponents:
+        config = ArenaConfig(agents=(f"checkpoint:{checkpoint}", opponent), rules=rules, deals=deals, seed=seed)
+        target = out / spec_slug(opponent)
+        resume = (target / RESULTS).exists()
+        summary = run_arena(config, target, workers=max(1, workers), resume=resume, progress_every=30.0, log=log)
+        margins = [deal_pair_margin(line) for line in read_results(target / RESULTS) if line["kind"] == "deal"]
+        wins = sum(1.0 if m > 0 else 0.5 if m == 0 else 0.0 for m in margins)
+        rows.append(
+            {
+                "opponent": opponent,
+                "deal_pairs": len(margins),
+                "margin": summary["pairings"][0]["margin"],
+                "win_rate": wilson_interval(wins, len(margins)).to_dict(),
+            }
+        )
+    return rows
+
+
+def format_evaluation(rows: list[dict[str, Any]], title: str) -> str:
+    """The evaluation as a text table: margin per hand and deal pairs won, with 95% intervals."""
+    header = ["opponent", "deal pairs", "margin per hand [95% CI]", "deal pairs won [95% CI]"]
+    body = []
+    for row in rows:
+        margin, win = row["margin"], row["win_rate"]
+        body.append(
+            [
+                row["opponent"],
+                str(row["deal_pairs"]),
+                f"{margin['estimate']:+.1f} [{margin['low']:+.1f}, {margin['high']:+.1f}]",
+                f"{100 * win['estimate']:.1f}% [{100 * win['low']:.1f}, {100 * win['high']:.1f}]",
+            ]
+        )
+    widths = [max(len(line[k]) for line in [header, *body]) for k in range(len(header))]
+    lines = [title, "  ".join(cell.ljust(width) for cell, width in zip(header, widths, strict=True))]
+    lines += ["  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)) for line in body]
+    return "\n".join(line.rstrip() for line in lines)

@@ -1,0 +1,109 @@
+"""The PPO update: clipped policy loss with masked logits, value loss, entropy bonus.
+
+Statistics come back per decision phase (``PHASE_GROUPS``) and over all decisions, averaged over
+every minibatch of the update: policy loss, value loss, entropy, approximate KL
+(``(r - 1) - log r``), clip fraction and the explained variance of the collection-time values.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from torch import nn
+
+from .config import TrainConfig
+from .network import MLP, masked_logits
+from .rollout import PHASE_GROUPS, Samples
+
+STATISTICS = ("policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction")
+
+
+def ppo_update(
+    policy: MLP,
+    critic: MLP,
+    optimizer: torch.optim.Optimizer,
+    samples: Samples,
+    config: TrainConfig,
+    rng: np.random.Generator,
+    device: torch.device,
+) -> dict[str, dict[str, float]]:
+    """Run ``config.epochs`` passes of minibatch PPO over ``samples``; statistics[name][phase or "all"]."""
+    n = len(samples)
+    tensors = {
+        "observation": torch.from_numpy(samples.observation),
+        "critic_input": torch.from_numpy(samples.critic_input),
+        "mask": torch.from_numpy(samples.action_mask),
+        "action": torch.from_numpy(samples.action),
+        "log_prob": torch.from_numpy(samples.log_prob),
+        "advantage": torch.from_numpy(samples.advantage),
+        "returns": torch.from_numpy(samples.returns),
+        "phase": torch.from_numpy(samples.phase.astype(np.int64)),
+    }
+    groups = len(PHASE_GROUPS)
+    sums = torch.zeros(len(STATISTICS), groups)
+    counts = torch.zeros(groups)
+    parameters = [*policy.parameters(), *critic.parameters()]
+    for _ in range(config.epochs):
+        order = torch.from_numpy(rng.permutation(n))
+        for start in range(0, n, config.minibatch_size):
+            index = order[start : start + config.minibatch_size]
+            batch = {name: tensor[index].to(device) for name, tensor in tensors.items()}
+            per_sample = _losses(policy, critic, batch, config)
+            loss = (
+                per_sample["policy_loss"].mean()
+                - config.entropy_coef * per_sample["entropy"].mean()
+                + config.value_coef * per_sample["value_loss"].mean()
+            )
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            nn.utils.clip_grad_norm_(parameters, config.max_grad_norm)
+            optimizer.step()
+            phase = batch["phase"].cpu()
+            with torch.no_grad():
+                for k, name in enumerate(STATISTICS):
+                    sums[k] += torch.bincount(phase, per_sample[name].detach().cpu(), minlength=groups)
+                counts += torch.bincount(phase, minlength=groups)
+    statistics: dict[str, dict[str, float]] = {}
+    for k, name in enumerate(STATISTICS):
+        statistics[name] = {
+            PHASE_GROUPS[g]: float(sums[k, g] / counts[g]) for g in range(groups) if counts[g] > 0
+        } | {"all": float(sums[k].sum() / counts.sum()) if counts.sum() > 0 else float("nan")}
+    statistics["explained_variance"] = explained_variance(samples)
+    return statistics
+
+
+def _losses(policy: MLP, critic: MLP, batch: dict[str, torch.Tensor], config: TrainConfig) -> dict[str, torch.Tensor]:
+    """Per-decision losses and diagnostics of one minibatch."""
+    logits = masked_logits(policy(batch["observation"].float()), batch["mask"])
+    log_probs = torch.log_softmax(logits, dim=1)
+    new_log_prob = log_probs.gather(1, batch["action"].unsqueeze(1)).squeeze(1)
+    log_ratio = new_log_prob - batch["log_prob"]
+    ratio = log_ratio.exp()
+    advantage = batch["advantage"]
+    if len(advantage) > 1:
+        advantage = (advantage - advantage.mean()) / (advantage.std() + 1e-8)
+    policy_loss = torch.max(-advantage * ratio, -advantage * ratio.clamp(1 - config.clip_range, 1 + config.clip_range))
+    value = critic(batch["critic_input"].float()).squeeze(1)
+    value_loss = 0.5 * (value - batch["returns"]) ** 2
+    entropy = -(log_probs.exp() * log_probs).sum(dim=1)
+    with torch.no_grad():
+        approx_kl = (ratio - 1) - log_ratio
+        clipped = ((ratio - 1).abs() > config.clip_range).float()
+    return {
+        "policy_loss": policy_loss,
+        "value_loss": value_loss,
+        "entropy": entropy,
+        "approx_kl": approx_kl,
+        "clip_fraction": clipped,
+    }
+
+
+def explained_variance(samples: Samples) -> dict[str, float]:
+    """1 - Var(returns - values) / Var(returns) of the collection-time values, per phase and overall."""
+    result = {}
+    for name, selected in [(n, samples.phase == g) for g, n in enumerate(PHASE_GROUPS)] + [("all", slice(None))]:
+        returns = samples.returns[selected]
+        if len(returns) < 2 or returns.var() == 0:
+            continue
+        result[name] = float(1 - (returns - samples.value[selected]).var() / returns.var())
+    return result

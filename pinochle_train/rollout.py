@@ -1,0 +1,384 @@
+"""Self-play rollouts: many games in lockstep on the batched API, with batched network inference.
+
+A :class:`RolloutWorker` owns a :class:`~pinochle_env.BatchedGames` and copies of the networks.
+Each update it plays fresh hands, seeded by ``(seed, update, worker)``, until it has collected its
+share of trained decisions, and returns them with their advantages (:class:`Samples`). Rollouts
+are self-contained: a hand in progress never spans two updates, so a rollout can be redone
+anywhere (another process, another machine) with the same result, and resuming a run needs no
+rollout state.
+
+Which decisions are trained: every decision of the current policy with more than one legal
+action. Forced decisions (one legal action) are played without the network. In a share
+``pool_prob`` of hands one team is a past policy from the opponent pool; its decisions are played
+but not trained. Once a worker has its share, hands that start later are played out with the
+first legal action (engine time only) and thrown away, while the hands that count finish.
+
+Backends (:class:`RolloutBackend`): :class:`InProcessBackend` (``workers=0``, deterministic
+single-process mode) and :class:`ProcessBackend` (worker processes); a distributed backend only
+has to implement ``collect`` and ``close``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import multiprocessing
+import traceback
+from typing import Any, Protocol
+
+import numpy as np
+import torch
+
+from agents.base import PHASE_NAMES
+from pinochle_env import BatchedGames
+from pinochle_env.encoding import THERMO
+from pinochle_env.game import NUM_SEATS
+
+from .config import TrainConfig
+from .network import MLP, build_critic, build_policy, masked_logits
+
+#: Decision phases as trained and logged, in order; ``phase`` in :class:`Samples` indexes this.
+PHASE_GROUPS = ("auction", "trump", "passing", "throw_in", "play")
+_PHASE_INDEX = np.full(max(PHASE_NAMES) + 1, -1, dtype=np.int8)
+for _phase, _name in PHASE_NAMES.items():
+    _PHASE_INDEX[_phase] = PHASE_GROUPS.index(_name)
+#: Per-hand statistics a worker reports (one row per counted hand), for TensorBoard.
+HAND_STATS = (
+    "contract",
+    "made",
+    "set",
+    "thrown_in",
+    "declarer_meld",
+    "declarer_tricks",
+    "help_calls",
+    "bids",
+    "raised",
+    "pool_hand",
+    "learner_margin",
+)
+
+#: Network weights as sent to workers: ``policy`` and ``critic`` state dicts and the ``pool`` of
+#: past policy state dicts, all as numpy arrays.
+Weights = dict[str, Any]
+
+
+@dataclasses.dataclass
+class Samples:
+    """Trained decisions of one rollout, with what PPO needs, plus the rollout's counts."""
+
+    observation: np.ndarray  # (n, observation_size) uint8 (observations are 0/1)
+    critic_input: np.ndarray  # (n, critic_input_size) uint8: the state, or the observation again
+    action_mask: np.ndarray  # (n, num_actions) uint8
+    action: np.ndarray  # (n,) int64
+    log_prob: np.ndarray  # (n,) float32, of the behaviour policy
+    value: np.ndarray  # (n,) float32, at collection time
+    advantage: np.ndarray  # (n,) float32, GAE over the seat's decisions in the hand
+    returns: np.ndarray  # (n,) float32 = advantage + value
+    phase: np.ndarray  # (n,) int8 index into PHASE_GROUPS
+    hand_stats: np.ndarray  # (hands, len(HAND_STATS)) float32
+    decisions: int  # engine decisions of the counted hands (forced and opponents' included)
+
+    def __len__(self) -> int:
+        return len(self.action)
+
+    @staticmethod
+    def concatenate(parts: list[Samples]) -> Samples:
+        fields = {
+            field.name: np.concatenate([getattr(part, field.name) for part in parts])
+            for field in dataclasses.fields(Samples)
+            if field.name != "decisions"
+        }
+        return Samples(**fields, decisions=sum(part.decisions for part in parts))
+
+
+def to_numpy(state_dict: dict[str, torch.Tensor]) -> dict[str, np.ndarray]:
+    return {name: tensor.detach().cpu().numpy().copy() for name, tensor in state_dict.items()}
+
+
+def _load(module: MLP, weights: dict[str, np.ndarray]) -> None:
+    module.load_state_dict({name: torch.from_numpy(array) for name, array in weights.items()})
+
+
+def rollout_seeds(seed: int, update: int, worker: int) -> tuple[int, np.random.Generator]:
+    """The deal seed and the sampling generator of one worker's rollout for one update."""
+    deal, sampling = np.random.SeedSequence([seed, update, worker]).spawn(2)
+    return int(deal.generate_state(1)[0]), np.random.default_rng(sampling)
+
+
+def gae(values: np.ndarray, reward: float, lam: float) -> np.ndarray:
+    """Advantages of one seat's decisions in one hand: the only reward comes at the hand's end.
+
+    Undiscounted: delta_t = V_{t+1} - V_t, and the last delta is reward - V_T.
+    """
+    following = np.append(values[1:], reward)
+    deltas = following - values
+    advantages = np.empty_like(values)
+    running = 0.0
+    for t in range(len(values) - 1, -1, -1):
+        running = deltas[t] + lam * running
+        advantages[t] = running
+    return advantages
+
+
+class RolloutWorker:
+    """Plays and collects one worker's share of an update's decisions."""
+
+    def __init__(self, config: TrainConfig, index: int) -> None:
+        self.config = config
+        self.index = index
+        self.games = BatchedGames(
+            config.games_per_worker, config.rule_set(), reward_scale=config.reward_scale, record=True
+        )
+        sizes = network_sizes(self.games)
+        self.policy = build_policy(sizes["observation_size"], config.hidden, sizes["num_actions"])
+        self.critic = build_critic(sizes["critic_input_size"][config.critic_input], config.critic_hidden)
+        self.opponents: list[MLP] = []
+
+    def _set_weights(self, weights: Weights) -> None:
+        _load(self.policy, weights["policy"])
+        _load(self.critic, weights["critic"])
+        pool = weights["pool"]
+        while len(self.opponents) < len(pool):
+            self.opponents.append(build_policy(self.games.observation_size, self.config.hidden, self.games.num_actions))
+        for network, state in zip(self.opponents, pool, strict=False):
+            _load(network, state)
+
+    @torch.inference_mode()
+    def collect(self, update: int, weights: Weights, target: int) -> Samples:
+        """Play hands until ``target`` trained decisions are collected and every counted hand is over."""
+        self._set_weights(weights)
+        config, games = self.config, self.games
+        deal_seed, rng = rollout_seeds(config.seed, update, self.index)
+        n = games.num_games
+        pool_size = len(weights["pool"])
+        step = games.reset(seed=deal_seed)
+        live = np.ones(n, dtype=bool)
+        learner_team = np.full(n, -1)  # -1: both teams are the current policy
+        opponent = np.zeros(n, dtype=np.int64)
+        chains: list[list[list[int]]] = [[[] for _ in range(NUM_SEATS)] for _ in range(n)]
+
+        def start_hand(row: int) -> None:
+            chains[row] = [[] for _ in range(NUM_SEATS)]
+            if pool_size and rng.random() < config.pool_prob:
+                learner_team[row] = rng.integers(2)
+                opponent[row] = rng.integers(pool_size)
+            else:
+                learner_team[row] = -1
+
+        for row in range(n):
+            start_hand(row)
+        stored: dict[str, list[np.ndarray]] = {key: [] for key in ("obs", "critic", "mask", "action", "logp", "phase")}
+        values: list[np.ndarray] = []
+        finished: list[tuple[list[int], float]] = []  # (sample indices of one seat in one hand, reward)
+        hand_stats: list[tuple[float, ...]] = []
+        count = decisions = 0
+        while live.any():
+            masks, seats = step.action_masks, step.seats
+            actions = masks.argmax(axis=1)  # the first legal action: forced and thrown-away rows
+            choosing = live & (masks.sum(axis=1) > 1)
+            learner = choosing & ((learner_team < 0) | (seats % 2 == learner_team))
+            rows = np.flatnonzero(learner)
+            if len(rows):
+                obs = step.observations[rows]
+                mask = masks[rows]
+                logits = masked_logits(self.policy(torch.from_numpy(obs)), torch.from_numpy(mask))
+                log_probs = torch.log_softmax(logits, dim=1).numpy()
+                chosen = sample(np.exp(log_probs), rng)
+                actions[rows] = chosen
+                critic_in = self._critic_input(obs, rows, seats[rows])
+                values.append(self.critic(torch.from_numpy(critic_in)).squeeze(1).numpy())
+                stored["obs"].append(obs.astype(np.uint8))
+                stored["critic"].append(critic_in.astype(np.uint8) if config.critic_input == "state" else None)
+                stored["mask"].append(mask.astype(np.uint8))
+                stored["action"].append(chosen)
+                stored["logp"].append(log_probs[np.arange(len(rows)), chosen])
+                stored["phase"].append(_PHASE_INDEX[[games.games[row].phase for row in rows]])
+                for offset, (row, seat) in enumerate(zip(rows.tolist(), seats[rows].tolist(), strict=True)):
+                    chains[row][seat].append(count + offset)
+                count += len(rows)
+            for row in np.flatnonzero(choosing & ~learner):
+                actions[row] = self._opponent_action(int(opponent[row]), step, int(row), rng)
+            decisions += int(live.sum())
+            step = games.step(actions)
+            for row, record in zip(np.flatnonzero(step.hand_over).tolist(), step.records, strict=True):
+                if not live[row]:
+                    continue
+                for seat in range(NUM_SEATS):
+                    if chains[row][seat]:
+                        finished.append((chains[row][seat], float(step.rewards[row, seat])))
+                hand_stats.append(hand_summary(record, int(learner_team[row])))
+                live[row] = count < target
+                if live[row]:
+                    start_hand(row)
+        value = np.concatenate(values) if values else np.zeros(0, np.float32)
+        advantage = np.zeros_like(value)
+        for indices, reward in finished:
+            advantage[indices] = gae(value[indices], reward, config.gae_lambda)
+        observation = _stack(stored["obs"], games.observation_size, np.uint8)
+        return Samples(
+            observation=observation,
+            critic_input=observation
+            if config.critic_input == "observation"
+            else _stack(stored["critic"], games.state_size, np.uint8),
+            action_mask=_stack(stored["mask"], games.num_actions, np.uint8),
+            action=np.concatenate(stored["action"]).astype(np.int64) if count else np.zeros(0, np.int64),
+            log_prob=np.concatenate(stored["logp"]).astype(np.float32) if count else np.zeros(0, np.float32),
+            value=value.astype(np.float32),
+            advantage=advantage.astype(np.float32),
+            returns=(advantage + value).astype(np.float32),
+            phase=np.concatenate(stored["phase"]) if count else np.zeros(0, np.int8),
+            hand_stats=np.asarray(hand_stats, np.float32).reshape(-1, len(HAND_STATS)),
+            decisions=decisions,
+        )
+
+    def _critic_input(self, observations: np.ndarray, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """The state (observation plus the other three hands, as in ``encode_state``) or the observation."""
+        if self.config.critic_input == "observation":
+            return observations
+        games = self.games.games
+        hands = np.array(
+            [
+                [games[row].hands[(seat + rel) % NUM_SEATS] for rel in range(1, NUM_SEATS)]
+                for row, seat in zip(rows.tolist(), seats.tolist(), strict=True)
+            ]
+        )
+        others = np.stack([hands >= 1, hands >= 2], axis=2).reshape(len(rows), (NUM_SEATS - 1) * THERMO)
+        return np.concatenate([observations, others.astype(np.float32)], axis=1)
+
+    def _opponent_action(self, opponent: int, step: Any, row: int, rng: np.random.Generator) -> int:
+        """A sampled action of a pool policy for one row (not trained, so no value or storage)."""
+        network = self.opponents[opponent]
+        logits = masked_logits(
+            network(torch.from_numpy(step.observations[row : row + 1])), torch.from_numpy(step.action_masks[row : row + 1])
+        )
+        return int(sample(torch.softmax(logits, dim=1).numpy(), rng)[0])
+
+
+def sample(probabilities: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One action per row by inverse CDF; never an action of probability 0 (u is drawn in (0, 1])."""
+    cumulative = probabilities.cumsum(axis=1)
+    threshold = (1.0 - rng.random(len(probabilities))) * cumulative[:, -1]
+    return (cumulative < threshold[:, None]).sum(axis=1)
+
+
+def _stack(chunks: list[np.ndarray], width: int, dtype: type) -> np.ndarray:
+    return np.concatenate(chunks) if chunks else np.zeros((0, width), dtype)
+
+
+def hand_summary(record: dict[str, Any], learner_team: int) -> tuple[float, ...]:
+    """One counted hand's statistics, in the order of ``HAND_STATS``."""
+    team = record["declarer"] % 2
+    thrown = bool(record["thrown_in"])
+    made = bool(record["made"])
+    calls = [call for _, call in record["auction"]]
+    bids = sum(isinstance(call, int) for call in calls)
+    margin = record["score"][0] - record["score"][1]
+    return (
+        record["bid"],
+        made,
+        not made and not thrown,
+        thrown,
+        record["meld"][team] + record["meld"][team + 2],
+        record["points"][team],
+        calls.count("help"),
+        bids,
+        bids > 1,
+        learner_team >= 0,
+        (margin if learner_team == 0 else -margin) if learner_team >= 0 else 0.0,
+    )
+
+
+def network_sizes(games: BatchedGames) -> dict[str, Any]:
+    """Input and output sizes of the networks for a rule set (what checkpoints record)."""
+    return {
+        "observation_size": games.observation_size,
+        "num_actions": games.num_actions,
+        "critic_input_size": {"state": games.state_size, "observation": games.observation_size},
+    }
+
+
+# ------------------------------------------------------------------------------ backends
+
+
+class RolloutBackend(Protocol):
+    """Where rollouts run: ``collect`` returns one :class:`Samples` per worker, in worker order."""
+
+    def collect(self, update: int, weights: Weights, target: int) -> list[Samples]: ...
+
+    def close(self) -> None: ...
+
+
+def shares(target: int, workers: int) -> list[int]:
+    """Split an update's decisions over workers (the first ones take the remainder)."""
+    return [target // workers + (k < target % workers) for k in range(workers)]
+
+
+class InProcessBackend:
+    """One worker in this process: the deterministic single-process mode (``workers=0``)."""
+
+    def __init__(self, config: TrainConfig) -> None:
+        self.worker = RolloutWorker(config, 0)
+
+    def collect(self, update: int, weights: Weights, target: int) -> list[Samples]:
+        return [self.worker.collect(update, weights, target)]
+
+    def close(self) -> None:
+        pass
+
+
+def _worker_main(config: TrainConfig, index: int, connection: Any) -> None:
+    """A worker process: answer ``("collect", update, weights, target)`` until ``None`` arrives."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the trainer handles Ctrl-C and closes the workers
+    torch.set_num_threads(1)
+    worker = RolloutWorker(config, index)
+    while (message := connection.recv()) is not None:
+        _, update, weights, target = message
+        try:
+            connection.send(("ok", worker.collect(update, weights, target)))
+        except Exception:  # reported to the trainer, which raises it
+            connection.send(("error", traceback.format_exc()))
+
+
+class ProcessBackend:
+    """``workers`` processes (spawned: no forked OpenMP state), one :class:`RolloutWorker` each."""
+
+    def __init__(self, config: TrainConfig) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.connections = []
+        self.processes = []
+        for index in range(config.workers):
+            parent, child = context.Pipe()
+            process = context.Process(target=_worker_main, args=(config, index, child), daemon=True)
+            process.start()
+            self.connections.append(parent)
+            self.processes.append(process)
+
+    def collect(self, update: int, weights: Weights, target: int) -> list[Samples]:
+        for connection, share in zip(self.connections, shares(target, len(self.connections)), strict=True):
+            connection.send(("collect", update, weights, share))
+        results = []
+        for index, connection in enumerate(self.connections):
+            try:
+                status, payload = connection.recv()
+            except EOFError:
+                raise RuntimeError(f"rollout worker {index} died (exit code {self.processes[index].exitcode})") from None
+            if status == "error":
+                raise RuntimeError(f"rollout worker {index} failed:\n{payload}")
+            results.append(payload)
+        return results
+
+    def close(self) -> None:
+        for connection in self.connections:
+            try:
+                connection.send(None)
+            except (BrokenPipeError, OSError):
+                pass
+        for process in self.processes:
+            process.join(timeout=5)
+            if process.is_alive():
+                process.terminate()
+
+
+def make_backend(config: TrainConfig) -> RolloutBackend:
+    return InProcessBackend(config) if config.workers == 0 else ProcessBackend(config)

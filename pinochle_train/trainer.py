@@ -1,0 +1,321 @@
+"""The training loop: rollouts, PPO updates, opponent pool, TensorBoard, checkpoints, evaluations.
+
+A run lives in ``<out_dir>/<run_name>/``: ``config.toml`` (the resolved config), TensorBoard
+event files, ``checkpoints/update_NNNNNN.pt`` (full training state), ``policy.pt`` (the latest
+policy export, what ``checkpoint:PATH`` loads), ``eval/`` (arena runs) and ``evaluation.txt`` /
+``evaluation.json`` (the final evaluation). Every random draw derives from ``(seed, update)``,
+so a resumed run continues exactly as the uninterrupted one would (in the single-process mode,
+and with the same worker count otherwise).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+import torch
+
+from pinochle_env import BatchedGames
+from pinochle_env.encoding import ENCODER_VERSION
+
+from .checkpoints import FORMAT, FORMAT_VERSION, check_compatible, export_policy, save_checkpoint
+from .config import TrainConfig, to_toml
+from .evaluate import evaluate, format_evaluation, spec_slug
+from .network import build_critic, build_policy
+from .ppo import ppo_update
+from .rollout import HAND_STATS, PHASE_GROUPS, Samples, make_backend, network_sizes, to_numpy
+
+
+def pick_device(name: str) -> torch.device:
+    """``auto``: CUDA when available, else CPU; ``cuda`` without a GPU is an error."""
+    if name == "cuda" and not torch.cuda.is_available():
+        raise ValueError("device=cuda but PyTorch sees no CUDA GPU (use device=auto or cpu)")
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return torch.device(name)
+
+
+def minibatch_rng(seed: int, update: int) -> np.random.Generator:
+    """The generator of an update's minibatch order (distinct from every worker's rollout streams)."""
+    return np.random.default_rng(np.random.SeedSequence([seed, update, 2**31]))
+
+
+class Trainer:
+    """One training run; :meth:`run` trains to ``config.updates`` and evaluates."""
+
+    def __init__(self, config: TrainConfig, run_dir: Path, log: TextIO | None = None) -> None:
+        self.config = config
+        self.run_dir = run_dir
+        self.log = log
+        self.device = pick_device(config.device)
+        torch.manual_seed(config.seed)
+        self.rules = config.rule_set()
+        sizes = network_sizes(BatchedGames(1, self.rules))
+        self.sizes = {**sizes, "critic_input_size": sizes["critic_input_size"][config.critic_input]}
+        self.policy = build_policy(self.sizes["observation_size"], config.hidden, self.sizes["num_actions"])
+        self.critic = build_critic(self.sizes["critic_input_size"], config.critic_hidden)
+        self.policy.to(self.device)
+        self.critic.to(self.device)
+        self.optimizer = torch.optim.Adam(
+            [*self.policy.parameters(), *self.critic.parameters()], lr=config.learning_rate, eps=1e-5
+        )
+        self.pool: list[dict[str, np.ndarray]] = []
+        self.counters = {"update": 0, "decisions": 0, "samples": 0, "hands": 0, "seconds": 0.0}
+        self.previous_checkpoint: Path | None = None
+
+    # ---------------------------------------------------------------- checkpoints
+
+    def metadata(self) -> dict[str, Any]:
+        """What identifies the networks' inputs and outputs (checked on load)."""
+        return {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "encoder_version": ENCODER_VERSION,
+            "observation_size": self.sizes["observation_size"],
+            "num_actions": self.sizes["num_actions"],
+            "critic_input_size": self.sizes["critic_input_size"],
+            "rules": self.rules.to_dict(),
+            "hidden": list(self.config.hidden),
+            "critic_hidden": list(self.config.critic_hidden),
+        }
+
+    def state(self) -> dict[str, Any]:
+        """The full training state as a checkpoint payload (tensors and plain values only)."""
+        return {
+            **self.metadata(),
+            "policy": {k: v.cpu() for k, v in self.policy.state_dict().items()},
+            "critic": {k: v.cpu() for k, v in self.critic.state_dict().items()},
+            "optimizer": self.optimizer.state_dict(),
+            "pool": [{k: torch.from_numpy(v) for k, v in state.items()} for state in self.pool],
+            "config": self.config.to_dict(),
+            "counters": dict(self.counters),
+            "rng": {"seed": self.config.seed, "torch": torch.get_rng_state()},
+            "previous_checkpoint": str(self.previous_checkpoint or ""),
+        }
+
+    def restore(self, payload: dict[str, Any]) -> None:
+        """Continue from a training checkpoint written by :meth:`state` (refusing a mismatch)."""
+        for key in ("critic", "optimizer", "pool", "counters", "config"):
+            if key not in payload:
+                raise ValueError(f"checkpoint has no {key!r}: a policy export cannot be resumed")
+        check_compatible(payload, self.metadata(), "this run")
+        self.policy.load_state_dict(payload["policy"])
+        self.critic.load_state_dict(payload["critic"])
+        self.optimizer.load_state_dict(payload["optimizer"])
+        self.pool = [{k: v.numpy() for k, v in state.items()} for state in payload["pool"]]
+        self.counters = dict(payload["counters"])
+        torch.set_rng_state(payload["rng"]["torch"])
+        self.previous_checkpoint = Path(payload["previous_checkpoint"]) if payload.get("previous_checkpoint") else None
+
+    def save(self) -> Path:
+        """Write the training checkpoint of the current update and refresh ``policy.pt``."""
+        update = self.counters["update"]
+        payload = self.state()
+        path = save_checkpoint(payload, self.run_dir / "checkpoints" / f"update_{update:06d}.pt")
+        export_policy(payload, self.run_dir / "policy.pt")
+        return path
+
+    # ---------------------------------------------------------------- training
+
+    def weights(self) -> dict[str, Any]:
+        return {"policy": to_numpy(self.policy.state_dict()), "critic": to_numpy(self.critic.state_dict()), "pool": self.pool}
+
+    def run(self) -> list[dict[str, Any]]:
+        """Train until ``config.updates``, then run the final evaluation (returned, and printed)."""
+        from torch.utils.tensorboard import SummaryWriter
+
+        config = self.config
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        (self.run_dir / "config.toml").write_text(to_toml(config), encoding="utf-8")
+        start = self.counters["update"]
+        writer = SummaryWriter(str(self.run_dir), purge_step=start + 1 if start else None)
+        if start == 0:
+            writer.add_text("config", "```toml\n" + to_toml(config) + "```", 0)
+        backend = make_backend(config)
+        self._say(
+            f"train: run {self.run_dir}, updates {start + 1}..{config.updates}, {config.decisions_per_update} "
+            f"trained decisions per update, {config.workers} worker(s), learner on {self.device}"
+        )
+        progress = _Progress(self, start)
+        checkpoint: Path | None = None
+        try:
+            for update in range(start, config.updates):
+                began = time.perf_counter()
+                samples = Samples.concatenate(backend.collect(update, self.weights(), config.decisions_per_update))
+                collected = time.perf_counter()
+                statistics = ppo_update(
+                    self.policy, self.critic, self.optimizer, samples, config, minibatch_rng(config.seed, update), self.device
+                )
+                finished = time.perf_counter()
+                self._count(update, samples, finished - began)
+                self._log_update(writer, samples, statistics, collected - began, finished - collected)
+                self._grow_pool(update)
+                step = update + 1
+                if step % max(config.checkpoint_every, 1) == 0 and config.checkpoint_every or step == config.updates:
+                    checkpoint = self.save()
+                if config.eval_every and step % config.eval_every == 0 and step < config.updates:
+                    checkpoint = checkpoint if checkpoint and checkpoint.stem.endswith(f"{step:06d}") else self.save()
+                    self._periodic_evaluation(writer, checkpoint)
+                progress.maybe_print(samples, statistics, last=step == config.updates)
+        except KeyboardInterrupt:
+            where = f"python train.py --resume {self.run_dir}" if self._latest_checkpoint() else "a new run"
+            self._say(f"train: interrupted at update {self.counters['update']}; continue with {where}")
+            raise
+        finally:
+            backend.close()
+            writer.flush()
+        rows = self._final_evaluation(writer)
+        writer.close()
+        return rows
+
+    def _count(self, update: int, samples: Samples, seconds: float) -> None:
+        self.counters["update"] = update + 1
+        self.counters["decisions"] += samples.decisions
+        self.counters["samples"] += len(samples)
+        self.counters["hands"] += len(samples.hand_stats)
+        self.counters["seconds"] += seconds
+        self.last_rate = samples.decisions / seconds
+
+    def _grow_pool(self, update: int) -> None:
+        config = self.config
+        if config.pool_size and config.pool_every and (update + 1) % config.pool_every == 0:
+            self.pool = [*self.pool, to_numpy(self.policy.state_dict())][-config.pool_size :]
+
+    def _latest_checkpoint(self) -> Path | None:
+        found = sorted((self.run_dir / "checkpoints").glob("update_*.pt"))
+        return found[-1] if found else None
+
+    # ---------------------------------------------------------------- logging
+
+    def _log_update(
+        self, writer: Any, samples: Samples, statistics: dict[str, dict[str, float]], rollout_s: float, update_s: float
+    ) -> None:
+        step = self.counters["update"]
+        for name, by_phase in statistics.items():
+            for phase, value in by_phase.items():
+                writer.add_scalar(f"losses/{name}/{phase}", value, step)
+        hands = samples.hand_stats
+        column = {name: hands[:, k] for k, name in enumerate(HAND_STATS)}
+        if len(hands):
+            declared = column["thrown_in"] == 0
+            writer.add_scalar("hands/contract", column["contract"].mean(), step)
+            writer.add_scalar("hands/made_pct", 100 * column["made"].mean(), step)
+            writer.add_scalar("hands/set_pct", 100 * column["set"].mean(), step)
+            writer.add_scalar("hands/thrown_in_pct", 100 * column["thrown_in"].mean(), step)
+            writer.add_scalar("hands/declarer_meld", column["declarer_meld"].mean(), step)
+            if declared.any():
+                writer.add_scalar("hands/declarer_trick_points", column["declarer_tricks"][declared].mean(), step)
+            writer.add_scalar("hands/help_calls_per_hand", column["help_calls"].mean(), step)
+            writer.add_scalar("hands/bids_per_hand", column["bids"].mean(), step)
+            writer.add_scalar("hands/raised_pct", 100 * column["raised"].mean(), step)
+            pool_hands = column["pool_hand"] == 1
+            if pool_hands.any():
+                writer.add_scalar("selfplay/margin_vs_pool", column["learner_margin"][pool_hands].mean(), step)
+                writer.add_scalar("selfplay/pool_hands_pct", 100 * pool_hands.mean(), step)
+        phases = np.bincount(samples.phase, minlength=len(PHASE_GROUPS)) / max(len(samples), 1)
+        for k, phase in enumerate(PHASE_GROUPS):
+            writer.add_scalar(f"samples/share/{phase}", phases[k], step)
+        writer.add_scalar("throughput/decisions_per_s", samples.decisions / (rollout_s + update_s), step)
+        writer.add_scalar("throughput/trained_decisions_per_s", len(samples) / (rollout_s + update_s), step)
+        writer.add_scalar("throughput/rollout_s", rollout_s, step)
+        writer.add_scalar("throughput/update_s", update_s, step)
+        writer.add_scalar("throughput/total_decisions", self.counters["decisions"], step)
+
+    def _periodic_evaluation(self, writer: Any, checkpoint: Path) -> None:
+        config = self.config
+        opponents = list(config.eval_opponents)
+        if self.previous_checkpoint and self.previous_checkpoint.is_file():
+            opponents.append(f"checkpoint:{self.previous_checkpoint}")
+        step = self.counters["update"]
+        rows = evaluate(
+            checkpoint,
+            opponents,
+            self.rules,
+            config.eval_deals,
+            config.seed,
+            self.run_dir / "eval" / f"update_{step:06d}",
+            config.workers,
+        )
+        for row in rows:
+            name = "previous_checkpoint" if row["opponent"].startswith("checkpoint:") else spec_slug(row["opponent"])
+            writer.add_scalar(f"eval/margin/{name}", row["margin"]["estimate"], step)
+            writer.add_scalar(f"eval/win_rate/{name}", row["win_rate"]["estimate"], step)
+        self._say(format_evaluation(rows, f"evaluation at update {step} ({config.eval_deals} deal pairs each):"))
+        self.previous_checkpoint = checkpoint
+
+    def _final_evaluation(self, writer: Any) -> list[dict[str, Any]]:
+        config = self.config
+        hparams = {k: (v if isinstance(v, (int, float, str, bool)) else str(v)) for k, v in config.to_dict().items()}
+        metrics: dict[str, float] = {"final/decisions_per_s": self.counters["decisions"] / self.counters["seconds"]}
+        rows: list[dict[str, Any]] = []
+        if config.final_eval_deals and config.eval_opponents:
+            self._say(f"train: final evaluation, {config.final_eval_deals} deal pairs per opponent")
+            rows = evaluate(
+                self.run_dir / "policy.pt",
+                list(config.eval_opponents),
+                self.rules,
+                config.final_eval_deals,
+                config.seed + 1,  # deals the periodic evaluations did not use
+                self.run_dir / "eval" / "final",
+                config.workers,
+                self.log,
+            )
+            for row in rows:
+                name = spec_slug(row["opponent"])
+                metrics[f"final/margin/{name}"] = row["margin"]["estimate"]
+                writer.add_scalar(f"eval/margin/{name}", row["margin"]["estimate"], self.counters["update"])
+                writer.add_scalar(f"eval/win_rate/{name}", row["win_rate"]["estimate"], self.counters["update"])
+            table = format_evaluation(rows, f"final evaluation of {self.run_dir / 'policy.pt'} (duplicate deals):")
+            (self.run_dir / "evaluation.txt").write_text(table + "\n", encoding="utf-8")
+            (self.run_dir / "evaluation.json").write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
+            if self.log is not None:
+                print(table, file=self.log, flush=True)
+        writer.add_hparams(hparams, {k: v for k, v in metrics.items() if math.isfinite(v)}, run_name=".")
+        return rows
+
+    def _say(self, message: str) -> None:
+        if self.log is not None:
+            print(message, file=self.log, flush=True)
+
+
+class _Progress:
+    """A progress line every ``log_every`` seconds: decisions, rate, ETA, a few learning signs."""
+
+    def __init__(self, trainer: Trainer, start: int) -> None:
+        self.trainer = trainer
+        self.start_update = start
+        self.start_seconds = trainer.counters["seconds"]
+        self.last = time.perf_counter()
+        self.began = self.last
+
+    def maybe_print(self, samples: Samples, statistics: dict[str, dict[str, float]], last: bool) -> None:
+        now = time.perf_counter()
+        trainer = self.trainer
+        if now - self.last < trainer.config.log_every and not last:
+            return
+        self.last = now
+        counters, config = trainer.counters, trainer.config
+        done = counters["update"] - self.start_update
+        remaining = config.updates - counters["update"]
+        eta = (now - self.began) / max(done, 1) * remaining
+        rate = counters["decisions"] / max(counters["seconds"], 1e-9)
+        hands = samples.hand_stats
+        contract = hands[:, HAND_STATS.index("contract")].mean() if len(hands) else float("nan")
+        made = 100 * hands[:, HAND_STATS.index("made")].mean() if len(hands) else float("nan")
+        trainer._say(
+            f"update {counters['update']}/{config.updates}  {counters['decisions']:,} decisions  "
+            f"{rate:,.0f} dec/s  ETA {_duration(eta)}  |  contract {contract:.0f}  made {made:.0f}%  "
+            f"entropy {statistics['entropy']['all']:.3f}  kl {statistics['approx_kl']['all']:.4f}  "
+            f"value loss {statistics['value_loss']['all']:.4f}"
+        )
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(seconds)
+    if seconds >= 3600:
+        return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+    return f"{seconds // 60}m{seconds % 60:02d}s"
