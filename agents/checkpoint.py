@@ -42,12 +42,17 @@ def _load_policy(path: Path) -> tuple[dict[str, Any], Any]:
     stat = path.stat()
     key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
     if key not in _CACHE:
-        from pinochle_train.checkpoints import load_checkpoint
+        from pinochle_train.checkpoints import CheckpointError, load_checkpoint
         from pinochle_train.network import build_policy
 
         payload = load_checkpoint(path)
         policy = build_policy(payload["observation_size"], payload["hidden"], payload["num_actions"])
-        policy.load_state_dict(payload["policy"])
+        try:
+            policy.load_state_dict(payload["policy"])
+        except RuntimeError as error:
+            raise CheckpointError(
+                f"{path}: the policy weights do not fit the sizes the checkpoint records ({error})"
+            ) from None
         policy.eval()
         meta = {name: value for name, value in payload.items() if name not in ("policy", "critic", "optimizer", "pool")}
         _CACHE[key] = (meta, policy)

@@ -27,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser = argparse.ArgumentParser(
         prog="train.py",
-        description="Train a Pinochle policy by self-play PPO. A preset (TOML) gives the fields; options override them.",
+        description="Train a Pinochle policy by self-play PPO. A preset (TOML) gives the fields; options override.",
         epilog=f"Rule switches for --rule: {switches}.",
     )
     parser.add_argument("--config", default="default", help="preset name in configs/ or a TOML file (default: default)")

@@ -65,9 +65,9 @@ def ppo_update(
                 counts += torch.bincount(phase, minlength=groups)
     statistics: dict[str, dict[str, float]] = {}
     for k, name in enumerate(STATISTICS):
-        statistics[name] = {
-            PHASE_GROUPS[g]: float(sums[k, g] / counts[g]) for g in range(groups) if counts[g] > 0
-        } | {"all": float(sums[k].sum() / counts.sum()) if counts.sum() > 0 else float("nan")}
+        statistics[name] = {PHASE_GROUPS[g]: float(sums[k, g] / counts[g]) for g in range(groups) if counts[g] > 0} | {
+            "all": float(sums[k].sum() / counts.sum()) if counts.sum() > 0 else float("nan")
+        }
     statistics["explained_variance"] = explained_variance(samples)
     return statistics
 

@@ -20,6 +20,7 @@ has to implement ``collect`` and ``close``.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import multiprocessing
 import traceback
@@ -248,7 +249,8 @@ class RolloutWorker:
         """A sampled action of a pool policy for one row (not trained, so no value or storage)."""
         network = self.opponents[opponent]
         logits = masked_logits(
-            network(torch.from_numpy(step.observations[row : row + 1])), torch.from_numpy(step.action_masks[row : row + 1])
+            network(torch.from_numpy(step.observations[row : row + 1])),
+            torch.from_numpy(step.action_masks[row : row + 1]),
         )
         return int(sample(torch.softmax(logits, dim=1).numpy(), rng)[0])
 
@@ -362,7 +364,9 @@ class ProcessBackend:
             try:
                 status, payload = connection.recv()
             except EOFError:
-                raise RuntimeError(f"rollout worker {index} died (exit code {self.processes[index].exitcode})") from None
+                raise RuntimeError(
+                    f"rollout worker {index} died (exit code {self.processes[index].exitcode})"
+                ) from None
             if status == "error":
                 raise RuntimeError(f"rollout worker {index} failed:\n{payload}")
             results.append(payload)
@@ -370,10 +374,8 @@ class ProcessBackend:
 
     def close(self) -> None:
         for connection in self.connections:
-            try:
+            with contextlib.suppress(BrokenPipeError, OSError):
                 connection.send(None)
-            except (BrokenPipeError, OSError):
-                pass
         for process in self.processes:
             process.join(timeout=5)
             if process.is_alive():

@@ -122,7 +122,11 @@ class Trainer:
     # ---------------------------------------------------------------- training
 
     def weights(self) -> dict[str, Any]:
-        return {"policy": to_numpy(self.policy.state_dict()), "critic": to_numpy(self.critic.state_dict()), "pool": self.pool}
+        return {
+            "policy": to_numpy(self.policy.state_dict()),
+            "critic": to_numpy(self.critic.state_dict()),
+            "pool": self.pool,
+        }
 
     def run(self) -> list[dict[str, Any]]:
         """Train until ``config.updates``, then run the final evaluation (returned, and printed)."""
@@ -148,14 +152,20 @@ class Trainer:
                 samples = Samples.concatenate(backend.collect(update, self.weights(), config.decisions_per_update))
                 collected = time.perf_counter()
                 statistics = ppo_update(
-                    self.policy, self.critic, self.optimizer, samples, config, minibatch_rng(config.seed, update), self.device
+                    self.policy,
+                    self.critic,
+                    self.optimizer,
+                    samples,
+                    config,
+                    minibatch_rng(config.seed, update),
+                    self.device,
                 )
                 finished = time.perf_counter()
                 self._count(update, samples, finished - began)
                 self._log_update(writer, samples, statistics, collected - began, finished - collected)
                 self._grow_pool(update)
                 step = update + 1
-                if step % max(config.checkpoint_every, 1) == 0 and config.checkpoint_every or step == config.updates:
+                if (config.checkpoint_every and step % config.checkpoint_every == 0) or step == config.updates:
                     checkpoint = self.save()
                 if config.eval_every and step % config.eval_every == 0 and step < config.updates:
                     checkpoint = checkpoint if checkpoint and checkpoint.stem.endswith(f"{step:06d}") else self.save()
