@@ -32,10 +32,6 @@ def _field(default: Any, help: str) -> Any:
     return dataclasses.field(default=default, metadata={"help": help})
 
 
-def _list_field(default: list | dict, help: str) -> Any:
-    return dataclasses.field(default_factory=lambda: type(default)(default), metadata={"help": help})
-
-
 @dataclasses.dataclass
 class TrainConfig:
     """Everything a training run depends on; saved with the run and inside every checkpoint."""
@@ -48,8 +44,12 @@ class TrainConfig:
     games_per_worker: int = _field(64, "games each worker steps in lockstep (batched inference)")
     updates: int = _field(100, "PPO updates to run")
     decisions_per_update: int = _field(16384, "trained decisions collected per update, over all workers")
-    hidden: list = _list_field([256, 256], "widths of the policy network's hidden layers")
-    critic_hidden: list = _list_field([256, 256], "widths of the value network's hidden layers")
+    hidden: list = dataclasses.field(
+        default_factory=lambda: [256, 256], metadata={"help": "widths of the policy network's hidden layers"}
+    )
+    critic_hidden: list = dataclasses.field(
+        default_factory=lambda: [256, 256], metadata={"help": "widths of the value network's hidden layers"}
+    )
     critic_input: str = _field("state", "what the value network sees: state (perfect information) or observation")
     learning_rate: float = _field(3e-4, "Adam learning rate")
     epochs: int = _field(2, "passes over each update's data")
@@ -66,10 +66,15 @@ class TrainConfig:
     checkpoint_every: int = _field(10, "updates between checkpoints (one is always written at the end)")
     eval_every: int = _field(0, "updates between arena evaluations during training (0: only the final one)")
     eval_deals: int = _field(50, "deal pairs per opponent in a periodic evaluation")
-    eval_opponents: list = _list_field(["random", "heuristic"], "agent specs the evaluations play against")
+    eval_opponents: list = dataclasses.field(
+        default_factory=lambda: ["random", "heuristic"], metadata={"help": "agent specs the evaluations play against"}
+    )
     final_eval_deals: int = _field(200, "deal pairs per opponent in the final evaluation (0: none)")
     log_every: float = _field(10.0, "seconds between progress lines")
-    rules: dict = _list_field({}, "rule switches (a [rules] table; --rule NAME=VALUE on the command line)")
+    rules: dict = dataclasses.field(
+        default_factory=dict,
+        metadata={"help": "rule switches (a [rules] table; --rule NAME=VALUE on the command line)"},
+    )
 
     def rule_set(self) -> Rules:
         return Rules.from_mapping(self.rules)
