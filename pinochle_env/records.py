@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .cards import card_from_str, suit_from_str
-from .encoding import GameEncoder, ObservationSpec
+from .encoding import GameEncoder, ObservationSpec, encode_state, state_size
 from .game import Game, Phase
 from .options import Rules
 
@@ -149,7 +149,9 @@ def replay(record: dict[str, Any], upto: int | None = None) -> Game:
     return game
 
 
-def to_arrays(records: Iterable[dict[str, Any]], reward_scale: float = 1000.0) -> dict[str, np.ndarray]:
+def to_arrays(
+    records: Iterable[dict[str, Any]], reward_scale: float = 1000.0, states: bool = False
+) -> dict[str, np.ndarray]:
     """Per-decision training arrays from records, for imitation learning and offline RL.
 
     Returns ``observation`` (T, obs) float32 and ``action_mask`` (T, actions) int8 exactly as the
@@ -157,10 +159,12 @@ def to_arrays(records: Iterable[dict[str, Any]], reward_scale: float = 1000.0) -
     (index of the record), ``reward`` (T,) float32 and ``done`` (T,) bool: each seat's last
     decision of a hand carries its team's margin reward (own hand score minus the other's, over
     ``reward_scale``) and ``done``; all other rewards are 0. All records must share the rule set's
-    ``max_bid`` (the observation layout depends on it).
+    ``max_bid`` (the observation layout depends on it). With ``states=True`` a ``state`` column
+    (T, state) holds the perfect-information state of each decision (as ``env.state()`` encodes it
+    for the acting seat), for critics that see all hands.
     """
     columns: dict[str, list] = {
-        k: [] for k in ("observation", "action_mask", "action", "seat", "hand", "reward", "done")
+        k: [] for k in ("observation", "state", "action_mask", "action", "seat", "hand", "reward", "done")
     }
     spec: ObservationSpec | None = None
     for hand, record in enumerate(records):
@@ -173,7 +177,10 @@ def to_arrays(records: Iterable[dict[str, Any]], reward_scale: float = 1000.0) -
         last_of_seat: dict[int, int] = {}
         for game, seat, action in decisions(record):
             last_of_seat[seat] = len(columns["action"])
-            columns["observation"].append(encoder.observation(game, seat))
+            observation = encoder.observation(game, seat)
+            columns["observation"].append(observation)
+            if states:
+                columns["state"].append(encode_state(game, seat, observation))
             mask = np.zeros(game.layout.size, np.int8)
             mask[game.legal_actions()] = 1
             columns["action_mask"].append(mask)
@@ -188,7 +195,9 @@ def to_arrays(records: Iterable[dict[str, Any]], reward_scale: float = 1000.0) -
             columns["done"][index] = True
     if spec is None:
         raise ValueError("no records given")
+    extra = {"state": np.asarray(columns["state"], np.float32).reshape(-1, state_size(spec))} if states else {}
     return {
+        **extra,
         "observation": np.asarray(columns["observation"], np.float32).reshape(-1, spec.size),
         "action_mask": np.asarray(columns["action_mask"], np.int8),
         "action": np.asarray(columns["action"], np.int64),

@@ -60,6 +60,9 @@ class TrainConfig:
     value_coef: float = _field(0.5, "weight of the value loss")
     max_grad_norm: float = _field(0.5, "gradient clipping norm")
     reward_scale: float = _field(1000.0, "reward = own team's hand score minus the other's, divided by this")
+    imitate: str = _field("", "agent spec whose decisions warm-start the networks before self-play (empty: none)")
+    imitation_hands: int = _field(0, "hands the imitated agent plays for the warm start")
+    imitation_epochs: int = _field(3, "passes over the imitation data")
     pool_size: int = _field(4, "past policies kept as opponents")
     pool_every: int = _field(10, "updates between snapshots into the opponent pool (0: no pool)")
     pool_prob: float = _field(0.2, "share of hands in which one team is a past policy from the pool")
@@ -158,7 +161,16 @@ def validate(config: TrainConfig) -> None:
     positive = ("games_per_worker", "updates", "decisions_per_update", "epochs", "minibatch_size")
     for name in positive:
         _require(getattr(config, name) >= 1, f"config {name}={getattr(config, name)!r} must be >= 1")
-    non_negative = ("workers", "pool_size", "pool_every", "checkpoint_every", "eval_every", "eval_deals")
+    non_negative = (
+        "workers",
+        "imitation_hands",
+        "imitation_epochs",
+        "pool_size",
+        "pool_every",
+        "checkpoint_every",
+        "eval_every",
+        "eval_deals",
+    )
     for name in (*non_negative, "final_eval_deals"):
         _require(getattr(config, name) >= 0, f"config {name}={getattr(config, name)!r} must be >= 0")
     _require(config.device in DEVICES, f"config device={config.device!r}; allowed: {', '.join(DEVICES)}")
@@ -183,6 +195,17 @@ def validate(config: TrainConfig) -> None:
         f"config eval_opponents={config.eval_opponents!r} must be a list of agent specs",
     )
     _require(bool(config.run_name.strip("./")) or config.run_name == "", f"config run_name={config.run_name!r}")
+    _require(
+        not config.imitate or (config.imitation_hands >= 1 and config.imitation_epochs >= 1),
+        f"config imitate={config.imitate!r} needs imitation_hands >= 1 and imitation_epochs >= 1",
+    )
+    if config.imitate:
+        from agents.registry import load_agent
+
+        try:
+            load_agent(config.imitate, 0)
+        except (ValueError, ImportError) as error:
+            raise ValueError(f"config imitate={config.imitate!r}: {error}") from None
     try:
         config.rule_set()
     except ValueError as error:

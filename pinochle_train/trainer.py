@@ -64,7 +64,7 @@ class Trainer:
             [*self.policy.parameters(), *self.critic.parameters()], lr=config.learning_rate, eps=1e-5
         )
         self.pool: list[dict[str, np.ndarray]] = []
-        self.counters = {"update": 0, "decisions": 0, "samples": 0, "hands": 0, "seconds": 0.0}
+        self.counters = {"update": 0, "decisions": 0, "samples": 0, "hands": 0, "seconds": 0.0, "imitated": False}
         self.previous_checkpoint: Path | None = None
 
     # ---------------------------------------------------------------- checkpoints
@@ -144,6 +144,8 @@ class Trainer:
             f"train: run {self.run_dir}, updates {start + 1}..{config.updates}, {config.decisions_per_update} "
             f"trained decisions per update, {config.workers} worker(s), learner on {self.device}"
         )
+        if config.imitate and not self.counters.get("imitated"):
+            self._warm_start(writer)
         progress = _Progress(self, start)
         checkpoint: Path | None = None
         try:
@@ -181,6 +183,21 @@ class Trainer:
         rows = self._final_evaluation(writer)
         writer.close()
         return rows
+
+    def _warm_start(self, writer: Any) -> None:
+        """Imitation of ``config.imitate`` before the first update; saved as ``update_000000.pt``."""
+        from .imitation import collect_imitation_data, fit_imitation
+
+        config = self.config
+        began = time.perf_counter()
+        self._say(f"imitation: {config.imitation_hands} hands of {config.imitate!r}, {config.imitation_epochs} epochs")
+        data = collect_imitation_data(config, self.log)
+        statistics = fit_imitation(self.policy, self.critic, self.optimizer, data, config, self.device, self.log)
+        for name, value in statistics.items():
+            writer.add_scalar(f"imitation/{name}", value, 0)
+        self.counters["imitated"] = True
+        self.save()
+        self._say(f"imitation: done in {_duration(time.perf_counter() - began)}; saved {self._latest_checkpoint()}")
 
     def _count(self, update: int, samples: Samples, seconds: float) -> None:
         self.counters["update"] = update + 1

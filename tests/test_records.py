@@ -471,6 +471,24 @@ def test_to_arrays_matches_the_environment(seed, switches):
             assert arrays["reward"][row] == pytest.approx(final[f"player_{arrays['seat'][row]}"])
 
 
+def test_to_arrays_states_are_the_environments_states():
+    """``states=True`` adds each decision's perfect-information state, equal to ``env.state()`` then."""
+    environment = pinochle_env.env()
+    environment.reset(seed=3)
+    rnd = random.Random(3)
+    states = []
+    for _ in environment.agent_iter():
+        observation, _, terminated, truncated, _ = environment.last()
+        if terminated or truncated:
+            environment.step(None)
+            continue
+        states.append(environment.state())
+        environment.step(int(rnd.choice(np.flatnonzero(observation["action_mask"]))))
+    arrays = records.to_arrays(environment.unwrapped.hand_records, states=True)
+    np.testing.assert_array_equal(arrays["state"], np.asarray(states))
+    assert "state" not in records.to_arrays(environment.unwrapped.hand_records)
+
+
 def test_to_arrays_matches_the_environment_over_a_game():
     """Later hands of a game (non-zero running scores) encode the same as in the environment."""
     recs, seen, _ = env_hands(11, hands=4, target_score=300)
