@@ -66,6 +66,10 @@ class Trainer:
         self.pool: list[dict[str, np.ndarray]] = []
         self.counters = {"update": 0, "decisions": 0, "samples": 0, "hands": 0, "seconds": 0.0, "imitated": False}
         self.previous_checkpoint: Path | None = None
+        #: Per update of this process: decisions, trained samples and seconds (rollout + update).
+        self.history: list[dict[str, float]] = []
+        #: Evaluations of this process: update, decisions so far, and the result rows.
+        self.evaluations: list[dict[str, Any]] = []
 
     # ---------------------------------------------------------------- checkpoints
 
@@ -205,7 +209,9 @@ class Trainer:
         self.counters["samples"] += len(samples)
         self.counters["hands"] += len(samples.hand_stats)
         self.counters["seconds"] += seconds
-        self.last_rate = samples.decisions / seconds
+        self.history.append(
+            {"update": update + 1, "decisions": samples.decisions, "samples": len(samples), "seconds": seconds}
+        )
 
     def _grow_pool(self, update: int) -> None:
         config = self.config
@@ -271,6 +277,7 @@ class Trainer:
             name = "previous_checkpoint" if row["opponent"].startswith("checkpoint:") else spec_slug(row["opponent"])
             writer.add_scalar(f"eval/margin/{name}", row["margin"]["estimate"], step)
             writer.add_scalar(f"eval/win_rate/{name}", row["win_rate"]["estimate"], step)
+        self.evaluations.append({"update": step, "decisions": self.counters["decisions"], "rows": rows})
         self._say(format_evaluation(rows, f"evaluation at update {step} ({config.eval_deals} deal pairs each):"))
         self.previous_checkpoint = checkpoint
 
@@ -296,6 +303,9 @@ class Trainer:
                 metrics[f"final/margin/{name}"] = row["margin"]["estimate"]
                 writer.add_scalar(f"eval/margin/{name}", row["margin"]["estimate"], self.counters["update"])
                 writer.add_scalar(f"eval/win_rate/{name}", row["win_rate"]["estimate"], self.counters["update"])
+            self.evaluations.append(
+                {"update": self.counters["update"], "decisions": self.counters["decisions"], "rows": rows}
+            )
             table = format_evaluation(rows, f"final evaluation of {self.run_dir / 'policy.pt'} (duplicate deals):")
             (self.run_dir / "evaluation.txt").write_text(table + "\n", encoding="utf-8")
             (self.run_dir / "evaluation.json").write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")

@@ -22,3 +22,13 @@ def test_env_documentation_holds_generated_tables():
     for doc in (sys.modules["pinochle_env.env"].__doc__, pinochle_env.env.__doc__):
         for table in (action_table(), observation_table()):
             assert table in doc
+
+
+def test_ci_runs_the_readme_test_command():
+    """The quick start has exactly two commands; CI runs the second (the test command) verbatim."""
+    block = README.split("## Quick start", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
+    commands = block.strip().splitlines()
+    assert len(commands) == 2
+    assert commands[0].endswith("python train.py --config configs/default")
+    ci = (Path(__file__).resolve().parents[1] / ".ci" / "run").read_text(encoding="utf-8")
+    assert commands[1] in ci.splitlines()

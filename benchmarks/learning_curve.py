@@ -1,0 +1,104 @@
+"""Learning curve of a preset over several seeds: arena margin against the bots as training goes.
+
+Runs the preset (``default``) once per seed with periodic arena evaluations (``--eval-every``
+updates, ``--eval-deals`` deal pairs against random and heuristic) and its final evaluation, then
+writes ``docs/learning_curve.png`` (margin per hand against decisions trained, one faint line
+per seed and their mean) and ``docs/learning_curve.json`` (every evaluation with its interval),
+and prints the final results per seed. Runs go to ``runs/learning_curve/seed<k>``.
+
+Usage: ``python benchmarks/learning_curve.py [--seeds 0 1 2] [--config default] [--eval-every 50]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+
+from pinochle_train.config import build_config, load_preset
+from pinochle_train.evaluate import format_evaluation
+from pinochle_train.trainer import Trainer
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def run_seed(preset: str, seed: int, args: argparse.Namespace) -> dict:
+    values = load_preset(preset)
+    values.update(
+        seed=seed,
+        run_name=f"seed{seed}",
+        out_dir=str(args.out),
+        eval_every=args.eval_every,
+        eval_deals=args.eval_deals,
+        eval_opponents=["random", "heuristic"],
+    )
+    config = build_config(values)
+    began = time.perf_counter()
+    trainer = Trainer(config, args.out / f"seed{seed}", log=None if args.quiet else sys.stderr)
+    final = trainer.run()
+    print(format_evaluation(final, f"seed {seed}: final evaluation ({config.final_eval_deals} deal pairs each)"))
+    return {
+        "seed": seed,
+        "wall_seconds": time.perf_counter() - began,
+        "decisions": trainer.counters["decisions"],
+        "evaluations": trainer.evaluations,
+    }
+
+
+def plot(results: list[dict], path: Path, preset: str) -> None:
+    figure, axes = plt.subplots(1, 2, figsize=(10, 4), sharex=True)
+    for axis, opponent in zip(axes, ("random", "heuristic"), strict=True):
+        curves = []
+        for result in results:
+            points = [
+                (entry["decisions"], row["margin"]["estimate"])
+                for entry in result["evaluations"]
+                for row in entry["rows"]
+                if row["opponent"] == opponent
+            ]
+            x, y = np.array(points).T
+            curves.append((x, y))
+            axis.plot(x / 1e6, y, color="tab:blue", alpha=0.3, label=f"seed {result['seed']}")
+        length = min(len(x) for x, _ in curves)
+        mean_x = np.mean([x[:length] for x, _ in curves], axis=0)
+        mean_y = np.mean([y[:length] for _, y in curves], axis=0)
+        axis.plot(mean_x / 1e6, mean_y, color="tab:blue", linewidth=2, label="mean")
+        axis.axhline(0, color="grey", linewidth=0.8)
+        axis.set_title(f"vs {opponent}")
+        axis.set_xlabel("decisions played (millions)")
+        axis.set_ylabel("duplicate margin per hand")
+    axes[0].legend(fontsize=8)
+    figure.suptitle(f"pinochle-rl, preset {preset}: {len(results)} seeds")
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--config", default="default")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--eval-every", type=int, default=50)
+    parser.add_argument("--eval-deals", type=int, default=50)
+    parser.add_argument("--out", type=Path, default=Path("runs/learning_curve"))
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args()
+    results = [run_seed(args.config, seed, args) for seed in args.seeds]
+    DOCS.mkdir(exist_ok=True)
+    plot(results, DOCS / "learning_curve.png", args.config)
+    machine = f"{platform.machine()} {platform.processor() or ''} python {platform.python_version()}".strip()
+    report = {"preset": args.config, "machine": machine, "date": time.strftime("%Y-%m-%d"), "runs": results}
+    (DOCS / "learning_curve.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {DOCS / 'learning_curve.png'} and {DOCS / 'learning_curve.json'}")
+
+
+if __name__ == "__main__":
+    main()

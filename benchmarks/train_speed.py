@@ -1,0 +1,56 @@
+"""Training throughput: decisions/s collected and trained end to end with the default preset.
+
+Runs the ``default`` preset (its network, workers and update size) for ``--updates`` updates
+without evaluations and reports, per update after the first (which also waits for the worker
+processes to start), every engine decision of the counted hands (forced ones and pool opponents'
+included) and the trained decisions, divided by the wall time of collection plus the PPO update.
+Target: at least 10,000 decisions/s on 2 CPU cores.
+
+Usage: ``python benchmarks/train_speed.py [--updates 8] [--config default] [--set workers=1 ...]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import tempfile
+from pathlib import Path
+
+import torch
+
+from pinochle_train.config import build_config, load_preset, parse_value
+from pinochle_train.trainer import Trainer
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--updates", type=int, default=8)
+    parser.add_argument("--config", default="default")
+    parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override a field")
+    args = parser.parse_args()
+    values = load_preset(args.config)
+    for item in args.set:
+        name, _, text = item.partition("=")
+        values[name] = parse_value(name, text)
+    with tempfile.TemporaryDirectory() as out:
+        values.update(updates=args.updates, final_eval_deals=0, eval_every=0, checkpoint_every=0, out_dir=out)
+        config = build_config({**values, "run_name": "speed"})
+        trainer = Trainer(config, Path(out) / "speed")
+        trainer.run()
+    steady = trainer.history[1:] or trainer.history
+    rates = [entry["decisions"] / entry["seconds"] for entry in steady]
+    trained = [entry["samples"] / entry["seconds"] for entry in steady]
+    print(f"machine: {platform.machine()} {platform.processor() or ''} python {platform.python_version()}")
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} learner threads, {config.workers} rollout workers")
+    print(f"network: policy {config.hidden}, critic {config.critic_hidden} on the {config.critic_input}")
+    print(f"updates measured: {len(steady)} of {config.decisions_per_update} trained decisions each")
+    print(
+        f"decisions/s (all engine decisions): median {statistics.median(rates):,.0f}, min {min(rates):,.0f}, "
+        f"max {max(rates):,.0f}"
+    )
+    print(f"trained decisions/s: median {statistics.median(trained):,.0f}")
+
+
+if __name__ == "__main__":
+    main()
