@@ -239,3 +239,24 @@ def test_presets_are_valid() -> None:
     for path in sorted(CONFIG_DIR.glob("*.toml")):
         values = load_preset(str(path))
         build_config(values)
+
+
+def test_checkpoint_agents_in_pinochle_play(tmp_path: Path) -> None:
+    """``pinochle-play --partner checkpoint:PATH``: a person plays a hand with trained partners."""
+    import io
+
+    from agents.play import PlaySession, parse_options
+
+    path = _policy_export(tmp_path)
+    spec = f"checkpoint:{path}"
+    options = parse_options(["--partner", spec, "--opponents", spec, "--hands", "1", "--seed", "1"])
+    out = io.StringIO()
+
+    def first_legal_move(prompt: str) -> str:
+        game = session.game
+        return game.layout.to_string(game.legal_actions()[0])
+
+    session = PlaySession(options, first_legal_move, out)
+    records = session.run()
+    assert len(records) == 1 and "hands finished: 1" in out.getvalue()
+    assert session.agents[2].name == spec
