@@ -67,6 +67,7 @@ class TrainConfig:
     pool_every: int = _field(10, "updates between snapshots into the opponent pool (0: no pool)")
     pool_prob: float = _field(0.2, "share of hands in which one team is a past policy from the pool")
     checkpoint_every: int = _field(10, "updates between checkpoints (one is always written at the end)")
+    keep_checkpoints: int = _field(3, "training checkpoints kept (the latest ones; 0: keep all)")
     eval_every: int = _field(0, "updates between arena evaluations during training (0: only the final one)")
     eval_deals: int = _field(50, "deal pairs per opponent in a periodic evaluation")
     eval_opponents: list = dataclasses.field(
@@ -88,7 +89,16 @@ class TrainConfig:
 
 FIELDS = {field.name: field for field in dataclasses.fields(TrainConfig)}
 #: Fields that may differ when a run is resumed (they do not change what the run computes).
-RESUMABLE_CHANGES = ("updates", "workers", "device", "log_every", "eval_every", "eval_deals", "final_eval_deals")
+RESUMABLE_CHANGES = (
+    "updates",
+    "workers",
+    "device",
+    "log_every",
+    "eval_every",
+    "eval_deals",
+    "final_eval_deals",
+    "keep_checkpoints",
+)
 
 
 def resolve_preset(name: str) -> Path:

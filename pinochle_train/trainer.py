@@ -121,7 +121,18 @@ class Trainer:
         payload = self.state()
         path = save_checkpoint(payload, self.run_dir / "checkpoints" / f"update_{update:06d}.pt")
         export_policy(payload, self.run_dir / "policy.pt")
+        self._prune_checkpoints()
         return path
+
+    def _prune_checkpoints(self) -> None:
+        """Keep the latest ``keep_checkpoints`` (and the one the next evaluation compares against)."""
+        keep = self.config.keep_checkpoints
+        if not keep:
+            return
+        found = sorted((self.run_dir / "checkpoints").glob("update_*.pt"))
+        for old in found[:-keep]:
+            if self.previous_checkpoint is None or old.resolve() != self.previous_checkpoint.resolve():
+                old.unlink()
 
     # ---------------------------------------------------------------- training
 

@@ -73,8 +73,19 @@ def test_resume_after_kill_equals_straight_run(tmp_path: Path) -> None:
     assert run_cli(straight) == 0
     killed = tmp_path / "b"
     where_b = ["--out-dir", str(tmp_path), "--run-name", "b"]
+    keep_all = ["--keep-checkpoints", "0"]
     process = subprocess.Popen(
-        [sys.executable, str(REPO / "train.py"), *TINY, "--updates", "400", "--checkpoint-every", "2", *where_b],
+        [
+            sys.executable,
+            str(REPO / "train.py"),
+            *TINY,
+            "--updates",
+            "400",
+            "--checkpoint-every",
+            "2",
+            *keep_all,
+            *where_b,
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -100,6 +111,13 @@ def test_resume_refuses_changed_settings(tmp_path: Path) -> None:
         run_cli(["--resume", str(tmp_path / "r"), "--learning-rate", "0.1"])
     with pytest.raises(SystemExit):  # the run directory exists: no silent overwrite
         run_cli([*TINY, "--updates", "1", "--out-dir", str(tmp_path), "--run-name", "r"])
+
+
+def test_only_the_latest_checkpoints_are_kept(tmp_path: Path) -> None:
+    args = [*TINY, "--updates", "4", "--checkpoint-every", "1", "--keep-checkpoints", "2"]
+    assert run_cli([*args, "--out-dir", str(tmp_path), "--run-name", "k"]) == 0
+    kept = sorted(path.name for path in (tmp_path / "k" / "checkpoints").iterdir())
+    assert kept == ["update_000003.pt", "update_000004.pt"]
 
 
 def test_rollout_respects_masks_and_counts() -> None:
