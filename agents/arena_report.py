@@ -353,17 +353,23 @@ def write_csv(summary: dict[str, Any], path: Path) -> None:
         writer.writerows(rows)
 
 
+def _short(spec: str, limit: int = 40) -> str:
+    """A spec shortened for a plot label (checkpoint paths keep their file name)."""
+    return spec if len(spec) <= limit else "..." + spec[-(limit - 3) :]
+
+
 def write_plot(summary: dict[str, Any], path: Path) -> None:
     """Margins per pairing with their interval bars as a PNG."""
     from matplotlib.figure import Figure  # imported here: only the final report needs it
 
     pairings = summary["pairings"][::-1]  # first pairing on top
-    labels = [f"{p['a']} vs {p['b']}" for p in pairings]
+    labels = [f"{_short(p['a'])} vs {_short(p['b'])}" for p in pairings]
     estimates = np.array([p["margin"]["estimate"] for p in pairings], dtype=float)
     low = np.array([p["margin"]["low"] for p in pairings], dtype=float)
     high = np.array([p["margin"]["high"] for p in pairings], dtype=float)
     errors = np.nan_to_num(np.vstack([estimates - low, high - estimates]))
-    figure = Figure(figsize=(8, 1.2 + 0.5 * len(pairings)), layout="constrained")
+    width = 5 + 0.09 * max(len(label) for label in labels)  # room for the labels beside the plot
+    figure = Figure(figsize=(width, 1.2 + 0.5 * len(pairings)), layout="constrained")
     axes = figure.subplots()
     axes.errorbar(estimates, range(len(pairings)), xerr=errors, fmt="o", capsize=4)
     axes.axvline(0.0, color="grey", linewidth=1)

@@ -285,3 +285,18 @@ def test_cli_end_to_end_writes_table_csv_json_and_plot(tmp_path):
     config = json.loads((out / "config.json").read_text(encoding="utf-8"))
     assert config["rules"]["head_rule"] == "led_card" and config["seed"] == 3
     assert all(line["plays"][0]["hands"][0]["options"]["head_rule"] == "led_card" for line in lines_of(out))
+
+
+def test_margin_plot_fits_long_agent_specs(tmp_path):
+    """Checkpoint specs with long paths still leave room for the plot (no collapsed layout)."""
+    import warnings
+
+    from agents.arena_report import write_plot
+
+    long_a = "checkpoint:runs/some-long-run-name/checkpoints/update_000200.pt"
+    long_b = "checkpoint:runs/some-long-run-name/checkpoints/update_000100.pt"
+    pairing = {"a": long_a, "b": long_b, "margin": {"estimate": -10.0, "low": -20.0, "high": 0.0}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        write_plot({"pairings": [pairing], "confidence": 0.95}, tmp_path / "margins.png")
+    assert (tmp_path / "margins.png").stat().st_size > 0
