@@ -5,7 +5,6 @@ over random play in duplicate (same deal, teams swapped)."""
 from __future__ import annotations
 
 import sys
-import types
 
 import numpy as np
 import pytest
@@ -255,12 +254,15 @@ def test_load_agent_specs_and_parameters(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="not found"):
         load_agent(f"checkpoint:{tmp_path / 'missing.pt'}")
     saved = tmp_path / "policy.pt"
-    saved.write_bytes(b"")
-    monkeypatch.setitem(sys.modules, "torch", types.ModuleType("torch"))  # the loader imports torch lazily
-    with pytest.raises(NotImplementedError, match="format is not yet defined"):
+    saved.write_bytes(b"")  # an empty file: refused as unreadable, naming the file
+    with pytest.raises(ValueError, match="policy.pt is not a readable checkpoint"):
         load_agent(f"checkpoint:{saved},sample=true")
     with pytest.raises(ValueError, match="parameters: sample"):
         load_agent(f"checkpoint:{saved},greedy=true")
+    assert load_agent("checkpoint:bundled,sample=true", seed=1).sample
+    monkeypatch.setitem(sys.modules, "torch", None)  # PyTorch missing: said plainly
+    with pytest.raises(ImportError, match="needs PyTorch"):
+        load_agent(f"checkpoint:{saved}")
 
 
 # --------------------------------------------------------------------------------------------
