@@ -255,7 +255,7 @@ def test_load_agent_specs_and_parameters(tmp_path, monkeypatch):
         load_agent(f"checkpoint:{tmp_path / 'missing.pt'}")
     saved = tmp_path / "policy.pt"
     saved.write_bytes(b"")  # an empty file: refused as unreadable, naming the file
-    with pytest.raises(ValueError, match="policy.pt is not a readable checkpoint"):
+    with pytest.raises(ValueError, match=r"policy\.pt is not a readable checkpoint"):
         load_agent(f"checkpoint:{saved},sample=true")
     with pytest.raises(ValueError, match="parameters: sample"):
         load_agent(f"checkpoint:{saved},greedy=true")
