@@ -191,11 +191,19 @@ def test_resume_refuses_changed_seed_and_fresh_run_refuses_old_results(tmp_path)
 def test_cli_interrupted_by_a_signal_resumes_without_loss_or_repeats(tmp_path):
     out = tmp_path / "run"
     command = [sys.executable, "-m", "agents.arena", *TWO, "--deals", "2000", "--workers", "2", "--out", str(out)]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # Ctrl-C acts even if ignored here
+    )
     results = out / RESULTS
     deadline = time.monotonic() + 30
     while not (results.exists() and results.stat().st_size > 20_000) and time.monotonic() < deadline:
         time.sleep(0.05)
+    assert process.poll() is None, f"the run ended before it could be interrupted: {process.communicate()[1]}"
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=30)
     assert process.returncode == 130, stderr
