@@ -69,10 +69,8 @@ def collect_imitation_data(config: TrainConfig, log: TextIO | None = None) -> di
         min(CHUNK_HANDS, config.imitation_hands - start) for start in range(0, config.imitation_hands, CHUNK_HANDS)
     ]
     jobs = [(config, chunk, hands) for chunk, hands in enumerate(sizes)]
-    parts = []
     if config.workers <= 1:
-        iterator = map(chunk_arrays, jobs)
-        parts = _gather(iterator, len(jobs), log)
+        parts = _gather(map(chunk_arrays, jobs), len(jobs), log)
     else:
         with multiprocessing.get_context("spawn").Pool(config.workers) as pool:
             parts = _gather(pool.imap(chunk_arrays, jobs), len(jobs), log)

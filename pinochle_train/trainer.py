@@ -336,7 +336,6 @@ class _Progress:
     def __init__(self, trainer: Trainer, start: int) -> None:
         self.trainer = trainer
         self.start_update = start
-        self.start_seconds = trainer.counters["seconds"]
         self.last = time.perf_counter()
         self.began = self.last
 

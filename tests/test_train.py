@@ -278,3 +278,31 @@ def test_checkpoint_agents_in_pinochle_play(tmp_path: Path) -> None:
     records = session.run()
     assert len(records) == 1 and "hands finished: 1" in out.getvalue()
     assert session.agents[2].name == spec
+
+
+def test_imitation_warm_start_learns_the_bots_choices(tmp_path: Path) -> None:
+    """The bot's hand records become training arrays, and fitting them raises the agreement with it."""
+    from pinochle_train.imitation import collect_imitation_data, fit_imitation
+
+    config = build_config(
+        {"workers": 0, "imitate": "heuristic", "imitation_hands": 20, "imitation_epochs": 8, "hidden": [64]}
+    )
+    data = collect_imitation_data(config)
+    rows = np.arange(len(data["action"]))
+    assert len(rows) > 500 and data["action_mask"][rows, data["action"]].all()
+    assert (data["action_mask"].sum(axis=1) > 1).all()  # forced decisions carry nothing to learn
+    assert data["critic_input"].shape[1] > data["observation"].shape[1]  # the critic sees all hands
+    trainer = Trainer(config, tmp_path)
+
+    def agreement() -> float:
+        with torch.no_grad():
+            logits = masked_logits(
+                trainer.policy(torch.from_numpy(data["observation"]).float()), torch.from_numpy(data["action_mask"])
+            )
+        return float((logits.argmax(dim=1).numpy() == data["action"]).mean())
+
+    before = agreement()
+    statistics = fit_imitation(trainer.policy, trainer.critic, trainer.optimizer, data, config, torch.device("cpu"))
+    after = agreement()
+    assert after > before + 0.15, (before, after)
+    assert statistics["agreement"] > before
