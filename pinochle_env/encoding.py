@@ -429,11 +429,14 @@ def encode_state(game: Game, seat: int, observation: np.ndarray, out: np.ndarray
     if out is None:
         out = np.empty(size + (NUM_SEATS - 1) * THERMO, dtype=np.float32)
     out[:size] = observation
-    hands = np.asarray([game.hands[(seat + rel) % NUM_SEATS] for rel in range(1, NUM_SEATS)])
-    others = out[size:].reshape(NUM_SEATS - 1, 2, NUM_TYPES)
-    others[:, 0] = hands >= 1
-    others[:, 1] = hands >= 2
+    out[size:] = hidden_hands(np.asarray([game.hands[(seat + rel) % NUM_SEATS] for rel in range(1, NUM_SEATS)]))
     return out
+
+
+def hidden_hands(hands: np.ndarray) -> np.ndarray:
+    """The state's extra part: count vectors of left, partner and right ((..., 3, 24)) as thermometers
+    (holds >= 1, holds 2), flattened to (..., 3 * THERMO) float32; rows may be stacked in front."""
+    return np.stack([hands >= 1, hands >= 2], axis=-2).reshape(*hands.shape[:-2], -1).astype(np.float32)
 
 
 def observation_from_view(spec: ObservationSpec, view: PlayerView) -> np.ndarray:

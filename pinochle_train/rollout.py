@@ -31,7 +31,7 @@ import torch
 
 from agents.base import PHASE_NAMES
 from pinochle_env import BatchedGames
-from pinochle_env.encoding import THERMO
+from pinochle_env.encoding import hidden_hands
 from pinochle_env.game import NUM_SEATS
 
 from .config import TrainConfig
@@ -232,7 +232,7 @@ class RolloutWorker:
         )
 
     def _critic_input(self, observations: np.ndarray, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
-        """The state (observation plus the other three hands, as in ``encode_state``) or the observation."""
+        """The state (observation plus the other three hands, as ``encode_state`` builds it) or the observation."""
         if self.config.critic_input == "observation":
             return observations
         games = self.games.games
@@ -242,8 +242,7 @@ class RolloutWorker:
                 for row, seat in zip(rows.tolist(), seats.tolist(), strict=True)
             ]
         )
-        others = np.stack([hands >= 1, hands >= 2], axis=2).reshape(len(rows), (NUM_SEATS - 1) * THERMO)
-        return np.concatenate([observations, others.astype(np.float32)], axis=1)
+        return np.concatenate([observations, hidden_hands(hands)], axis=1)
 
     def _opponent_action(self, opponent: int, step: Any, row: int, rng: np.random.Generator) -> int:
         """A sampled action of a pool policy for one row (not trained, so no value or storage)."""
