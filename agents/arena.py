@@ -200,13 +200,13 @@ class Progress:
         eta = (self.total - self.done) / rate if rate else float("inf")
         print(
             f"arena: {self.done}/{self.total} {self.unit} ({self.done / self.total:.0%}), {rate:.1f} {self.unit}/s, "
-            f"ETA {_duration(eta)}",
+            f"ETA {format_duration(eta)}",
             file=self.stream,
             flush=True,
         )
 
 
-def _duration(seconds: float) -> str:
+def format_duration(seconds: float) -> str:
     """Seconds as H:MM:SS ('?' when unknown)."""
     if seconds == float("inf"):
         return "?"

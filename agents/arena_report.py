@@ -205,7 +205,7 @@ def _interval_text(interval: dict[str, float], spec: str = "+.1f") -> str:
     return f"[{_fmt(interval['low'], spec)}, {_fmt(interval['high'], spec)}]"
 
 
-def _table(headers: list[str], rows: list[list[str]], left: int = 1) -> str:
+def format_table(headers: list[str], rows: list[list[str]], left: int = 1) -> str:
     """Rows aligned under headers: the first ``left`` columns (text) left-aligned, the rest right-aligned."""
     widths = [max(len(cell) for cell in column) for column in zip(headers, *rows, strict=True)]
     out = []
@@ -224,7 +224,7 @@ def format_summary(summary: dict[str, Any]) -> str:
         *_pairings_text(summary),
         "",
         "Sides (declared: share of hands; bid, made, set, thrown in: when declaring; points per hand)",
-        _table(
+        format_table(
             ["A vs B", "side", "agent", "declared", "avg bid", "made", "set", "thrown in", "meld", "tricks", "score"],
             [row for p in summary["pairings"] for row in _side_rows(p)],
             left=3,
@@ -235,7 +235,7 @@ def format_summary(summary: dict[str, Any]) -> str:
     parts += [
         "",
         "Speed (decisions asked of each agent, view and mask building included)",
-        _table(
+        format_table(
             ["agent", "decisions", "seconds", "decisions/s"],
             [
                 [spec, str(s["decisions"]), _fmt(s["seconds"], ".1f"), _fmt(s["per_second"], ",.0f")]
@@ -268,7 +268,7 @@ def _pairings_text(summary: dict[str, Any]) -> list[str]:
                 _interval_text(win, ".1%"),
             ]
         rows.append(row)
-    return [title + ")", _table(headers, rows)]
+    return [title + ")", format_table(headers, rows)]
 
 
 def _side_rows(pairing: dict[str, Any]) -> Iterator[list[str]]:
@@ -298,7 +298,7 @@ def _ratings_text(summary: dict[str, Any]) -> list[str]:
     margins = summary["cross_table"]["margins"]
     return [
         f"Ratings (Bradley-Terry Elo fitted on {ratings['basis']}, mean 0, {level} interval)",
-        _table(
+        format_table(
             ["rank", "agent", "elo", f"{level} interval", "se"],
             [
                 [str(rank), r["agent"], _fmt(r["elo"], "+.0f"), _interval_text(r, "+.0f"), _fmt(r["se"], ".0f")]
@@ -308,7 +308,9 @@ def _ratings_text(summary: dict[str, Any]) -> list[str]:
         ),
         "",
         "Cross table (mean margin per hand of the row agent against the column agent)",
-        _table(["", *agents], [[agent, *(_fmt(m) for m in row)] for agent, row in zip(agents, margins, strict=True)]),
+        format_table(
+            ["", *agents], [[agent, *(_fmt(m) for m in row)] for agent, row in zip(agents, margins, strict=True)]
+        ),
     ]
 
 

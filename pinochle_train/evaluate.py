@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from agents.arena import RESULTS, ArenaConfig, read_results, run_arena
-from agents.arena_report import deal_pair_margin
+from agents.arena_report import deal_pair_margin, format_table
 from agents.stats import wilson_interval
 from pinochle_env.options import Rules
 
@@ -67,7 +67,4 @@ def format_evaluation(rows: list[dict[str, Any]], title: str) -> str:
                 f"{100 * win['estimate']:.1f}% [{100 * win['low']:.1f}, {100 * win['high']:.1f}]",
             ]
         )
-    widths = [max(len(line[k]) for line in [header, *body]) for k in range(len(header))]
-    lines = [title, "  ".join(cell.ljust(width) for cell, width in zip(header, widths, strict=True))]
-    lines += ["  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)) for line in body]
-    return "\n".join(line.rstrip() for line in lines)
+    return title + "\n" + format_table(header, body, left=len(header))

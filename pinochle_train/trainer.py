@@ -19,6 +19,7 @@ from typing import Any, TextIO
 import numpy as np
 import torch
 
+from agents.arena import format_duration
 from pinochle_env import BatchedGames
 from pinochle_env.encoding import ENCODER_VERSION
 
@@ -212,7 +213,9 @@ class Trainer:
             writer.add_scalar(f"imitation/{name}", value, 0)
         self.counters["imitated"] = True
         self.save()
-        self._say(f"imitation: done in {_duration(time.perf_counter() - began)}; saved {self._latest_checkpoint()}")
+        self._say(
+            f"imitation: done in {format_duration(time.perf_counter() - began)}; saved {self._latest_checkpoint()}"
+        )
 
     def _count(self, update: int, samples: Samples, seconds: float) -> None:
         self.counters["update"] = update + 1
@@ -355,14 +358,7 @@ class _Progress:
         made = 100 * hands[:, HAND_STATS.index("made")].mean() if len(hands) else float("nan")
         trainer._say(
             f"update {counters['update']}/{config.updates}  {counters['decisions']:,} decisions  "
-            f"{rate:,.0f} dec/s  ETA {_duration(eta)}  |  contract {contract:.0f}  made {made:.0f}%  "
+            f"{rate:,.0f} dec/s  ETA {format_duration(eta)}  |  contract {contract:.0f}  made {made:.0f}%  "
             f"entropy {statistics['entropy']['all']:.3f}  kl {statistics['approx_kl']['all']:.4f}  "
             f"value loss {statistics['value_loss']['all']:.4f}"
         )
-
-
-def _duration(seconds: float) -> str:
-    seconds = int(seconds)
-    if seconds >= 3600:
-        return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
-    return f"{seconds // 60}m{seconds % 60:02d}s"
