@@ -33,7 +33,7 @@ import numpy as np
 from pinochle_env.actions import ActionLayout
 from pinochle_env.cards import NUM_TYPES, SUIT_NAMES, SUIT_OF, card_to_str, counts_from_cards
 from pinochle_env.game import NUM_SEATS, Event, Game, Phase, PlayerView, team_of
-from pinochle_env.options import Rules, parse_switch
+from pinochle_env.options import Rules, parse_rule_assignment
 from pinochle_env.records import write_jsonl
 from pinochle_env.render import format_hand
 
@@ -426,18 +426,11 @@ def parse_options(argv: Sequence[str] | None = None) -> PlayOptions:
     if args.save and not Path(args.save).resolve().parent.is_dir():
         parser.error(f"--save: no folder {Path(args.save).resolve().parent}")
     try:
-        rules = Rules.from_mapping(dict(_switch(text) for text in args.rule))
+        rules = Rules.from_mapping(dict(parse_rule_assignment(text) for text in args.rule))
     except ValueError as error:
         parser.error(str(error))
     left, right = args.left or args.opponents, args.right or args.opponents
     return PlayOptions(args.seat, left, args.partner, right, rules, args.seed, args.hands, args.save)
-
-
-def _switch(text: str) -> tuple[str, Any]:
-    name, equals, value = text.partition("=")
-    if not equals:
-        raise ValueError(f"--rule {text!r}: expected NAME=VALUE, e.g. --rule head_rule=led_card")
-    return parse_switch(name.strip(), value)
 
 
 def main(argv: Sequence[str] | None = None, read: Callable[[str], str] = input, out: TextIO | None = None) -> int:

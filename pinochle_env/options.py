@@ -106,6 +106,14 @@ def parse_switch(name: str, text: str) -> tuple[str, Any]:
         raise ValueError(f"rule {name}={text!r} is not allowed; allowed values: integers") from None
 
 
+def parse_rule_assignment(text: str) -> tuple[str, Any]:
+    """A ``--rule NAME=VALUE`` argument as a ``(switch, value)`` pair (``ValueError`` naming a bad one)."""
+    name, equals, value = text.partition("=")
+    if not equals:
+        raise ValueError(f"--rule {text!r}: expected NAME=VALUE, e.g. --rule head_rule=led_card")
+    return parse_switch(name.strip(), value)
+
+
 #: Named rule sets. ``default`` is RULES.md's base game.
 PRESETS: dict[str, Rules] = {
     "default": Rules(),

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from pinochle_env.options import CHOICES, INTEGER_SWITCHES, parse_switch
+from pinochle_env.options import CHOICES, INTEGER_SWITCHES, parse_rule_assignment
 
 from .checkpoints import CheckpointError, load_checkpoint
 from .config import FIELDS, RESUMABLE_CHANGES, TrainConfig, build_config, load_preset, parse_value, resolve_preset
@@ -52,13 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _overrides(args: argparse.Namespace) -> dict:
     values = {name: parse_value(name, getattr(args, name)) for name in FIELDS if getattr(args, name, None) is not None}
-    rules = {}
-    for text in args.rule:
-        name, equals, value = text.partition("=")
-        if not equals:
-            raise ValueError(f"--rule {text!r}: expected NAME=VALUE")
-        key, parsed = parse_switch(name.strip(), value)
-        rules[key] = parsed
+    rules = dict(parse_rule_assignment(text) for text in args.rule)
     if rules:
         values["rules"] = rules
     return values
