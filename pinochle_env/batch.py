@@ -11,8 +11,8 @@ This is what the trainer and the arena drive, and what users can build their own
         # step.rewards[i, seat] is what seat (absolute 0..3) of game i earned by this step;
         # step.episode_over[i] marks the end of an episode, after which game i starts afresh.
 
-Every game is a :class:`~pinochle_env.game.Game` with its own generator; observations come from
-the same :class:`~pinochle_env.encoding.GameEncoder` as the PettingZoo env, so for the same seed
+Every game is an engine of the rules' variant (:func:`~pinochle_env.variants.new_game`) with its
+own generator; observations come from the same encoder as the PettingZoo env, so for the same seed
 game ``i`` matches ``env().reset(seed=seeds[i])`` decision for decision. When an episode ends the
 game restarts at once (a new hand, or a new game), so every row always holds a decision to make.
 """
@@ -25,10 +25,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .actions import masks_from_bits
-from .encoding import GameEncoder, ObservationSpec, encode_state, stamp_turn, state_size
 from .episode import EpisodeConfig
-from .game import NUM_SEATS, Game
 from .options import Rules
+from .variants import variant_kit
 
 
 class BatchStep(NamedTuple):
@@ -36,8 +35,8 @@ class BatchStep(NamedTuple):
 
     observations: np.ndarray  # (N, obs_size) float32: the acting seat's observation
     action_masks: np.ndarray  # (N, num_actions) int8: legal actions of the acting seat
-    seats: np.ndarray  # (N,) int64: the acting seat (absolute 0..3)
-    rewards: np.ndarray  # (N, 4) float32: reward of each absolute seat from this step
+    seats: np.ndarray  # (N,) int64: the acting seat (absolute 0..seats-1)
+    rewards: np.ndarray  # (N, seats) float32: reward of each absolute seat from this step
     hand_over: np.ndarray  # (N,) bool: this step ended a hand
     terminated: np.ndarray  # (N,) bool: this step ended the episode (a new one has started)
     truncated: np.ndarray  # (N,) bool: this step cut a game short at max_hands (a new one has started)
@@ -75,20 +74,21 @@ class BatchedGames:
         self.rules = rules if isinstance(rules, Rules) else Rules.from_mapping(rules or {})
         self.config = EpisodeConfig(episode, max_hands, reward, reward_scale)
         self.record = record
-        self.spec = ObservationSpec(self.rules)
-        probe = Game(self.rules, np.random.default_rng(0))
-        self.layout = probe.layout
+        self.kit = kit = variant_kit(self.rules)
+        self.num_seats = seats = kit.num_seats
+        self.spec = kit.spec
+        self.layout = kit.new_game(np.random.default_rng(0)).layout
         self.observation_size = self.spec.size
         self.num_actions = self.layout.size
-        self.state_size = state_size(self.spec)
-        self._buffer = np.zeros((num_games, NUM_SEATS, self.spec.size), dtype=np.float32)
-        self._seat_rows = self._buffer.reshape(num_games * NUM_SEATS, self.spec.size)  # row 4 i + seat: game i
-        self._first_row = np.arange(num_games) * NUM_SEATS
+        self.state_size = kit.state_size
+        self._buffer = np.zeros((num_games, seats, self.spec.size), dtype=np.float32)
+        self._seat_rows = self._buffer.reshape(num_games * seats, self.spec.size)  # row seats * i + seat: game i
+        self._first_row = np.arange(num_games) * seats
         self._rows = np.arange(num_games)
         self._masks = np.zeros((num_games, self.num_actions), dtype=np.int8)
-        self._encoders = [GameEncoder(self.spec, self._buffer[i]) for i in range(num_games)]
+        self._encoders = [kit.make_encoder(self._buffer[i]) for i in range(num_games)]
         self._seed = seed
-        self.games: list[Game] = []
+        self.games: list[Any] = []
 
     def _generators(self, seed: int | Sequence[int] | None) -> list[np.random.Generator]:
         if seed is None or isinstance(seed, (int, np.integer)):
@@ -100,13 +100,13 @@ class BatchedGames:
     def reset(self, seed: int | Sequence[int] | None = None) -> BatchStep:
         """Start every game afresh (seeded by ``seed``, or the constructor's seed)."""
         generators = self._generators(seed if seed is not None else self._seed)
-        self.games = games = [Game(self.rules, rng) for rng in generators]
+        self.games = games = [self.kit.new_game(rng) for rng in generators]
         for game, encoder in zip(games, self._encoders, strict=True):
             encoder.update(game)
         seats = [game.to_act for game in games]
         phases = [game.phase for game in games]
         legal = [game.legal_bits() for game in games]
-        rewards = np.zeros((self.num_games, NUM_SEATS), np.float32)
+        rewards = np.zeros((self.num_games, self.num_seats), np.float32)
         hand_over, terminated, truncated = np.zeros((3, self.num_games), dtype=bool)
         return self._result(seats, phases, legal, rewards, hand_over, terminated, truncated, [])
 
@@ -125,7 +125,7 @@ class BatchedGames:
         records: list[dict[str, Any]] = []
         ended: list[int] = []  # games whose hand ended, and what it paid
         outcomes: list[tuple[list[float], bool, bool]] = []
-        games, encoders = self.games, self._encoders
+        games, encoders, teams, new_game = self.games, self._encoders, self.kit.teams, self.kit.new_game
         seats: list[int] = []
         phases: list[int] = []
         legal: list[int] = []
@@ -137,18 +137,18 @@ class BatchedGames:
             if game.to_act < 0:
                 if self.record:
                     records.append(game.record())
-                outcome = self.config.hand_end(game)
+                outcome = self.config.hand_end(game, teams)
                 ended.append(i)
                 outcomes.append(outcome)
                 if outcome[1] or outcome[2]:
-                    game = games[i] = Game(self.rules, game.rng)
+                    game = games[i] = new_game(game.rng)
                 else:
                     game.next_hand()
             encoders[i].update(game)
             seats.append(game.to_act)
             phases.append(game.phase)
             legal.append(game.legal_bits())
-        rewards = np.zeros((self.num_games, NUM_SEATS), dtype=np.float32)
+        rewards = np.zeros((self.num_games, self.num_seats), dtype=np.float32)
         hand_over, terminated, truncated = np.zeros((3, self.num_games), dtype=bool)
         if ended:  # filled in at once: a numpy call costs more than a step of the loop above
             paid, over, cut = zip(*outcomes, strict=True)
@@ -175,7 +175,7 @@ class BatchedGames:
         self._seats = seats = np.array(seats, dtype=np.int64)
         self._masks = masks_from_bits(legal, self.num_actions)
         observations = self._seat_rows.take(self._first_row + seats, axis=0)
-        stamp_turn(self.spec, observations, phases, 0)  # each row is its acting seat's own view
+        self.kit.stamp_turn(observations, phases, 0)  # each row is its acting seat's own view
         return BatchStep(observations, self._masks, seats, rewards, hand_over, terminated, truncated, records)
 
     def states(self) -> np.ndarray:
@@ -183,9 +183,9 @@ class BatchedGames:
         out = np.empty((self.num_games, self.state_size), dtype=np.float32)
         for i, game in enumerate(self.games):
             seat = int(self._seats[i])
-            encode_state(game, seat, self._encoders[i].observation(game, seat), out[i])
+            self.kit.encode_state(game, seat, self._encoders[i].observation(game, seat), out[i])
         return out
 
     def views(self) -> list:
-        """Information-set views (:class:`~pinochle_env.game.PlayerView`) of each acting seat."""
+        """Information-set views (:class:`~pinochle_env.game.PlayerView` or the variant's) of each acting seat."""
         return [game.view(game.to_act) for game in self.games]

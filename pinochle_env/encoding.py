@@ -100,14 +100,18 @@ def piece_labels(rules: Rules) -> list[tuple[str, list[str], str]]:
 
 
 class ObservationSpec:
-    """The pieces of the observation for a rule set: sizes, offsets and ``describe()``."""
+    """The pieces of the observation for a rule set: sizes, offsets and ``describe()``.
 
-    def __init__(self, rules: Rules) -> None:
+    ``pieces`` ((name, per-index labels, description) per piece) defaults to the partnership
+    game's :func:`piece_labels`; the other variants pass their own.
+    """
+
+    def __init__(self, rules: Rules, pieces: list[tuple[str, list[str], str]] | None = None) -> None:
         self.rules = rules
         self.pieces: list[Piece] = []
         self._labels: list[str] = []
         offset = 0
-        for name, labels, description in piece_labels(rules):
+        for name, labels, description in piece_labels(rules) if pieces is None else pieces:
             self.pieces.append(Piece(name, len(labels), offset, description))
             self._labels += [f"{name}[{label}]" for label in labels]
             offset += len(labels)

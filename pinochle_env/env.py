@@ -1,4 +1,5 @@
-"""PettingZoo AEC environment ``pinochle_v0``: 4-player partnership auction Pinochle.
+"""PettingZoo AEC environment ``pinochle_v0``: 4-player partnership auction Pinochle, and with
+``variant="cutthroat"`` or ``"two_hand"`` the three- and two-handed games.
 
 {summary}
 
@@ -16,7 +17,10 @@ Agents
 ------
 ``player_0`` .. ``player_3``, seats 0-3 clockwise; partners sit opposite (team 0 = players 0 and 2).
 The agent to act is the engine's (the auction goes clockwise from the dealer's left, the declarer
-names trump, passes cards and leads, trick winners lead), not a fixed rotation.
+names trump, passes cards and leads, trick winners lead), not a fixed rotation. ``variant="cutthroat"``
+has ``player_0`` .. ``player_2``, each playing for itself, and ``variant="two_hand"`` ``player_0``
+and ``player_1``; their actions, observations and records are documented in ``docs/cutthroat.md``
+and ``docs/two_hand.md`` (the tables below are the partnership game's).
 
 Options
 -------
@@ -51,7 +55,9 @@ Rewards
 Team-shared and zero-sum between the teams, delivered through ``last()``:
 ``reward="margin"`` (default): at each hand end, own team's hand score minus the other team's,
 divided by ``reward_scale`` (default 1000); ``reward="win"`` (with ``episode="game"``): +1 / -1 at
-the end of a won game, 0 if ``max_hands`` cut it short.
+the end of a won game, 0 if ``max_hands`` cut it short. Without partners every seat is its own
+team: two-handed, own minus the opponent's; cutthroat, own minus the mean of the other two (a win
+pays +1 and -0.5 each).
 
 Hand records
 ------------
@@ -83,11 +89,12 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .actions import ActionLayout, masks_from_bits
-from .encoding import GameEncoder, ObservationSpec, encode_state, state_size
+from .encoding import ObservationSpec, state_size
 from .episode import EpisodeConfig
-from .game import NUM_SEATS, Game, IllegalActionError
-from .options import CHOICES, INTEGER_SWITCHES, SWITCH_NAMES, Rules
+from .game import IllegalActionError
+from .options import CHOICES, DEFAULT_TARGET, INTEGER_SWITCHES, SWITCH_NAMES, VARIANT_SWITCHES, Rules
 from .render import render_for_mode
+from .variants import variant_kit
 
 ILLEGAL_ACTION_MODES = ("raise", "penalty")
 ENV_OPTIONS = {
@@ -158,31 +165,32 @@ class raw_env(AECEnv):
         self.config = EpisodeConfig(episode, max_hands, reward, reward_scale)
         self.render_mode = render_mode
         self.illegal_action = illegal_action
-        self.layout = ActionLayout(self.rules.max_bid)
-        self.spec = ObservationSpec(self.rules)
-        self._encoder = GameEncoder(self.spec)
-        self.possible_agents = [f"player_{seat}" for seat in range(NUM_SEATS)]
+        self.kit = kit = variant_kit(self.rules)
+        self.layout = kit.new_game(np.random.default_rng(0)).layout
+        self.spec = kit.spec
+        self._encoder = kit.make_encoder()
+        self.possible_agents = [f"player_{seat}" for seat in range(kit.num_seats)]
         self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.agents: list[str] = []
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
-                    "observation": spaces.Box(*_bounds(self.spec), dtype=np.float32),
+                    "observation": spaces.Box(*kit.bounds(), dtype=np.float32),
                     "action_mask": spaces.Box(0, 1, (self.layout.size,), dtype=np.int8),
                 }
             )
             for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(self.layout.size) for agent in self.possible_agents}
-        low, high = _bounds(self.spec)
-        size = state_size(self.spec)
+        low, high = kit.bounds()
+        size = kit.state_size
         self.state_space = spaces.Box(
             np.concatenate([low, np.zeros(size - self.spec.size, np.float32)]),
             np.concatenate([high, np.ones(size - self.spec.size, np.float32)]),
             dtype=np.float32,
         )
         self._rng: np.random.Generator | None = None
-        self.game: Game | None = None
+        self.game: Any = None
         self.hand_records: list[dict[str, Any]] = []
 
     # ------------------------------------------------------------------ PettingZoo API
@@ -194,7 +202,8 @@ class raw_env(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start an episode; ``options={"dealer": k, "deal": [[12 cards] x 4]}`` presets the first hand."""
+        """Start an episode; ``options={"dealer": k, "deal": [...]}`` presets the first hand (the deal as
+        the variant's engine takes it: ``[[12 cards] x 4]`` in the partnership game)."""
         options = dict(options or {})
         unknown = sorted(set(options) - set(RESET_OPTIONS))
         if unknown:  # a warning, not an error: PettingZoo's api_test passes an arbitrary option
@@ -203,7 +212,7 @@ class raw_env(AECEnv):
             )
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
-        self.game = Game(self.rules, self._rng, dealer=options.get("dealer"), deal=options.get("deal"))
+        self.game = self.kit.new_game(self._rng, dealer=options.get("dealer"), deal=options.get("deal"))
         self.hand_records = []
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -225,7 +234,7 @@ class raw_env(AECEnv):
     def state(self) -> np.ndarray:
         """Perfect-information state from the acting seat's point of view (seat 0's once the hand is over)."""
         seat = max(self.game.to_act, 0)
-        return encode_state(self.game, seat, self._encoder.observation(self.game, seat))
+        return self.kit.encode_state(self.game, seat, self._encoder.observation(self.game, seat))
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -248,17 +257,17 @@ class raw_env(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def _finish_hand(self, game: Game) -> None:
+    def _finish_hand(self, game: Any) -> None:
         record = game.record()
         self.hand_records.append(record)
-        rewards, terminated, truncated = self.config.hand_end(game)
+        rewards, terminated, truncated = self.config.hand_end(game, self.kit.teams)
         for agent, reward in zip(self.possible_agents, rewards, strict=True):
             self.rewards[agent] = reward
             self.infos[agent] = {"hand_record": record}
             self.terminations[agent] = terminated
             self.truncations[agent] = truncated
         if terminated or truncated:
-            self.agent_selection = self.possible_agents[(game.declarer + 1) % NUM_SEATS]
+            self.agent_selection = self.possible_agents[(game.dealer + 1) % self.kit.num_seats]
         else:
             game.next_hand()
             self.agent_selection = self.possible_agents[game.to_act]
@@ -278,16 +287,6 @@ class raw_env(AECEnv):
     def describe(self, index: int | None = None) -> str:
         """What observation entry ``index`` means, or the table of pieces."""
         return self.spec.describe(index)
-
-
-def _bounds(spec: ObservationSpec) -> tuple[np.ndarray, np.ndarray]:
-    """Box bounds of the observation: [0, 1] except meld points (>= 0) and running scores (any)."""
-    low = np.zeros(spec.size, np.float32)
-    high = np.ones(spec.size, np.float32)
-    high[spec.piece("meld_points").slice] = np.inf
-    low[spec.piece("scores").slice] = -np.inf
-    high[spec.piece("scores").slice] = np.inf
-    return low, high
 
 
 def action_to_string(action: int, max_bid: int = 1000) -> str:
@@ -323,7 +322,7 @@ def action_table(max_bid: int = 1000) -> str:
 
 def observation_table(rules: Rules | None = None) -> str:
     """The pieces of the observation vector, generated from :class:`ObservationSpec`."""
-    spec = ObservationSpec(rules or Rules())
+    spec = variant_kit(rules or Rules()).spec
     return _table(
         ("piece", "indices", "meaning"),
         [(p.name, f"{p.offset} .. {p.offset + p.size - 1}", p.description) for p in spec.pieces],
@@ -332,12 +331,17 @@ def observation_table(rules: Rules | None = None) -> str:
 
 def switch_table() -> str:
     """Every rule switch with its allowed values, default first, generated from :mod:`options`."""
-    rows = [(name, " | ".join(_spell(v) for v in values)) for name, values in CHOICES.items()]
+
+    def variants(name: str) -> str:
+        return "all" if name == "variant" else ", ".join(v for v, names in VARIANT_SWITCHES.items() if name in names)
+
+    rows = [(name, " | ".join(_spell(v) for v in values), variants(name)) for name, values in CHOICES.items()]
+    defaults = {"max_bid": "1000", "target_score": " / ".join(f"{v} {t}" for v, t in DEFAULT_TARGET.items())}
     rows += [
-        (name, f"integer >= {low}, multiple of {step} (default {getattr(Rules(), name)})")
+        (name, f"integer >= {low}, multiple of {step} (default {defaults[name]})", variants(name))
         for name, (low, step) in INTEGER_SWITCHES.items()
     ]
-    return _table(("switch", "values (default first)"), rows)
+    return _table(("switch", "values (default first)", "variants"), rows)
 
 
 def _spell(value: Any) -> str:

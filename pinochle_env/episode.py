@@ -1,18 +1,22 @@
 """What an episode is and what it pays: shared by the PettingZoo env and the batched API.
 
-An episode is one hand (``episode="hand"``) or hands until a team wins (``episode="game"``, cut
-short after ``max_hands`` hands). Rewards are team-shared and zero-sum between the teams:
+An episode is one hand (``episode="hand"``) or hands until a team (a player, in the variants
+without partners) wins (``episode="game"``, cut short after ``max_hands`` hands). Rewards are
+team-shared and zero-sum (:func:`~pinochle_env.variants.margins`):
 
-- ``reward="margin"``: at every hand end, own team's hand score minus the other team's, divided
-  by ``reward_scale``;
-- ``reward="win"``: +1 / -1 at the end of a won game (0 for a game cut short); ``episode="game"`` only.
+- ``reward="margin"``: at every hand end, own team's hand score minus the other team's (in
+  cutthroat: own score minus the mean of the other two), divided by ``reward_scale``;
+- ``reward="win"``: at the end of a won game, 1 for the winner minus the mean of the others'
+  (+1 / -1; in cutthroat +1 / -0.5); 0 for a game cut short. ``episode="game"`` only.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from .game import NUM_SEATS, Game
+from .variants import margins
 
 EPISODES = ("hand", "game")
 REWARDS = ("margin", "win")
@@ -42,13 +46,16 @@ class EpisodeConfig:
         if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not scale > 0:
             raise ValueError(f"reward_scale={scale!r} is not allowed; it must be a number > 0")
 
-    def hand_end(self, game: Game) -> tuple[list[float], bool, bool]:
-        """At a finished hand: each seat's reward, and whether the episode terminated / was truncated."""
+    def hand_end(self, game: Any, teams: Sequence[int]) -> tuple[list[float], bool, bool]:
+        """At a finished hand: each seat's reward, and whether the episode terminated / was truncated.
+
+        ``teams[seat]`` is the seat's team; ``game.score`` and ``game.winner`` are indexed by team.
+        """
         terminated = self.episode == "hand" or game.winner is not None
         truncated = not terminated and self.max_hands is not None and game.hand_number + 1 >= self.max_hands
         if self.reward == "margin":
-            margin = (game.score[0] - game.score[1]) / self.reward_scale
-            return [margin if seat % 2 == 0 else -margin for seat in range(NUM_SEATS)], terminated, truncated
+            return [m / self.reward_scale for m in margins(game.score, teams)], terminated, truncated
         if game.winner is None:
-            return [0.0] * NUM_SEATS, terminated, truncated
-        return [1.0 if seat % 2 == game.winner else -1.0 for seat in range(NUM_SEATS)], terminated, truncated
+            return [0.0] * len(teams), terminated, truncated
+        won = [1.0 if team == game.winner else 0.0 for team in range(len(game.score))]
+        return margins(won, teams), terminated, truncated

@@ -137,6 +137,9 @@ class Game:
         totals: tuple[int, int] = (0, 0),
     ) -> None:
         self.rules = rules if rules is not None else Rules()
+        if self.rules.variant != "partnership":
+            variant = self.rules.variant
+            raise ValueError(f"Game plays the partnership game; use pinochle_env.new_game for variant={variant!r}")
         self.layout = _action_layout(self.rules.max_bid)
         self._card0 = self.layout.card0
         self.rng = rng if rng is not None else np.random.default_rng()

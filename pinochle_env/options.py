@@ -14,7 +14,7 @@ from typing import Any
 
 #: Allowed values of each switch with a fixed set of choices, default first.
 CHOICES: dict[str, tuple[Any, ...]] = {
-    "variant": ("partnership",),
+    "variant": ("partnership", "cutthroat", "two_hand"),
     "bid_raises": ("seed", "any"),
     "pass_with_help": (True, False),
     "all_pass": ("dealer_stuck", "redeal"),
@@ -33,6 +33,20 @@ MIN_BID = 250
 BID_STEP = 10
 #: Integer switches: (smallest allowed value, step the value must be a multiple of).
 INTEGER_SWITCHES = {"max_bid": (MIN_BID + BID_STEP, BID_STEP), "target_score": (BID_STEP, BID_STEP)}
+
+#: The game each variant plays to when ``target_score`` is not given (RULES.md sections 6 and 7).
+DEFAULT_TARGET = {"partnership": 1500, "cutthroat": 1500, "two_hand": 1000}
+
+#: The switches that mean something in each variant (besides ``variant`` itself). Setting any
+#: other switch away from its default there is refused: it would silently do nothing.
+_PARTNERSHIP_SWITCHES = tuple(name for name in CHOICES if name != "variant") + tuple(INTEGER_SWITCHES)
+VARIANT_SWITCHES: dict[str, tuple[str, ...]] = {
+    "partnership": _PARTNERSHIP_SWITCHES,
+    # No partners: no help and no passing; the rest of the auction, meld and play rules apply.
+    "cutthroat": tuple(n for n in _PARTNERSHIP_SWITCHES if n not in ("pass_with_help", "pass_count", "pass_mode")),
+    # No auction and no throw-in; phase 2 has its own fixed play rules, melds are chosen one by one.
+    "two_hand": ("counting", "target_score"),
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -53,9 +67,11 @@ class Rules:
     counting: str = "counters"
     save_meld: str = "points"
     save_meld_applies_to: str = "defenders"
-    target_score: int = 1500
+    target_score: int | None = None  # None: the variant's own target (DEFAULT_TARGET)
 
     def __post_init__(self) -> None:
+        if self.variant in DEFAULT_TARGET and self.target_score is None:
+            object.__setattr__(self, "target_score", DEFAULT_TARGET[self.variant])
         for name, allowed in CHOICES.items():
             value = getattr(self, name)
             # bool is an int subclass: demand the exact type so that pass_count=True is refused.
@@ -68,6 +84,18 @@ class Rules:
                     f"rule {name}={value!r} is not allowed; allowed values: integers >= {smallest} "
                     f"that are multiples of {step}"
                 )
+        applicable = VARIANT_SWITCHES[self.variant]
+        defaults = Rules.__dataclass_fields__
+        stray = [
+            name
+            for name in SWITCH_NAMES[1:]
+            if name not in applicable and getattr(self, name) != defaults[name].default
+        ]
+        if stray:
+            raise ValueError(
+                f"rule {', '.join(stray)} does not apply to variant={self.variant!r}; "
+                f"its switches: {', '.join(applicable)}"
+            )
 
     @classmethod
     def from_mapping(cls, switches: Mapping[str, Any]) -> Rules:
@@ -83,7 +111,15 @@ class Rules:
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some switches changed (validated like the constructor)."""
-        return Rules.from_mapping({**self.to_dict(), **changes})
+        switches = self.to_dict()
+        if "variant" in changes and "target_score" not in changes and self.target_score == DEFAULT_TARGET[self.variant]:
+            del switches["target_score"]  # follow the new variant's default target
+        return Rules.from_mapping({**switches, **changes})
+
+    @property
+    def num_seats(self) -> int:
+        """Players at the table: 4 (partnership), 3 (cutthroat) or 2 (two_hand)."""
+        return {"partnership": 4, "cutthroat": 3, "two_hand": 2}[self.variant]
 
 
 SWITCH_NAMES: tuple[str, ...] = tuple(field.name for field in dataclasses.fields(Rules))

@@ -17,11 +17,14 @@ from typing import Any
 import numpy as np
 
 from .cards import card_from_str, suit_from_str
-from .encoding import GameEncoder, ObservationSpec, encode_state, state_size
 from .game import Game, Phase
 from .options import Rules
+from .variants import VariantKit, margins, variant_kit
 
-#: Keys every hand record has (extra keys are allowed).
+#: Keys every hand record of every variant has (extra keys are allowed).
+COMMON_KEYS = ("variant", "options", "dealer", "deal", "tricks", "score", "totals")
+
+#: Keys every partnership hand record has (extra keys are allowed).
 RECORD_KEYS = (
     "variant",
     "options",
@@ -64,7 +67,7 @@ def read_jsonl(path: str | os.PathLike) -> Iterator[dict[str, Any]]:
                 raise ValueError(f"{Path(path)}:{number}: not a JSON hand record ({error.msg})") from None
             if not isinstance(record, dict):
                 raise ValueError(f"{Path(path)}:{number}: not a JSON hand record (a {type(record).__name__})")
-            missing = [key for key in RECORD_KEYS if key not in record]
+            missing = [key for key in COMMON_KEYS if key not in record]
             if missing:
                 raise ValueError(f"{Path(path)}:{number}: hand record lacks {', '.join(missing)}")
             yield record
@@ -119,9 +122,27 @@ def _recorded_action(game: Game, record: dict[str, Any], cursor: dict[str, int])
     return layout.card_action(card_from_str(trick["cards"][index % 4]))
 
 
-def decisions(record: dict[str, Any]) -> Iterator[tuple[Game, int, int]]:
-    """Each decision of a recorded hand as ``(game, seat, action)``, the game as it stands *before*
-    the action (the same object, advanced after each yield: clone it to keep it)."""
+def decisions(record: dict[str, Any]) -> Iterator[tuple[Any, int, int]]:
+    """Each decision of a recorded hand (any variant) as ``(game, seat, action)``, the game as it
+    stands *before* the action (the same object, advanced after each yield: clone it to keep it)."""
+    return _kit(record).decisions(record)
+
+
+def replay(record: dict[str, Any], upto: int | None = None) -> Any:
+    """The game after replaying a record (any variant): the whole hand, or only its first ``upto``
+    decisions. Raises ``ValueError`` if the record is not a legal hand (an illegal action names itself)."""
+    return _kit(record).replay(record, upto)
+
+
+def _kit(record: dict[str, Any]) -> VariantKit:
+    """The variant kit of a record's rule set (``ValueError`` for a record that names none)."""
+    if not isinstance(record, dict) or "options" not in record:
+        raise ValueError("not a hand record: it has no 'options'")
+    return variant_kit(Rules.from_mapping(record["options"]))
+
+
+def partnership_decisions(record: dict[str, Any]) -> Iterator[tuple[Game, int, int]]:
+    """:func:`decisions` of a partnership hand."""
     game = _start(record)
     cursor: dict[str, int] = {}
     while not game.hand_over:
@@ -130,11 +151,8 @@ def decisions(record: dict[str, Any]) -> Iterator[tuple[Game, int, int]]:
         game.apply(action)
 
 
-def replay(record: dict[str, Any], upto: int | None = None) -> Game:
-    """The game after replaying a record: the whole hand, or only its first ``upto`` decisions.
-
-    Raises ``ValueError`` if the record is not a legal hand (an illegal action names itself).
-    """
+def replay_partnership(record: dict[str, Any], upto: int | None = None) -> Game:
+    """:func:`replay` of a partnership hand."""
     game = _start(record)
     cursor: dict[str, int] = {}
     done = 0
@@ -166,21 +184,24 @@ def to_arrays(
     columns: dict[str, list] = {
         k: [] for k in ("observation", "state", "action_mask", "action", "seat", "hand", "reward", "done")
     }
-    spec: ObservationSpec | None = None
+    kit: VariantKit | None = None
     for hand, record in enumerate(records):
-        rules = Rules.from_mapping(record["options"])
-        if spec is None:
-            spec = ObservationSpec(rules)
-        elif rules.max_bid != spec.rules.max_bid:
-            raise ValueError(f"record {hand} has max_bid {rules.max_bid}, record 0 has {spec.rules.max_bid}")
-        encoder = GameEncoder(spec)
+        record_kit = _kit(record)
+        if kit is None:
+            kit = record_kit
+        elif (record_kit.rules.variant, record_kit.spec.size) != (kit.rules.variant, kit.spec.size):
+            raise ValueError(
+                f"record {hand} ({record_kit.rules.variant}, max_bid {record_kit.rules.max_bid}) does not share "
+                f"the observation layout of record 0 ({kit.rules.variant}, max_bid {kit.rules.max_bid})"
+            )
+        encoder = record_kit.make_encoder()
         last_of_seat: dict[int, int] = {}
-        for game, seat, action in decisions(record):
+        for game, seat, action in record_kit.decisions(record):
             last_of_seat[seat] = len(columns["action"])
             observation = encoder.observation(game, seat)
             columns["observation"].append(observation)
             if states:
-                columns["state"].append(encode_state(game, seat, observation))
+                columns["state"].append(record_kit.encode_state(game, seat, observation))
             mask = np.zeros(game.layout.size, np.int8)
             mask[game.legal_actions()] = 1
             columns["action_mask"].append(mask)
@@ -189,16 +210,16 @@ def to_arrays(
             columns["hand"].append(hand)
             columns["reward"].append(0.0)
             columns["done"].append(False)
-        margin = (record["score"][0] - record["score"][1]) / reward_scale
+        paid = margins(record["score"], record_kit.teams)
         for seat, index in last_of_seat.items():
-            columns["reward"][index] = margin if seat % 2 == 0 else -margin
+            columns["reward"][index] = paid[seat] / reward_scale
             columns["done"][index] = True
-    if spec is None:
+    if kit is None:
         raise ValueError("no records given")
-    extra = {"state": np.asarray(columns["state"], np.float32).reshape(-1, state_size(spec))} if states else {}
+    extra = {"state": np.asarray(columns["state"], np.float32).reshape(-1, kit.state_size)} if states else {}
     return {
         **extra,
-        "observation": np.asarray(columns["observation"], np.float32).reshape(-1, spec.size),
+        "observation": np.asarray(columns["observation"], np.float32).reshape(-1, kit.spec.size),
         "action_mask": np.asarray(columns["action_mask"], np.int8),
         "action": np.asarray(columns["action"], np.int64),
         "seat": np.asarray(columns["seat"], np.int8),
