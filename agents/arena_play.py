@@ -1,9 +1,11 @@
 """Playing the arena's duplicate units: deal pairs and game pairs (what a worker process runs).
 
-A *deal pair* plays one deal twice with the same cards and dealer: agent A holds seats 0 and 2
-in the first play and seats 1 and 3 in the second, so the card luck of a deal cancels out. A
-*game pair* does the same for whole games: both plays see the same seeded sequence of deals
-(hand k of game g always gets the same cards and dealer), teams swapped.
+A *deal pair* plays one deal once per team with the same cards and dealer: in the partnership
+game agent A holds seats 0 and 2 in the first play and seats 1 and 3 in the second, so the card
+luck of a deal cancels out. Without partners every seat is a team: a two-handed deal is played
+twice (A in seat 0, then seat 1), a cutthroat deal three times (A in each seat, B in the other
+two). A *game pair* does the same for whole games: every play sees the same seeded sequence of
+deals (hand k of game g always gets the same cards and dealer).
 
 Everything random is derived from ``(seed, kind, unit id, ...)`` with ``numpy.random.SeedSequence``
 (deal i of every pairing gets the same cards, and agents are built afresh with
@@ -19,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from pinochle_env.game import NUM_SEATS, Game
 from pinochle_env.options import Rules
+from pinochle_env.variants import new_game
 
 from .base import Agent, decide
 from .registry import load_agent
@@ -50,28 +52,29 @@ def play_job(job: Job) -> list[dict[str, Any]]:
 
 
 def play_deal_pair(job: Job, deal_id: int) -> dict[str, Any]:
-    """Play deal ``deal_id`` twice (A in seats 0/2, then in 1/3): one line with both hand records."""
+    """Play deal ``deal_id`` once per team of A (seats 0/2, then 1/3 in the partnership game): one
+    line with every play's hand record."""
     clock = _Clock()
     plays = []
-    for a_team in (0, 1):
+    for a_team in _teams(job):
         agents = _seat_agents(job, deal_id, a_team)
-        game = Game(job.rules, np.random.default_rng(_entropy(job, deal_id)))
+        game = new_game(job.rules, np.random.default_rng(_entropy(job, deal_id)))
         _play_hand(game, agents, a_team, clock)
         plays.append({"a_team": a_team, "hands": [game.record()]})
     return _line(job, deal_id, plays, clock)
 
 
 def play_game_pair(job: Job, game_id: int) -> dict[str, Any]:
-    """Play game ``game_id`` twice on the same deal sequence, teams swapped: one line, all hands.
+    """Play game ``game_id`` once per team of A on the same deal sequence: one line, all hands.
 
     A game ends when a team reaches the target score or after ``job.hand_cap`` hands.
     """
     clock = _Clock()
     plays = []
-    for a_team in (0, 1):
+    for a_team in _teams(job):
         agents = _seat_agents(job, game_id, a_team)
         hands: list[dict[str, Any]] = []
-        game = Game(job.rules, np.random.default_rng(_entropy(job, game_id, 0)))
+        game = new_game(job.rules, np.random.default_rng(_entropy(job, game_id, 0)))
         while True:
             _play_hand(game, agents, a_team, clock)
             hands.append(game.record())
@@ -82,10 +85,11 @@ def play_game_pair(job: Job, game_id: int) -> dict[str, Any]:
     return _line(job, game_id, plays, clock)
 
 
-def _next_game_hand(job: Job, game_id: int, previous: Game, hand_number: int) -> Game:
+def _next_game_hand(job: Job, game_id: int, previous: Any, hand_number: int) -> Any:
     """Hand ``hand_number`` of a game: its own seeded cards, the next dealer, the running totals."""
     rng = np.random.default_rng(_entropy(job, game_id, hand_number))
-    game = Game(job.rules, rng, dealer=(previous.dealer + 1) % NUM_SEATS, totals=tuple(previous.totals))
+    dealer = (previous.dealer + 1) % job.rules.num_seats
+    game = new_game(job.rules, rng, dealer=dealer, totals=tuple(previous.totals))
     game.hand_number = hand_number
     return game
 
@@ -95,11 +99,16 @@ def _entropy(job: Job, unit_id: int, *more: int) -> list[int]:
     return [job.seed, KIND_TAGS[job.kind], unit_id, *more]
 
 
+def _teams(job: Job) -> range:
+    """The teams A plays in turn: two in the partnership and two-handed games, three in cutthroat."""
+    return range(max(job.rules.teams) + 1)
+
+
 def _seat_agents(job: Job, unit_id: int, a_team: int) -> list[Agent]:
-    """Fresh agents for the four seats of one play: A's spec on team ``a_team``, B's on the other."""
+    """Fresh agents for the seats of one play: A's spec on team ``a_team``, B's on the others."""
     agents = []
-    for seat in range(NUM_SEATS):
-        spec = job.a if seat % 2 == a_team else job.b
+    for seat, team in enumerate(job.rules.teams):
+        spec = job.a if team == a_team else job.b
         seed = int(np.random.SeedSequence(_entropy(job, unit_id, a_team, seat)).generate_state(1)[0])
         agents.append(load_agent(spec, seed))
     return agents
@@ -116,11 +125,12 @@ class _Clock:
         return {side: [self.decisions[side], self.seconds[side]] for side in SIDES}
 
 
-def _play_hand(game: Game, agents: list[Agent], a_team: int, clock: _Clock) -> None:
+def _play_hand(game: Any, agents: list[Agent], a_team: int, clock: _Clock) -> None:
     """Play the game's current hand to its end, asking the agent of the seat to act each time."""
+    teams = game.rules.teams
     while not game.hand_over:
         seat = game.to_act
-        side = "a" if seat % 2 == a_team else "b"
+        side = "a" if teams[seat] == a_team else "b"
         start = time.perf_counter()
         action = decide(agents[seat], game)
         clock.seconds[side] += time.perf_counter() - start

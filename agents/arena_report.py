@@ -2,8 +2,9 @@
 
 :func:`summarise` turns results-file lines (see :mod:`agents.arena_play`) into one summary dict;
 :func:`format_summary`, :func:`write_csv`, :func:`write_json` and :func:`write_plot` present it.
-Margins are always A's team score minus B's, per hand. A deal pair's margin is the mean of its
-two plays, and the margin interval is the paired Student t interval over deal pairs
+Margins are always A's team score minus B's, per hand (without partners, A's score minus the mean
+of the others'; every seat is a team there). A deal pair's margin is the mean of its plays (one
+per team A takes: two, or three in cutthroat), and the margin interval is the paired Student t interval over deal pairs
 (:func:`agents.stats.mean_interval`). Game win rates use the Wilson interval over single games
 (a draw, equal totals at the hand cap, counts half); as the two games of a pair are played on the
 same deals with the teams swapped, their outcomes are negatively correlated where card luck
@@ -22,18 +23,24 @@ from typing import Any
 
 import numpy as np
 
+from pinochle_env.options import Rules
+
 from .arena_play import SIDES
 from .stats import fit_elo, mean_interval, wilson_interval
 
 Line = dict[str, Any]
-#: The keys of a hand record the summary reads.
-HAND_KEYS = ("score", "declarer", "bid", "made", "thrown_in", "meld", "points", "totals", "game_winner")
+#: The keys of a hand record the summary reads (the two-handed game has no auction: no declarer,
+#: bid, made or thrown_in).
+HAND_KEYS = ("variant", "score", "declarer", "bid", "made", "thrown_in", "meld", "points", "totals", "game_winner")
 
 
 def slim_line(line: Line) -> Line:
     """A results-file line with only what :func:`summarise` reads: keeps a long run's memory small."""
     plays = [
-        {"a_team": play["a_team"], "hands": [{key: hand[key] for key in HAND_KEYS} for hand in play["hands"]]}
+        {
+            "a_team": play["a_team"],
+            "hands": [{key: hand[key] for key in HAND_KEYS if key in hand} for hand in play["hands"]],
+        }
         for play in line["plays"]
     ]
     return {**line, "plays": plays}
@@ -61,14 +68,20 @@ def summarise(lines: list[Line], agents: list[str], confidence: float = 0.95) ->
 
 
 def deal_pair_margin(line: Line) -> float:
-    """A's mean margin per hand over the two plays of a deal pair."""
+    """A's mean margin per hand over the plays of a deal pair."""
     margins = [_hand_margin(hand, play["a_team"]) for play in line["plays"] for hand in play["hands"]]
     return float(np.mean(margins))
 
 
-def _hand_margin(hand: dict[str, Any], a_team: int) -> int:
-    """A's team score minus B's in one hand."""
-    return hand["score"][a_team] - hand["score"][1 - a_team]
+def _hand_margin(hand: dict[str, Any], a_team: int) -> float:
+    """A's team score minus the mean of the other teams' (B's) in one hand."""
+    scores = hand["score"]
+    return scores[a_team] - (sum(scores) - scores[a_team]) / (len(scores) - 1)
+
+
+def _teams(hand: dict[str, Any]) -> tuple[int, ...]:
+    """The team of each seat in a hand's variant (records before the variants say none: partnership)."""
+    return Rules(variant=hand.get("variant", "partnership")).teams
 
 
 def _pairing(a: str, b: str, lines: list[Line], confidence: float) -> dict[str, Any]:
@@ -88,16 +101,16 @@ def _pairing(a: str, b: str, lines: list[Line], confidence: float) -> dict[str, 
 
 
 def game_score(play: dict[str, Any]) -> float:
-    """A's result in one played game: 1 won, 0 lost, 0.5 drawn (equal totals at the hand cap)."""
+    """A's result in one played game: 1 won, 0 lost, 0.5 drawn (A level with the best of the others
+    at the hand cap)."""
     last = play["hands"][-1]
     a_team = play["a_team"]
     winner = last["game_winner"]
-    if winner is None:
-        totals = last["totals"]
-        if totals[0] == totals[1]:
-            return 0.5
-        winner = 0 if totals[0] > totals[1] else 1
-    return 1.0 if winner == a_team else 0.0
+    if winner is not None:
+        return 1.0 if winner == a_team else 0.0
+    totals = last["totals"]
+    best_other = max(total for team, total in enumerate(totals) if team != a_team)
+    return 1.0 if totals[a_team] > best_other else 0.5 if totals[a_team] == best_other else 0.0
 
 
 def _games(lines: list[Line], confidence: float) -> dict[str, Any]:
@@ -119,23 +132,35 @@ def _side(hands: list[tuple[dict[str, Any], int]], side: str) -> dict[str, float
     """Contract and point figures of one side over all of a pairing's hands.
 
     ``declared`` is the share of hands the side declared; ``bid``, ``made``, ``set`` and
-    ``thrown_in`` are over the hands it declared; ``meld``, ``tricks`` and ``score`` are its
-    team's points per hand (all hands).
+    ``thrown_in`` are over the hands it declared (NaN in the two-handed game, which has no
+    auction); ``meld``, ``tricks`` and ``score`` are its team's points per hand (all hands; for
+    B in cutthroat, the mean of its two players).
     """
-    own = [(hand, a_team if side == "a" else 1 - a_team) for hand, a_team in hands]
-    declared = [hand for hand, team in own if hand["declarer"] % 2 == team]
+    own = []  # (hand, the side's teams, the team of each seat)
+    for hand, a_team in hands:
+        teams = _teams(hand)
+        own.append((hand, {a_team} if side == "a" else set(teams) - {a_team}, teams))
+    declared = [hand for hand, mine, teams in own if hand.get("declarer", -1) >= 0 and teams[hand["declarer"]] in mine]
     count = len(declared)
     thrown = sum(bool(hand["thrown_in"]) for hand in declared)
     made = sum(bool(hand["made"]) for hand in declared)
+
+    def per_team(key: str, hand: dict[str, Any], mine: set[int], teams: tuple[int, ...]) -> float:
+        values = hand[key]
+        if len(values) == len(teams) and key == "meld":  # meld is per seat: add up each team's seats
+            values = [sum(v for seat, v in enumerate(values) if teams[seat] == team) for team in range(max(teams) + 1)]
+        return sum(values[team] for team in mine) / len(mine)
+
     return {
         "declared": _ratio(count, len(own)),
         "bid": _ratio(sum(hand["bid"] for hand in declared), count),
         "made": _ratio(made, count),
         "set": _ratio(count - made - thrown, count),
         "thrown_in": _ratio(thrown, count),
-        "meld": _ratio(sum(hand["meld"][team] + hand["meld"][team + 2] for hand, team in own), len(own)),
-        "tricks": _ratio(sum(hand["points"][team] for hand, team in own), len(own)),
-        "score": _ratio(sum(hand["score"][team] for hand, team in own), len(own)),
+        **{
+            name: _ratio(sum(per_team(key, hand, mine, teams) for hand, mine, teams in own), len(own))
+            for name, key in (("meld", "meld"), ("tricks", "points"), ("score", "score"))
+        },
     }
 
 

@@ -16,15 +16,30 @@ from pinochle_env import Game, PlayerView
 from pinochle_env.actions import masks_from_bits
 from pinochle_env.game import Phase
 
-#: The decision phases an agent meets, as named in specs such as ``mix:auction=heuristic,play=random``.
-PHASE_NAMES = {
-    Phase.AUCTION: "auction",
-    Phase.TRUMP: "trump",
-    Phase.PASS_TO_DECLARER: "passing",
-    Phase.PASS_BACK: "passing",
-    Phase.THROW_IN: "throw_in",
-    Phase.PLAY: "play",
+#: The decision phases an agent meets, as named in specs such as ``mix:auction=heuristic,play=random``
+#: and in the trainer's per-phase statistics, by the engine phase's name (every variant has its own
+#: phase enum): passing includes the cutthroat declarer's burying, meld is the two-handed game's
+#: meld choice after a trick.
+PHASE_GROUPS = {
+    "AUCTION": "auction",
+    "TRUMP": "trump",
+    "PASS_TO_DECLARER": "passing",
+    "PASS_BACK": "passing",
+    "BURY": "passing",
+    "THROW_IN": "throw_in",
+    "PLAY": "play",
+    "PLAY1": "play",
+    "PLAY2": "play",
+    "MELD": "meld",
 }
+#: The phases of the partnership game (what a ``mix`` spec must cover, or give a default for).
+PARTNERSHIP_PHASES = ("auction", "trump", "passing", "throw_in", "play")
+DECISION_PHASES = (*PARTNERSHIP_PHASES, "meld")
+
+
+def phase_name(phase: Phase) -> str:
+    """The decision phase (``DECISION_PHASES``) of an engine phase of any variant."""
+    return PHASE_GROUPS[phase.name]
 
 
 class IllegalAgentActionError(ValueError):
@@ -74,7 +89,7 @@ def decide(agent: Agent, game: Game) -> int:
     if not (isinstance(action, (int, np.integer)) and 0 <= action < len(mask) and mask[action]):
         legal = ", ".join(game.layout.to_string(int(a)) for a in np.flatnonzero(mask))
         raise IllegalAgentActionError(
-            f"agent {agent.name!r} (player {game.to_act}, phase {PHASE_NAMES[game.phase]}) returned illegal action "
+            f"agent {agent.name!r} (player {game.to_act}, phase {phase_name(game.phase)}) returned illegal action "
             f"{action!r}; legal actions: {legal}"
         )
     return int(action)

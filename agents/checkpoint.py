@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from pinochle_env import PlayerView
-from pinochle_env.encoding import ObservationSpec, observation_from_view
+from pinochle_env.variants import VariantKit, variant_kit
 
 #: The agent shipped with the package (``checkpoint:bundled``).
 BUNDLED = Path(__file__).resolve().parent / "bundled" / "pinochle_ppo.pt"
@@ -67,33 +67,39 @@ class NeuralAgent:
         self.name = f"checkpoint:{path}"
         self.sample = sample
         self.meta, self.policy = _load_policy(self.path)
-        self._specs: dict[int, ObservationSpec] = {}
+        self._kits: dict[tuple[str, int], VariantKit] = {}
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
         self._rng = np.random.default_rng(seed)
 
-    def _spec(self, view: PlayerView, mask: np.ndarray) -> ObservationSpec:
-        """The observation layout of the view's rules, checked against the checkpoint once per rule set."""
-        from pinochle_train.checkpoints import check_compatible
+    def _encode(self, view: PlayerView, mask: np.ndarray) -> np.ndarray:
+        """The view's observation, its layout checked against the checkpoint once per rule set."""
+        from pinochle_train.checkpoints import CheckpointError, check_compatible
 
-        max_bid = view.rules.max_bid
-        if max_bid not in self._specs:
-            spec = ObservationSpec(view.rules)
+        rules = view.rules
+        key = (rules.variant, rules.max_bid)
+        if key not in self._kits:
+            trained = self.meta.get("rules", {}).get("variant", "partnership")
+            if trained != rules.variant:
+                raise CheckpointError(
+                    f"{self.path}: the policy plays the {trained} game, this game is variant={rules.variant!r}"
+                )
+            kit = variant_kit(rules)
             check_compatible(
                 self.meta,
-                {"observation_size": spec.size, "num_actions": len(mask)},
-                f"this game (rules with max_bid={max_bid})",
+                {"observation_size": kit.spec.size, "num_actions": len(mask)},
+                f"this game ({rules.variant} rules with max_bid={rules.max_bid})",
             )
-            self._specs[max_bid] = spec
-        return self._specs[max_bid]
+            self._kits[key] = kit
+        return self._kits[key].observation_from_view(view)
 
     def act(self, view: PlayerView, mask: np.ndarray) -> int:
         import torch
 
         from pinochle_train.network import masked_logits
 
-        observation = observation_from_view(self._spec(view, mask), view)
+        observation = self._encode(view, mask)
         with torch.inference_mode():
             logits = masked_logits(self.policy(torch.from_numpy(observation)[None]), torch.from_numpy(mask)[None])[0]
             if not self.sample:

@@ -65,11 +65,11 @@ from gymnasium import spaces
 
 from pinochle_env.actions import ActionLayout
 from pinochle_env.encoding import GameEncoder, ObservationSpec
-from pinochle_env.env import _bounds as observation_bounds
 from pinochle_env.episode import EpisodeConfig
 from pinochle_env.game import NUM_SEATS, Game, IllegalActionError
 from pinochle_env.options import Rules
 from pinochle_env.render import render_for_mode
+from pinochle_env.variants import partnership_bounds
 
 from .base import Agent, decide, legal_mask
 from .registry import load_agent
@@ -108,13 +108,15 @@ class SingleSeatEnv(gymnasium.Env):
         self.seat = seat
         self.illegal_action = illegal_action
         self.rules = Rules.from_mapping(switches)
+        if self.rules.variant != "partnership":
+            raise ValueError(f"the single-seat env plays the partnership game only, not variant={self.rules.variant!r}")
         self.config = EpisodeConfig(episode, max_hands, reward, reward_scale)
         self.render_mode = render_mode
         self.layout = ActionLayout(self.rules.max_bid)
         self.observation_spec = ObservationSpec(self.rules)
         self._encoder = GameEncoder(self.observation_spec)
         self.agents = _seat_agents(seat, partner, opponents)
-        self.observation_space = spaces.Box(*observation_bounds(self.observation_spec), dtype=np.float32)
+        self.observation_space = spaces.Box(*partnership_bounds(self.observation_spec), dtype=np.float32)
         self.action_space = spaces.Discrete(self.layout.size)
         self.game: Game | None = None
         self.hand_records: list[dict[str, Any]] = []
@@ -202,7 +204,7 @@ class SingleSeatEnv(gymnasium.Env):
                 record = game.record()
                 records.append(record)
                 self.hand_records.append(record)
-                rewards, terminated, truncated = self.config.hand_end(game)
+                rewards, terminated, truncated = self.config.hand_end(game, self.rules.teams)
                 reward += rewards[self.seat]
                 if terminated or truncated:
                     return reward, terminated, truncated, records

@@ -429,6 +429,8 @@ def parse_options(argv: Sequence[str] | None = None) -> PlayOptions:
         rules = Rules.from_mapping(dict(parse_rule_assignment(text) for text in args.rule))
     except ValueError as error:
         parser.error(str(error))
+    if rules.variant != "partnership":
+        parser.error(f"pinochle-play seats a person at the partnership game only, not variant={rules.variant!r}")
     left, right = args.left or args.opponents, args.right or args.opponents
     return PlayOptions(args.seat, left, args.partner, right, rules, args.seed, args.hands, args.save)
 

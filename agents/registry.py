@@ -17,7 +17,7 @@ import numpy as np
 
 from pinochle_env import PlayerView
 
-from .base import PHASE_NAMES, Agent, RandomAgent
+from .base import DECISION_PHASES, PARTNERSHIP_PHASES, Agent, RandomAgent, phase_name
 
 #: name -> (factory taking keyword parameters, {parameter: type}).
 Factory = Callable[..., Agent]
@@ -71,7 +71,7 @@ def _parse_parameters(name: str, text: str, parameters: dict[str, type]) -> dict
 
 
 _BOOLEANS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
-MIX_KEYS = ("auction", "bid", "trump", "passing", "throw_in", "play", "default")
+MIX_KEYS = (*DECISION_PHASES, "bid", "default")
 _MIX_SPLIT = re.compile(r",(?=\s*(?:" + "|".join(MIX_KEYS) + r")\s*=)")
 
 
@@ -83,7 +83,7 @@ def _parse_mix(text: str) -> dict[str, str]:
         if not equals or key not in MIX_KEYS:
             raise ValueError(f"bad mix entry {item!r}; use phase=spec with phases {', '.join(MIX_KEYS)}")
         parts[key] = value.strip()
-    missing = sorted(set(PHASE_NAMES.values()) - set(parts))
+    missing = sorted(set(PARTNERSHIP_PHASES) - set(parts))
     if missing and "default" not in parts:
         raise ValueError(f"mix spec leaves phases {', '.join(missing)} without an agent; add default=SPEC")
     return parts
@@ -101,8 +101,11 @@ class MixAgent:
             agent.reset(seed)
 
     def act(self, view: PlayerView, mask: np.ndarray) -> int:
-        phase = PHASE_NAMES[view.phase]
-        return self._agents.get(phase, self._agents.get("default")).act(view, mask)
+        phase = phase_name(view.phase)
+        agent = self._agents.get(phase, self._agents.get("default"))
+        if agent is None:
+            raise ValueError(f"mix spec {self.name!r} has no agent for phase {phase}; add {phase}=SPEC or default=SPEC")
+        return agent.act(view, mask)
 
 
 def _load_builtins() -> None:

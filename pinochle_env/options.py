@@ -119,7 +119,12 @@ class Rules:
     @property
     def num_seats(self) -> int:
         """Players at the table: 4 (partnership), 3 (cutthroat) or 2 (two_hand)."""
-        return {"partnership": 4, "cutthroat": 3, "two_hand": 2}[self.variant]
+        return len(self.teams)
+
+    @property
+    def teams(self) -> tuple[int, ...]:
+        """The team of each seat: partners share one (0, 1, 0, 1); without partners each seat is its own."""
+        return (0, 1, 0, 1) if self.variant == "partnership" else tuple(range(3 if self.variant == "cutthroat" else 2))
 
 
 SWITCH_NAMES: tuple[str, ...] = tuple(field.name for field in dataclasses.fields(Rules))

@@ -103,7 +103,7 @@ def _partnership(rules: Rules) -> VariantKit:
     return VariantKit(
         rules=rules,
         num_seats=4,
-        teams=(0, 1, 0, 1),
+        teams=rules.teams,
         game_class=Game,
         spec=spec,
         state_size=encoding.state_size(spec),
@@ -131,7 +131,7 @@ def _from_views(rules: Rules, engine: Any, game_class: type, spec: Any) -> Varia
     return VariantKit(
         rules=rules,
         num_seats=seats,
-        teams=tuple(range(seats)),
+        teams=rules.teams,
         game_class=game_class,
         spec=spec,
         state_size=spec.state_size,

@@ -29,19 +29,17 @@ from typing import Any, Protocol
 import numpy as np
 import torch
 
-from agents.base import PHASE_NAMES
+from agents.base import DECISION_PHASES, phase_name
 from pinochle_env import BatchedGames
 from pinochle_env.encoding import hidden_hands
-from pinochle_env.game import NUM_SEATS
+from pinochle_env.variants import margins
 
 from .config import TrainConfig
 from .network import MLP, build_critic, build_policy, masked_logits
 
-#: Decision phases as trained and logged, in order; ``phase`` in :class:`Samples` indexes this.
-PHASE_GROUPS = ("auction", "trump", "passing", "throw_in", "play")
-_PHASE_INDEX = np.full(max(PHASE_NAMES) + 1, -1, dtype=np.int8)
-for _phase, _name in PHASE_NAMES.items():
-    _PHASE_INDEX[_phase] = PHASE_GROUPS.index(_name)
+#: Decision phases as trained and logged, in order; ``phase`` in :class:`Samples` indexes this
+#: (``meld`` only occurs in the two-handed game).
+PHASE_GROUPS = DECISION_PHASES
 #: Per-hand statistics a worker reports (one row per counted hand), for TensorBoard.
 HAND_STATS = (
     "contract",
@@ -153,14 +151,15 @@ class RolloutWorker:
         pool_size = len(weights["pool"])
         step = games.reset(seed=deal_seed)
         live = np.ones(n, dtype=bool)
-        learner_team = np.full(n, -1)  # -1: both teams are the current policy
+        learner_team = np.full(n, -1)  # -1: every team is the current policy
         opponent = np.zeros(n, dtype=np.int64)
-        chains: list[list[list[int]]] = [[[] for _ in range(NUM_SEATS)] for _ in range(n)]
+        num_seats, teams = games.num_seats, np.asarray(games.kit.teams)
+        chains: list[list[list[int]]] = [[[] for _ in range(num_seats)] for _ in range(n)]
 
         def start_hand(row: int) -> None:
-            chains[row] = [[] for _ in range(NUM_SEATS)]
+            chains[row] = [[] for _ in range(num_seats)]
             if pool_size and rng.random() < config.pool_prob:
-                learner_team[row] = rng.integers(2)
+                learner_team[row] = rng.integers(games.kit.num_teams)
                 opponent[row] = rng.integers(pool_size)
             else:
                 learner_team[row] = -1
@@ -176,7 +175,7 @@ class RolloutWorker:
             masks, seats = step.action_masks, step.seats
             actions = masks.argmax(axis=1)  # the first legal action: forced and thrown-away rows
             choosing = live & (masks.sum(axis=1) > 1)
-            learner = choosing & ((learner_team < 0) | (seats % 2 == learner_team))
+            learner = choosing & ((learner_team < 0) | (teams[seats] == learner_team))
             rows = np.flatnonzero(learner)
             if len(rows):
                 obs = step.observations[rows]
@@ -192,7 +191,9 @@ class RolloutWorker:
                 stored["mask"].append(mask.astype(np.uint8))
                 stored["action"].append(chosen)
                 stored["logp"].append(log_probs[np.arange(len(rows)), chosen])
-                stored["phase"].append(_PHASE_INDEX[[games.games[row].phase for row in rows]])
+                stored["phase"].append(
+                    np.array([PHASE_GROUPS.index(phase_name(games.games[row].phase)) for row in rows], np.int8)
+                )
                 for offset, (row, seat) in enumerate(zip(rows.tolist(), seats[rows].tolist(), strict=True)):
                     chains[row][seat].append(count + offset)
                 count += len(rows)
@@ -203,10 +204,10 @@ class RolloutWorker:
             for row, record in zip(np.flatnonzero(step.hand_over).tolist(), step.records, strict=True):
                 if not live[row]:
                     continue
-                for seat in range(NUM_SEATS):
+                for seat in range(num_seats):
                     if chains[row][seat]:
                         finished.append((chains[row][seat], float(step.rewards[row, seat])))
-                hand_stats.append(hand_summary(record, int(learner_team[row])))
+                hand_stats.append(hand_summary(record, int(learner_team[row]), games.kit.teams))
                 live[row] = count < target
                 if live[row]:
                     start_hand(row)
@@ -232,16 +233,19 @@ class RolloutWorker:
         )
 
     def _critic_input(self, observations: np.ndarray, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
-        """The state (observation plus the other three hands, as ``encode_state`` builds it) or the observation."""
+        """The state (as the variant's ``encode_state`` builds it) or the observation.
+
+        The partnership state (observation plus the other three hands) is built for all rows at
+        once; the other variants' states row by row through their kit."""
         if self.config.critic_input == "observation":
             return observations
-        games = self.games.games
-        hands = np.array(
-            [
-                [games[row].hands[(seat + rel) % NUM_SEATS] for rel in range(1, NUM_SEATS)]
-                for row, seat in zip(rows.tolist(), seats.tolist(), strict=True)
-            ]
-        )
+        games, kit = self.games.games, self.games.kit
+        pairs = zip(rows.tolist(), seats.tolist(), strict=True)
+        if kit.rules.variant != "partnership":
+            return np.stack(
+                [kit.encode_state(games[row], seat, observations[k]) for k, (row, seat) in enumerate(pairs)]
+            )
+        hands = np.array([[games[row].hands[(seat + rel) % 4] for rel in range(1, 4)] for row, seat in pairs])
         return np.concatenate([observations, hidden_hands(hands)], axis=1)
 
     def _opponent_action(self, opponent: int, step: Any, row: int, rng: np.random.Generator) -> int:
@@ -265,26 +269,36 @@ def _stack(chunks: list[np.ndarray], width: int, dtype: type) -> np.ndarray:
     return np.concatenate(chunks) if chunks else np.zeros((0, width), dtype)
 
 
-def hand_summary(record: dict[str, Any], learner_team: int) -> tuple[float, ...]:
-    """One counted hand's statistics, in the order of ``HAND_STATS``."""
-    team = record["declarer"] % 2
+def hand_summary(record: dict[str, Any], learner_team: int, teams: tuple[int, ...]) -> tuple[float, ...]:
+    """One counted hand's statistics, in the order of ``HAND_STATS`` (``teams``: each seat's team).
+
+    The two-handed game has no auction: its contract figures are NaN, its declarer meld and
+    tricks those of both players on average.
+    """
+    margin = margins(record["score"], teams)[teams.index(learner_team)] if learner_team >= 0 else 0.0
+    pool = (learner_team >= 0, margin)
+    declarer = record.get("declarer", -1)
+    if declarer is None or declarer < 0:
+        nan = float("nan")
+        meld, points = float(np.mean(record["meld"])), float(np.mean(record["points"]))
+        return (nan, nan, nan, nan, meld, points, 0, 0, False, *pool)
+    team = teams[declarer]
     thrown = bool(record["thrown_in"])
     made = bool(record["made"])
     calls = [call for _, call in record["auction"]]
     bids = sum(isinstance(call, int) for call in calls)
-    margin = record["score"][0] - record["score"][1]
+    meld = sum(points for seat, points in enumerate(record["meld"]) if teams[seat] == team)
     return (
         record["bid"],
         made,
         not made and not thrown,
         thrown,
-        record["meld"][team] + record["meld"][team + 2],
+        meld,
         record["points"][team],
         calls.count("help"),
         bids,
         bids > 1,
-        learner_team >= 0,
-        (margin if learner_team == 0 else -margin) if learner_team >= 0 else 0.0,
+        *pool,
     )
 
 
