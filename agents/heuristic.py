@@ -1,5 +1,7 @@
 """``heuristic``: a rule-based partnership Pinochle player that a club player would recognise.
 
+(The three- and two-handed games have their own, simpler rules: :mod:`agents.heuristic_variants`.)
+
 Every decision is a function of the seat's :class:`~pinochle_env.PlayerView` and the legal mask
 (plus a seeded tie-break order), so the bot can never see a hidden card:
 
@@ -259,6 +261,12 @@ class HeuristicAgent:
         legal = np.flatnonzero(mask).tolist()
         if len(legal) == 1:
             return legal[0]
+        if view.rules.variant != "partnership":
+            from .heuristic_variants import cutthroat_action, two_hand_action
+
+            if view.rules.variant == "cutthroat":
+                return cutthroat_action(view, legal, self._order, self.aggression)
+            return two_hand_action(view, legal, self._order)
         layout = layout_for(view.rules.max_bid)
         phase = view.phase
         if phase == Phase.AUCTION:

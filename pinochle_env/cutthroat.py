@@ -1,0 +1,714 @@
+"""Three-handed cutthroat auction Pinochle (``variant="cutthroat"``) as an explicit state machine.
+
+Each player plays for itself: 15 cards each and a 3-card widow; the auction winner (declarer) shows
+the widow, takes it, names trump, buries 3 cards and plays 15 tricks of 3 cards against the two
+others. ``docs/cutthroat.md`` is the rule book; the pure rule functions (meld, trick legality,
+partnership scoring) come from :mod:`pinochle_env.rules`, and the action ids are the partnership
+game's (:class:`pinochle_env.actions.ActionLayout`), so both variants share one action space.
+
+:class:`CutthroatGame` duck-types :class:`pinochle_env.game.Game`; chance comes only from the
+``numpy.random.Generator`` passed in. :meth:`CutthroatGame.view` builds a seat's information set
+directly from the state, leaving out what the seat may not see (the other hands, the widow until
+it is shown, the buried cards unless the seat is the declarer).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any, ClassVar, NamedTuple
+
+import numpy as np
+
+from . import rules as R
+from .actions import ActionLayout
+from .cards import (
+    COPIES,
+    COUNTING_VALUES,
+    NUM_TYPES,
+    SUITS,
+    card_from_str,
+    card_to_str,
+    counts_from_cards,
+    format_cards,
+    parse_cards,
+    sorted_for_display,
+    suit_from_str,
+)
+from .game import IllegalActionError
+from .options import MIN_BID, Rules
+from .render import format_hand
+
+NUM_SEATS = 3
+HAND_SIZE = 15
+WIDOW_SIZE = 3
+BURY_COUNT = 3
+NUM_TRICKS = 15
+
+#: The 48 cards of the deck; each deal shuffles a copy.
+_DECK = np.repeat(np.arange(NUM_TYPES), COPIES)
+
+#: Keys every cutthroat hand record has.
+RECORD_KEYS = (
+    "variant",
+    "options",
+    "dealer",
+    "deal",
+    "widow",
+    "auction",
+    "declarer",
+    "bid",
+    "trump",
+    "buried",
+    "meld",
+    "melds",
+    "thrown_in",
+    "tricks",
+    "points",
+    "buried_points",
+    "score",
+    "totals",
+    "made",
+    "hand_number",
+    "game_winner",
+)
+
+
+class Phase(IntEnum):
+    """Where a hand stands; ``HAND_OVER`` until ``next_hand()`` deals again."""
+
+    AUCTION = 0
+    TRUMP = 1
+    BURY = 2
+    THROW_IN = 3
+    PLAY = 4
+    HAND_OVER = 5
+
+
+class HandScore(NamedTuple):
+    """A hand's result per seat: ``score`` is this hand's change, ``made`` says if the declarer made it."""
+
+    score: tuple[int, int, int]
+    made: bool
+
+
+def opponents(declarer: int) -> tuple[int, int]:
+    """The two seats playing against ``declarer``, clockwise from its left."""
+    return (declarer + 1) % NUM_SEATS, (declarer + 2) % NUM_SEATS
+
+
+def score_hand(
+    declarer: int,
+    bid: int,
+    meld: list[int] | tuple[int, ...],
+    points: list[int] | tuple[int, ...],
+    tricks: list[int] | tuple[int, ...],
+    thrown_in: bool,
+    save_meld: str = "points",
+    save_meld_applies_to: str = "defenders",
+) -> HandScore:
+    """Score one hand per seat: the declarer against each opponent as a one-player team.
+
+    :func:`pinochle_env.rules.score_hand` scores a declaring side against one defending side; the
+    declarer's result there never depends on the defenders, so scoring it once per opponent gives
+    the declarer's score (the same each time) and each opponent's own (save meld applied per player).
+    """
+    score = [0] * NUM_SEATS
+    made = False
+    for other in opponents(declarer):
+        pair = R.score_hand(
+            0,
+            bid,
+            (meld[declarer], meld[other]),
+            (points[declarer], points[other]),
+            (tricks[declarer], tricks[other]),
+            thrown_in,
+            save_meld,
+            save_meld_applies_to,
+        )
+        (score[declarer], score[other]), made = pair.score, pair.made
+    return HandScore((score[0], score[1], score[2]), made)
+
+
+def game_winner(totals: list[int] | tuple[int, ...], declarer: int, target: int) -> int | None:
+    """The seat that has won after a hand, or None (nobody reached ``target``, or an exact tie).
+
+    Of the seats at or over the target, the declarer wins if it is one of them, else the higher
+    total; two opponents with the same highest total play another hand.
+    """
+    over = [seat for seat in range(NUM_SEATS) if totals[seat] >= target]
+    if not over:
+        return None
+    if declarer in over:
+        return declarer
+    best = max(totals[seat] for seat in over)
+    leaders = [seat for seat in over if totals[seat] == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+@dataclass
+class CutthroatView:
+    """Everything one seat may know at one moment, and nothing else (an information set).
+
+    Seats are absolute here; the observation encoder makes them relative (me, left, right).
+    """
+
+    seat: int
+    rules: Rules
+    phase: Phase
+    to_act: int
+    dealer: int
+    hand: list[int]  # count vector of the cards the seat holds now
+    auction: list[tuple[int, int | str]]  # (seat, bid / "pass")
+    high_bid: int  # 0 before any bid
+    high_bidder: int  # -1 before any bid
+    stuck: bool  # the dealer is declarer at 250 after two passes
+    declarer: int  # -1 until the auction ends
+    contract: int  # 0 until the auction ends
+    widow: list[int]  # the widow's cards once shown (at the end of the auction), else empty
+    trump: int  # -1 until named
+    buried: list[int]  # cards buried, in order: the declarer's own view only, else empty
+    meld: list[R.Meld | None]  # per seat, once melded
+    thrown_in: bool | None  # None until decided
+    tricks: list[tuple[int, list[int], int]]  # completed tricks: (leader, cards, winner)
+    trick_leader: int  # -1 until play starts
+    trick: list[int]  # cards of the trick in progress, in play order
+    trick_points: list[int]  # per seat, points taken in tricks this hand (buried cards not included)
+    tricks_won: list[int]  # per seat, this hand
+    totals: list[int]  # running score per seat (after this hand's result once it is over)
+    score: list[int] | None  # this hand's change per seat once the hand is over
+    legal_actions: list[int]  # empty unless this seat is to act
+
+
+class CutthroatGame:
+    """A game of cutthroat Pinochle: hands dealt and scored until a player reaches the target.
+
+    ``rng`` shuffles and picks the first dealer (unless ``dealer`` is given); ``deal`` presets the
+    first hand's cards: 3 lists of 15 card strings or card types, the widow being the 3 cards of
+    the deck they leave out. ``totals`` are the running scores per seat to start from.
+    """
+
+    NUM_SEATS: ClassVar[int] = NUM_SEATS
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        rng: np.random.Generator | None = None,
+        dealer: int | None = None,
+        deal: list[list[Any]] | None = None,
+        totals: list[int] | tuple[int, ...] | None = None,
+    ) -> None:
+        self.rules = rules if rules is not None else Rules(variant="cutthroat")
+        if self.rules.variant != "cutthroat":
+            raise ValueError(f"CutthroatGame plays variant='cutthroat', got rules for variant={self.rules.variant!r}")
+        self.layout = ActionLayout(self.rules.max_bid)
+        self.rng = rng if rng is not None else np.random.default_rng()
+        self._values = COUNTING_VALUES[self.rules.counting]
+        self.totals = [0] * NUM_SEATS if totals is None else [int(t) for t in totals]
+        if len(self.totals) != NUM_SEATS:
+            raise ValueError(f"totals needs one running score per seat ({NUM_SEATS}), got {len(self.totals)}")
+        self.hand_number = 0
+        self.winner: int | None = None
+        if dealer is None:
+            dealer = int(self.rng.integers(NUM_SEATS))
+        elif dealer not in range(NUM_SEATS):
+            raise ValueError(f"dealer must be a seat 0..{NUM_SEATS - 1}, got {dealer!r}")
+        self._start_hand(dealer, _validated_deal(deal) if deal is not None else None)
+
+    # ------------------------------------------------------------------ hand set-up
+
+    def _start_hand(self, dealer: int, deal: list[list[int]] | None) -> None:
+        """Deal (or take the preset ``deal``) and open the auction left of ``dealer``."""
+        self.dealer = dealer
+        if deal is None:
+            deck = _DECK.copy()
+            self.rng.shuffle(deck)
+            cards = deck.tolist()
+            deal = [sorted(cards[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(NUM_SEATS)]
+        self.deal = deal
+        self.widow = _widow_of(deal)
+        self.hands = [counts_from_cards(cards) for cards in deal]
+        self.held = [R.held_bits(counts) for counts in self.hands]
+        self.phase = Phase.AUCTION
+        self.to_act = (dealer + 1) % NUM_SEATS
+        self.auction: list[tuple[int, int | str]] = []
+        self.high_bid = 0
+        self.high_bidder = -1
+        self.passed = [False] * NUM_SEATS
+        self.stuck = False
+        self.declarer = -1
+        self.contract = 0
+        self.widow_shown = False
+        self.trump = -1
+        self.melds: list[R.Meld | None] = [None] * NUM_SEATS
+        self.buried: list[int] = []
+        self.thrown_in: bool | None = None
+        self.tricks: list[tuple[int, list[int], int]] = []
+        self.trick: list[int] = []
+        self._winning: int | None = None  # the card winning the trick in progress
+        self.trick_leader = -1
+        self.trick_points = [0] * NUM_SEATS
+        self.tricks_won = [0] * NUM_SEATS
+        self.points: list[int] | None = None  # per seat at the end: trick points, buried counters to the declarer
+        self.buried_points = 0
+        self.score: list[int] | None = None
+        self.made: bool | None = None
+
+    def next_hand(self) -> None:
+        """Deal the next hand of the game; the dealer rotates clockwise."""
+        if self.phase != Phase.HAND_OVER:
+            raise RuntimeError("next_hand() called before the hand is over")
+        if self.winner is not None:
+            raise RuntimeError(f"the game is over: player {self.winner} won")
+        self.hand_number += 1
+        self._start_hand((self.dealer + 1) % NUM_SEATS, None)
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def hand_over(self) -> bool:
+        return self.phase == Phase.HAND_OVER
+
+    @property
+    def game_over(self) -> bool:
+        return self.winner is not None
+
+    def legal_actions(self) -> list[int]:
+        """Legal action ids for the seat ``to_act``, ascending (empty when the hand is over)."""
+        bits = self.legal_bits()
+        return [a for a in range(bits.bit_length()) if bits >> a & 1]
+
+    def legal_bits(self) -> int:
+        """The legal actions as a bit mask (bit ``a`` set when action ``a`` is legal)."""
+        return self._LEGAL[self.phase](self)
+
+    def _legal_auction(self) -> int:
+        """A raise (10 or 20 under ``seed``, any under ``any``) up to ``max_bid``, or pass; never help."""
+        layout = self.layout
+        first = layout.bid_action(max(self.high_bid, MIN_BID - 10) + 10)
+        last = layout.num_bids - 1
+        if self.rules.bid_raises == "seed":
+            last = min(first + 1, last)
+        bits = ((1 << (last - first + 1)) - 1) << first if first <= last else 0
+        return bits | 1 << layout.passing
+
+    def _legal_trump(self) -> int:
+        return 0b1111 << self.layout.trump0
+
+    def _legal_bury(self) -> int:
+        """Copies beyond those the declarer's meld shows; once there are none, any card it holds."""
+        counts, shown = self.hands[self.declarer], self.melds[self.declarer].shown
+        free = sum(1 << t for t in range(NUM_TYPES) if counts[t] > shown[t])
+        return (free or self.held[self.declarer]) << self.layout.card0
+
+    def _legal_throw_in(self) -> int:
+        return 0b11 << self.layout.throw_in
+
+    def _legal_play(self) -> int:
+        rules = self.rules
+        held = self.held[self.to_act]
+        bits = R.legal_card_bits(held, self.trick, self.trump, rules.head_rule, rules.must_overtrump, self._winning)
+        return bits << self.layout.card0
+
+    def _legal_none(self) -> int:
+        return 0
+
+    #: Per phase, the method listing the legal actions.
+    _LEGAL: ClassVar[dict[Phase, Callable[[CutthroatGame], int]]] = {
+        Phase.AUCTION: _legal_auction,
+        Phase.TRUMP: _legal_trump,
+        Phase.BURY: _legal_bury,
+        Phase.THROW_IN: _legal_throw_in,
+        Phase.PLAY: _legal_play,
+        Phase.HAND_OVER: _legal_none,
+    }
+
+    # ------------------------------------------------------------------ transitions
+
+    def apply(self, action: int) -> None:
+        """Apply the action of the seat ``to_act``; ``IllegalActionError`` if it is not legal."""
+        bits = self.legal_bits()
+        is_integer = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
+        if not is_integer or action < 0 or not bits >> int(action) & 1:
+            raise IllegalActionError(self._illegal_message(action, self.legal_actions()))
+        self._APPLY[self.phase](self, int(action))
+
+    def apply_unchecked(self, action: int) -> None:
+        """``apply`` for an action already known to be legal (the batched fast path)."""
+        self._APPLY[self.phase](self, action)
+
+    def _illegal_message(self, action: Any, legal: list[int]) -> str:
+        """Why ``action`` is refused, with the ``legal`` ones (the batched API calls this too)."""
+        try:
+            name = f"{action} ({self.layout.to_string(int(action))})"
+        except (TypeError, ValueError):
+            name = f"{action!r} (out of range 0..{self.layout.size - 1})"
+        if self.phase == Phase.HAND_OVER:
+            return f"action {name} is not legal: the hand is over"
+        legal_names = ", ".join(self.layout.to_string(a) for a in legal)
+        return (
+            f"action {name} is not legal for player {self.to_act} in phase {self.phase.name.lower()}; "
+            f"legal actions: {legal_names}"
+        )
+
+    def _take(self, seat: int, card: int) -> None:
+        """Remove one ``card`` from ``seat``'s hand (counts and held bits)."""
+        counts = self.hands[seat]
+        counts[card] -= 1
+        if not counts[card]:
+            self.held[seat] &= ~(1 << card)
+
+    def _apply_auction(self, action: int) -> None:
+        seat = self.to_act
+        if action < self.layout.num_bids:
+            self.high_bid, self.high_bidder = self.layout.bid_value(action), seat
+            self.auction.append((seat, self.high_bid))
+        else:
+            self.passed[seat] = True
+            self.auction.append((seat, "pass"))
+        still_in = [s for s in range(NUM_SEATS) if not self.passed[s]]
+        alone = still_in[0] if len(still_in) == 1 else -1
+        if self.high_bidder >= 0 and alone == self.high_bidder:
+            self._end_auction(self.high_bidder, self.high_bid)
+        elif self.high_bidder < 0 and alone == self.dealer:
+            if self.rules.all_pass == "redeal":
+                self._start_hand(self.dealer, None)
+            else:
+                self.stuck = True
+                self._end_auction(self.dealer, MIN_BID)
+        else:
+            nxt = (seat + 1) % NUM_SEATS
+            while self.passed[nxt]:
+                nxt = (nxt + 1) % NUM_SEATS
+            self.to_act = nxt
+
+    def _end_auction(self, declarer: int, contract: int) -> None:
+        """The declarer shows the widow to everyone and takes it (18 cards), then names trump."""
+        self.declarer, self.contract = declarer, contract
+        self.widow_shown = True
+        for card in self.widow:
+            self.hands[declarer][card] += 1
+            self.held[declarer] |= 1 << card
+        self.phase = Phase.TRUMP
+        self.to_act = declarer
+
+    def _apply_trump(self, action: int) -> None:
+        """Trump named: every seat's meld is scored and shown, then the declarer buries."""
+        self.trump = action - self.layout.trump0
+        self.melds = [R.meld(self.hands[seat], self.trump, self.rules.run_extras) for seat in range(NUM_SEATS)]
+        self.phase = Phase.BURY
+
+    def _apply_bury(self, action: int) -> None:
+        card = action - self.layout.card0
+        self._take(self.declarer, card)
+        self.buried.append(card)
+        if len(self.buried) < BURY_COUNT:
+            return
+        short = self.contract - self.melds[self.declarer].points
+        mode = self.rules.throw_in
+        if mode == "always" or (mode == "seed" and short == 250):
+            self.phase = Phase.THROW_IN
+        else:
+            self._decide_throw_in(mode == "seed" and short > 250)
+
+    def _apply_throw_in(self, action: int) -> None:
+        self._decide_throw_in(action == self.layout.throw_in)
+
+    def _decide_throw_in(self, thrown: bool) -> None:
+        self.thrown_in = thrown
+        if thrown:
+            self._end_hand()
+        else:
+            self.phase = Phase.PLAY
+            self.to_act = self.trick_leader = self.declarer
+
+    def _apply_play(self, action: int) -> None:
+        card = action - self.layout.card0
+        seat = self.to_act
+        self._take(seat, card)
+        if not self.trick or R.BEATEN_BY[self.trump][self._winning] >> card & 1:
+            self._winning = card
+        self.trick.append(card)
+        if len(self.trick) < NUM_SEATS:
+            self.to_act = (seat + 1) % NUM_SEATS
+        else:
+            self._end_trick()
+
+    def _end_trick(self) -> None:
+        """Score the full trick; its winner leads the next one (or the hand ends after the 15th)."""
+        trick = self.trick
+        # Of two identical cards the first played wins, and ``index`` finds the first.
+        winner = (self.trick_leader + trick.index(self._winning)) % NUM_SEATS
+        last = len(self.tricks) == NUM_TRICKS - 1
+        self.trick_points[winner] += R.trick_points(trick, self._values, last)
+        self.tricks_won[winner] += 1
+        self.tricks.append((self.trick_leader, trick, winner))
+        self.trick = []
+        self.to_act = self.trick_leader = winner
+        if last:
+            self._end_hand()
+
+    def _end_hand(self) -> None:
+        """Score the hand (buried counters count for the declarer in a played hand) and check the game end."""
+        rules = self.rules
+        points = list(self.trick_points)
+        if not self.thrown_in:
+            self.buried_points = R.trick_points(self.buried, self._values, False)
+            points[self.declarer] += self.buried_points
+        self.points = points
+        result = score_hand(
+            self.declarer,
+            self.contract,
+            [meld.points for meld in self.melds],
+            points,
+            self.tricks_won,
+            bool(self.thrown_in),
+            rules.save_meld,
+            rules.save_meld_applies_to,
+        )
+        self.score, self.made = list(result.score), result.made
+        self.totals = [total + change for total, change in zip(self.totals, self.score, strict=True)]
+        self.winner = game_winner(self.totals, self.declarer, rules.target_score)
+        self.phase = Phase.HAND_OVER
+        self.to_act = -1
+
+    #: Per phase, the method applying an action.
+    _APPLY: ClassVar[dict[Phase, Callable[[CutthroatGame, int], None]]] = {
+        Phase.AUCTION: _apply_auction,
+        Phase.TRUMP: _apply_trump,
+        Phase.BURY: _apply_bury,
+        Phase.THROW_IN: _apply_throw_in,
+        Phase.PLAY: _apply_play,
+    }
+
+    # ------------------------------------------------------------------ copies, views, records
+
+    def clone(self) -> CutthroatGame:
+        """An independent copy (its own generator state too): changing one never touches the other."""
+        return copy.deepcopy(self)
+
+    def seat_margins(self) -> list[float]:
+        """This hand's reward per seat before scaling: its score change minus the mean of the other two's."""
+        if self.score is None:
+            raise RuntimeError("seat_margins() needs a finished hand")
+        total = sum(self.score)
+        return [change - (total - change) / (NUM_SEATS - 1) for change in self.score]
+
+    def view(self, seat: int) -> CutthroatView:
+        """What ``seat`` may know now: its own hand and buried cards, and everything public."""
+        return CutthroatView(
+            seat=seat,
+            rules=self.rules,
+            phase=self.phase,
+            to_act=self.to_act,
+            dealer=self.dealer,
+            hand=list(self.hands[seat]),
+            auction=list(self.auction),
+            high_bid=self.high_bid,
+            high_bidder=self.high_bidder,
+            stuck=self.stuck,
+            declarer=self.declarer,
+            contract=self.contract,
+            widow=list(self.widow) if self.widow_shown else [],
+            trump=self.trump,
+            buried=list(self.buried) if seat == self.declarer else [],
+            meld=list(self.melds),
+            thrown_in=self.thrown_in,
+            tricks=[(leader, list(cards), winner) for leader, cards, winner in self.tricks],
+            trick_leader=self.trick_leader,
+            trick=list(self.trick),
+            trick_points=list(self.trick_points),
+            tricks_won=list(self.tricks_won),
+            totals=list(self.totals),
+            score=list(self.score) if self.score is not None else None,
+            legal_actions=self.legal_actions() if seat == self.to_act else [],
+        )
+
+    def record(self) -> dict[str, Any]:
+        """The finished hand as a hand record (``docs/cutthroat.md``, "Hand record")."""
+        if self.phase != Phase.HAND_OVER:
+            raise RuntimeError("record() needs a finished hand")
+        return {
+            "variant": self.rules.variant,
+            "options": self.rules.to_dict(),
+            "dealer": self.dealer,
+            "deal": [format_cards(sorted_for_display(cards)) for cards in self.deal],
+            "widow": format_cards(sorted_for_display(self.widow)),
+            "auction": [[seat, call] for seat, call in self.auction],
+            "declarer": self.declarer,
+            "bid": self.contract,
+            "trump": SUITS[self.trump],
+            "buried": format_cards(self.buried),
+            "meld": [meld.points for meld in self.melds],
+            "melds": [[list(m) for m in meld.melds] for meld in self.melds],
+            "thrown_in": self.thrown_in,
+            "tricks": [
+                {"leader": leader, "cards": format_cards(cards), "winner": winner}
+                for leader, cards, winner in self.tricks
+            ],
+            "points": list(self.points),
+            "buried_points": self.buried_points,
+            "score": list(self.score),
+            "totals": list(self.totals),
+            "made": self.made,
+            "hand_number": self.hand_number,
+            "game_winner": self.winner,
+        }
+
+    def __str__(self) -> str:
+        return "\n".join(_table_lines(self))
+
+
+def _table_lines(game: CutthroatGame) -> list[str]:
+    """The table as a kibitzer sees it, all hands, the widow and the buried cards included."""
+    lines = [
+        f"hand {game.hand_number + 1}  dealer: player {game.dealer}  phase: {game.phase.name.lower()}"
+        + (f"  to act: player {game.to_act}" if game.to_act >= 0 else ""),
+        "score  " + "  ".join(f"player {seat}: {total}" for seat, total in enumerate(game.totals)),
+    ]
+    lines += [f"  player {seat}: {format_hand(game.hands[seat])}" for seat in range(NUM_SEATS)]
+    lines.append(f"widow{' (shown, taken by the declarer)' if game.widow_shown else ''}: {_cards(game.widow)}")
+    if game.auction or game.stuck:
+        calls = ", ".join(f"p{seat} {call}" for seat, call in game.auction)
+        lines.append(f"auction: {calls}" + ("  (dealer stuck at 250)" if game.stuck else ""))
+    if game.declarer >= 0:
+        trump = SUITS[game.trump] if game.trump >= 0 else "?"
+        lines.append(f"declarer: player {game.declarer}  contract: {game.contract}  trump: {trump}")
+    if game.melds[0] is not None:
+        for seat, meld in enumerate(game.melds):
+            shown = ", ".join(f"{name} {points}" for name, points in meld.melds) or "none"
+            lines.append(f"  meld player {seat}: {meld.points:>4}  ({shown})")
+    if game.buried:
+        lines.append(f"buried: {_cards(game.buried)}")
+    if game.thrown_in:
+        lines.append("thrown in")
+    if game.tricks or game.trick:
+        points = ", ".join(f"p{seat} {p}" for seat, p in enumerate(game.trick_points))
+        lines.append(f"tricks: {len(game.tricks)}  trick points: {points}")
+        if game.tricks:
+            leader, cards, winner = game.tricks[-1]
+            lines.append(f"  last trick (led by p{leader}): {_cards(cards)} -> p{winner}")
+        if game.trick:
+            lines.append(f"  trick in progress (led by p{game.trick_leader}): {_cards(game.trick)}")
+    if game.score is not None:
+        result = "thrown in" if game.thrown_in else ("made" if game.made else "set")
+        changes = ", ".join(f"player {seat} {change:+d}" for seat, change in enumerate(game.score))
+        lines.append(f"hand result: {result}; score {changes}")
+        if game.winner is not None:
+            lines.append(f"game over: player {game.winner} wins")
+    return lines
+
+
+def _cards(cards: list[int]) -> str:
+    return " ".join(map(card_to_str, cards))
+
+
+def _widow_of(deal: list[list[int]]) -> list[int]:
+    """The cards of the deck that the three hands of ``deal`` leave out, sorted."""
+    counts = counts_from_cards(c for hand in deal for c in hand)
+    return [c for c in range(NUM_TYPES) for _ in range(COPIES - counts[c])]
+
+
+def _validated_deal(deal: list[list[Any]]) -> list[list[int]]:
+    """Card types of a preset deal, refusing anything but 3 x 15 cards of one Pinochle deck."""
+    if len(deal) != NUM_SEATS:
+        raise ValueError(f"a cutthroat deal needs {NUM_SEATS} hands (the widow is left out), got {len(deal)}")
+    hands = [sorted(parse_cards(h) if h and isinstance(h[0], str) else [int(c) for c in h]) for h in deal]
+    for seat, hand in enumerate(hands):
+        if len(hand) != HAND_SIZE:
+            raise ValueError(f"hand of seat {seat} has {len(hand)} cards; each hand needs {HAND_SIZE}")
+        if any(not 0 <= c < NUM_TYPES for c in hand):
+            raise ValueError(f"hand of seat {seat} holds a card type outside 0..{NUM_TYPES - 1}")
+    counts = counts_from_cards(c for hand in hands for c in hand)
+    wrong = [c for c in range(NUM_TYPES) if counts[c] > COPIES]
+    if wrong:
+        names = ", ".join(f"{card_to_str(c)} x{counts[c]}" for c in wrong)
+        raise ValueError(f"a deal may hold each card at most twice; too many: {names}")
+    return hands
+
+
+# --------------------------------------------------------------------------------------------
+# Replay of hand records
+
+
+def _start(record: dict[str, Any]) -> CutthroatGame:
+    """The game as the record's hand was dealt (running totals as they stood before it)."""
+    if record.get("variant") != "cutthroat":
+        raise ValueError(f"not a cutthroat hand record (variant={record.get('variant')!r})")
+    rules = Rules.from_mapping(record["options"])
+    before = [total - change for total, change in zip(record["totals"], record["score"], strict=True)]
+    game = CutthroatGame(rules, np.random.default_rng(0), dealer=record["dealer"], deal=record["deal"], totals=before)
+    if sorted(parse_cards(record["widow"])) != game.widow:
+        raise ValueError(f"the record's widow {record['widow']} is not the 3 cards its deal leaves out")
+    game.hand_number = record.get("hand_number", 0)
+    return game
+
+
+def _recorded_action(game: CutthroatGame, record: dict[str, Any], cursor: dict[str, int]) -> int:
+    """The record's action at the game's current decision; ``cursor`` tracks progress per list."""
+    layout = game.layout
+
+    def take(key: str) -> int:
+        index = cursor.get(key, 0)
+        cursor[key] = index + 1
+        return index
+
+    if game.phase == Phase.AUCTION:
+        seat, call = record["auction"][take("auction")]
+        if seat != game.to_act:
+            raise ValueError(f"record's auction has player {seat} calling where player {game.to_act} is to act")
+        if call == "pass":
+            return layout.passing
+        if type(call) is not int:
+            raise ValueError(f"auction call {call!r} is not a bid or 'pass'")
+        return layout.bid_action(call)
+    if game.phase == Phase.TRUMP:
+        return layout.trump_action(suit_from_str(record["trump"]))
+    if game.phase == Phase.BURY:
+        return layout.card_action(card_from_str(record["buried"][take("buried")]))
+    if game.phase == Phase.THROW_IN:
+        return layout.throw_in if record["thrown_in"] else layout.play_on
+    index = take("card")
+    return layout.card_action(card_from_str(record["tricks"][index // NUM_SEATS]["cards"][index % NUM_SEATS]))
+
+
+def _choose(game: CutthroatGame, record: dict[str, Any], cursor: dict[str, int]) -> int:
+    """:func:`_recorded_action`, with a ``ValueError`` naming the decision when the record has none."""
+    try:
+        return _recorded_action(game, record, cursor)
+    except (IndexError, KeyError, TypeError, ValueError) as error:
+        where = f"player {game.to_act} in phase {game.phase.name.lower()}"
+        raise ValueError(f"the record has no valid decision for {where}: {error!r}") from None
+
+
+def decisions(record: dict[str, Any]) -> Iterator[tuple[CutthroatGame, int, int]]:
+    """Each decision of a recorded hand as ``(game, seat, action)``, the game as it stands *before*
+    the action (the same object, advanced after each yield: clone it to keep it)."""
+    game = _start(record)
+    cursor: dict[str, int] = {}
+    while not game.hand_over:
+        action = _choose(game, record, cursor)
+        yield game, game.to_act, action
+        game.apply(action)
+
+
+def replay(record: dict[str, Any], upto: int | None = None) -> CutthroatGame:
+    """The game after replaying a record: the whole hand, or only its first ``upto`` decisions.
+
+    Raises ``ValueError`` for a record of another variant or one that is not a legal hand, and,
+    after a whole hand, when the replay's record differs from the given one (an edited record).
+    """
+    game = _start(record)
+    cursor: dict[str, int] = {}
+    done = 0
+    while not game.hand_over and (upto is None or done < upto):
+        game.apply(_choose(game, record, cursor))
+        done += 1
+    if upto is None:
+        replayed = game.record()
+        differ = [key for key in RECORD_KEYS if key not in ("deal", "widow") and replayed[key] != record.get(key)]
+        if differ:
+            raise ValueError(f"the record's {', '.join(differ)} differ from its replay (an edited record?)")
+    return game

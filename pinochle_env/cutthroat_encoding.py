@@ -1,0 +1,176 @@
+"""Observation of the cutthroat variant: named pieces computed from a seat's view alone.
+
+The pieces follow the partnership encoder's (:func:`pinochle_env.encoding.piece_labels`) with three
+seats, ordered *me, left, right*, and without the partnership's help and passing pieces; the widow
+(public once shown), the cards I buried (declarer only) and per-seat trick counts take their place.
+Card pieces of width 48 are thermometers over the 24 card types (entry ``t``: at least one copy,
+entry ``24 + t``: both copies). :meth:`CutthroatSpec.encode_view` reads only a
+:class:`~pinochle_env.cutthroat.CutthroatView`, so nothing the seat may not see can reach it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from .cards import COPIES, NUM_TYPES, SUITS, counts_from_cards
+from .cutthroat import NUM_SEATS, NUM_TRICKS, CutthroatGame, CutthroatView, Phase
+from .encoding import (
+    HAND_POINTS,
+    POINT_SCALE,
+    THERMO,
+    ObservationSpec,
+    _bid_labels,
+    _card_labels,
+    _thermo_labels,
+    hidden_hands,
+)
+from .options import BID_STEP, MIN_BID, Rules
+
+SEAT_NAMES = ("me", "left", "right")
+
+
+def _per_seat(labels: list[str]) -> list[str]:
+    return [f"{seat}: {label}" for seat in SEAT_NAMES for label in labels]
+
+
+def piece_labels(rules: Rules) -> list[tuple[str, list[str], str]]:
+    """(name, per-index labels, description) of every piece, in vector order."""
+    bids = _bid_labels(rules)
+    seats = list(SEAT_NAMES)
+    return [
+        ("hand", _thermo_labels(), "cards I hold now (thermometer)"),
+        ("phase", [p.name.lower() for p in Phase], "phase of the hand, one-hot"),
+        ("acting", seats, "seat to act, one-hot (all zero when the hand is over)"),
+        ("dealer", seats, "dealer, one-hot"),
+        ("bids", _per_seat(bids), "bid values each seat has called"),
+        ("auction_passed", seats, "seat has passed"),
+        ("high_bid", bids, "current high bid, then the contract, one-hot"),
+        ("dealer_stuck", ["stuck"], "dealer is declarer at 250 after two passes"),
+        ("declarer", seats, "declarer, one-hot"),
+        ("widow", _thermo_labels(), "the widow, once shown at the end of the auction (thermometer)"),
+        ("trump", list(SUITS), "trump suit, one-hot"),
+        ("buried", _thermo_labels(), "cards I buried (declarer only; thermometer)"),
+        ("meld_shown", _per_seat(_thermo_labels()), "cards each seat showed in meld (thermometer)"),
+        ("meld_points", seats, "meld points of each seat / 1000"),
+        ("thrown_in", ["thrown in", "played"], "throw-in decision"),
+        ("played", _per_seat(_thermo_labels()), "cards each seat has played this hand (thermometer)"),
+        ("trick", _per_seat(_card_labels()), "card each seat played to the trick in progress"),
+        ("trick_leader", seats, "leader of the trick in progress, one-hot"),
+        ("tricks_won", seats, f"tricks each seat won this hand / {NUM_TRICKS}"),
+        ("trick_points", seats, "trick points each seat took this hand / 250"),
+        ("scores", seats, "running game score of each seat / target score"),
+    ]
+
+
+def thermometer(counts: list[int] | np.ndarray) -> np.ndarray:
+    """A count vector (24 types) as 48 entries: holds at least one copy, then holds both."""
+    counts = np.asarray(counts)
+    return np.concatenate([counts >= 1, counts >= COPIES]).astype(np.float32)
+
+
+class CutthroatSpec(ObservationSpec):
+    """The observation pieces of the cutthroat variant, and the encoder of views and states."""
+
+    def __init__(self, rules: Rules) -> None:
+        if rules.variant != "cutthroat":
+            raise ValueError(f"CutthroatSpec encodes variant='cutthroat', got variant={rules.variant!r}")
+        super().__init__(rules, pieces=piece_labels(rules))
+        self.state_size = self.size + NUM_SEATS * THERMO
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Box bounds: [0, 1] except meld points (>= 0) and running scores (any real)."""
+        low = np.zeros(self.size, np.float32)
+        high = np.ones(self.size, np.float32)
+        high[self.piece("meld_points").slice] = np.inf
+        low[self.piece("scores").slice] = -np.inf
+        high[self.piece("scores").slice] = np.inf
+        return low, high
+
+    def encode_view(self, view: CutthroatView) -> np.ndarray:
+        """The observation of ``view.seat`` (seats relative: me, left, right), from the view alone."""
+        obs = np.zeros(self.size, np.float32)
+        self._encode_auction(obs, view)
+        self._encode_cards(obs, view)
+        self._encode_play(obs, view)
+        return obs
+
+    def encode_state(self, game: CutthroatGame, seat: int, observation: np.ndarray) -> np.ndarray:
+        """The perfect-information state from ``seat``'s side: its observation, then the hands of
+        left and right and the cards out of play (the widow before it is taken, the buried cards
+        after), as thermometers."""
+        hands = [game.hands[(seat + rel) % NUM_SEATS] for rel in (1, 2)]
+        away = counts_from_cards(game.buried if game.widow_shown else game.widow)
+        return np.concatenate([observation, hidden_hands(np.asarray([*hands, away]))]).astype(np.float32)
+
+    # -- pieces, grouped -------------------------------------------------------------------------
+    def _set(self, obs: np.ndarray, piece: str, index: int, value: float = 1.0) -> None:
+        obs[self.offsets[piece] + index] = value
+
+    def _encode_auction(self, obs: np.ndarray, view: CutthroatView) -> None:
+        """Phase, who acts, dealer, the calls, high bid / contract, stuck dealer, declarer."""
+        rel = _relative(view.seat)
+        self._set(obs, "phase", int(view.phase))
+        if view.to_act >= 0:
+            self._set(obs, "acting", rel(view.to_act))
+        self._set(obs, "dealer", rel(view.dealer))
+        for who, call in view.auction:
+            if call == "pass":
+                self._set(obs, "auction_passed", rel(who))
+            else:
+                self._set(obs, "bids", rel(who) * self.num_bids + _bid_index(call))
+        high = view.contract if view.declarer >= 0 else view.high_bid
+        if high:
+            self._set(obs, "high_bid", _bid_index(high))
+        if view.stuck:
+            self._set(obs, "dealer_stuck", 0)
+        if view.declarer >= 0:
+            self._set(obs, "declarer", rel(view.declarer))
+        if view.trump >= 0:
+            self._set(obs, "trump", view.trump)
+
+    def _encode_cards(self, obs: np.ndarray, view: CutthroatView) -> None:
+        """My hand, the widow, my buried cards, every seat's meld and the cards each seat played."""
+        rel = _relative(view.seat)
+        self._thermo(obs, "hand", 0, view.hand)
+        self._thermo(obs, "widow", 0, counts_from_cards(view.widow))
+        self._thermo(obs, "buried", 0, counts_from_cards(view.buried))
+        for who, meld in enumerate(view.meld):
+            if meld is not None:
+                self._thermo(obs, "meld_shown", rel(who), meld.shown)
+                self._set(obs, "meld_points", rel(who), meld.points / POINT_SCALE)
+        played = [[0] * NUM_TYPES for _ in range(NUM_SEATS)]
+        for leader, cards in [(leader, cards) for leader, cards, _ in view.tricks] + [(view.trick_leader, view.trick)]:
+            for k, card in enumerate(cards):
+                played[rel(leader + k)][card] += 1
+        for block, counts in enumerate(played):
+            self._thermo(obs, "played", block, counts)
+
+    def _encode_play(self, obs: np.ndarray, view: CutthroatView) -> None:
+        """Throw-in decision, the trick in progress and its leader, tricks, trick points, scores."""
+        rel = _relative(view.seat)
+        if view.thrown_in is not None:
+            self._set(obs, "thrown_in", 0 if view.thrown_in else 1)
+        for k, card in enumerate(view.trick):
+            self._set(obs, "trick", rel(view.trick_leader + k) * NUM_TYPES + card)
+        if view.trick_leader >= 0:
+            self._set(obs, "trick_leader", rel(view.trick_leader))
+        for who in range(NUM_SEATS):
+            self._set(obs, "tricks_won", rel(who), view.tricks_won[who] / NUM_TRICKS)
+            self._set(obs, "trick_points", rel(who), view.trick_points[who] / HAND_POINTS)
+            self._set(obs, "scores", rel(who), view.totals[who] / self.rules.target_score)
+
+    def _thermo(self, obs: np.ndarray, piece: str, block: int, counts) -> None:
+        """Write ``counts`` as a thermometer into block ``block`` (0 for single-block pieces) of ``piece``."""
+        start = self.offsets[piece] + block * THERMO
+        obs[start : start + THERMO] = thermometer(counts)
+
+
+def _relative(seat: int) -> Callable[[int], int]:
+    """Maps an absolute seat to its place seen from ``seat``: 0 me, 1 left, 2 right."""
+    return lambda who: (who - seat) % NUM_SEATS
+
+
+def _bid_index(bid: int) -> int:
+    return (bid - MIN_BID) // BID_STEP
