@@ -2,7 +2,8 @@
 
 ``pinochle_env.env(**options)`` is the PettingZoo AEC environment ``pinochle_v0`` (see
 :mod:`pinochle_env.env` for its documentation page); :class:`BatchedGames` steps many games in
-lockstep; :class:`Game` is the rules engine itself.
+lockstep; :class:`Game` is the rules engine itself (``new_game(rules)`` makes the engine of any variant:
+the partnership game, ``cutthroat`` or ``two_hand``).
 """
 
 from .actions import ActionLayout
@@ -10,6 +11,7 @@ from .batch import BatchedGames, BatchStep
 from .env import action_to_string, env, raw_env
 from .game import Game, IllegalActionError, Phase, PlayerView
 from .options import PRESETS, Rules
+from .variants import new_game
 
 __all__ = [
     "PRESETS",
@@ -23,6 +25,7 @@ __all__ = [
     "Rules",
     "action_to_string",
     "env",
+    "new_game",
     "raw_env",
 ]
 

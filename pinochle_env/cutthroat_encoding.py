@@ -21,42 +21,39 @@ from .encoding import (
     POINT_SCALE,
     THERMO,
     ObservationSpec,
-    _bid_labels,
-    _card_labels,
-    _thermo_labels,
+    bid_labels,
+    card_labels,
     hidden_hands,
+    per_seat,
+    thermo_labels,
 )
 from .options import BID_STEP, MIN_BID, Rules
 
 SEAT_NAMES = ("me", "left", "right")
 
 
-def _per_seat(labels: list[str]) -> list[str]:
-    return [f"{seat}: {label}" for seat in SEAT_NAMES for label in labels]
-
-
 def piece_labels(rules: Rules) -> list[tuple[str, list[str], str]]:
     """(name, per-index labels, description) of every piece, in vector order."""
-    bids = _bid_labels(rules)
+    bids = bid_labels(rules)
     seats = list(SEAT_NAMES)
     return [
-        ("hand", _thermo_labels(), "cards I hold now (thermometer)"),
+        ("hand", thermo_labels(), "cards I hold now (thermometer)"),
         ("phase", [p.name.lower() for p in Phase], "phase of the hand, one-hot"),
         ("acting", seats, "seat to act, one-hot (all zero when the hand is over)"),
         ("dealer", seats, "dealer, one-hot"),
-        ("bids", _per_seat(bids), "bid values each seat has called"),
+        ("bids", per_seat(bids, SEAT_NAMES), "bid values each seat has called"),
         ("auction_passed", seats, "seat has passed"),
         ("high_bid", bids, "current high bid, then the contract, one-hot"),
         ("dealer_stuck", ["stuck"], "dealer is declarer at 250 after two passes"),
         ("declarer", seats, "declarer, one-hot"),
-        ("widow", _thermo_labels(), "the widow, once shown at the end of the auction (thermometer)"),
+        ("widow", thermo_labels(), "the widow, once shown at the end of the auction (thermometer)"),
         ("trump", list(SUITS), "trump suit, one-hot"),
-        ("buried", _thermo_labels(), "cards I buried (declarer only; thermometer)"),
-        ("meld_shown", _per_seat(_thermo_labels()), "cards each seat showed in meld (thermometer)"),
+        ("buried", thermo_labels(), "cards I buried (declarer only; thermometer)"),
+        ("meld_shown", per_seat(thermo_labels(), SEAT_NAMES), "cards each seat showed in meld (thermometer)"),
         ("meld_points", seats, "meld points of each seat / 1000"),
         ("thrown_in", ["thrown in", "played"], "throw-in decision"),
-        ("played", _per_seat(_thermo_labels()), "cards each seat has played this hand (thermometer)"),
-        ("trick", _per_seat(_card_labels()), "card each seat played to the trick in progress"),
+        ("played", per_seat(thermo_labels(), SEAT_NAMES), "cards each seat has played this hand (thermometer)"),
+        ("trick", per_seat(card_labels(), SEAT_NAMES), "card each seat played to the trick in progress"),
         ("trick_leader", seats, "leader of the trick in progress, one-hot"),
         ("tricks_won", seats, f"tricks each seat won this hand / {NUM_TRICKS}"),
         ("trick_points", seats, "trick points each seat took this hand / 250"),

@@ -52,46 +52,50 @@ class Piece:
         return slice(self.offset, self.offset + self.size)
 
 
-def _bid_labels(rules: Rules) -> list[str]:
+def bid_labels(rules: Rules) -> list[str]:
+    """Labels of the bid values of a rule set: ``250``, ``260``, ... ``max_bid``."""
     return [str(MIN_BID + BID_STEP * i) for i in range((rules.max_bid - MIN_BID) // BID_STEP + 1)]
 
 
-def _card_labels() -> list[str]:
+def card_labels() -> list[str]:
+    """Labels of the 24 card types, in id order."""
     from .cards import card_to_str
 
     return [card_to_str(c) for c in range(NUM_TYPES)]
 
 
-def _thermo_labels() -> list[str]:
-    return [f"{c} x>=1" for c in _card_labels()] + [f"{c} x2" for c in _card_labels()]
+def thermo_labels() -> list[str]:
+    """Labels of a card thermometer of 48: "holds at least one" of each type, then "holds both"."""
+    return [f"{c} x>=1" for c in card_labels()] + [f"{c} x2" for c in card_labels()]
 
 
-def _per_seat(labels: list[str]) -> list[str]:
-    return [f"{seat}: {label}" for seat in SEAT_NAMES for label in labels]
+def per_seat(labels: list[str], seats: tuple[str, ...] = SEAT_NAMES) -> list[str]:
+    """``labels`` repeated for each relative seat, prefixed with the seat's name."""
+    return [f"{seat}: {label}" for seat in seats for label in labels]
 
 
 def piece_labels(rules: Rules) -> list[tuple[str, list[str], str]]:
     """(name, per-index labels, description) of every piece, in vector order."""
-    bids = _bid_labels(rules)
+    bids = bid_labels(rules)
     return [
-        ("hand", _thermo_labels(), "cards I hold now (thermometer)"),
+        ("hand", thermo_labels(), "cards I hold now (thermometer)"),
         ("phase", [p.name.lower() for p in Phase], "phase of the hand, one-hot"),
         ("acting", list(SEAT_NAMES), "seat to act, one-hot (all zero when the hand is over)"),
         ("dealer", list(SEAT_NAMES), "dealer, one-hot"),
-        ("bids", _per_seat(bids), "bid values each seat has called"),
+        ("bids", per_seat(bids), "bid values each seat has called"),
         ("auction_passed", list(SEAT_NAMES), "seat has passed (with or without help)"),
         ("auction_help", list(SEAT_NAMES), "seat passed with help"),
         ("high_bid", bids, "current high bid, then the contract, one-hot"),
         ("dealer_stuck", ["stuck"], "dealer is declarer at 250 after three passes"),
         ("declarer", list(SEAT_NAMES), "declarer, one-hot"),
         ("trump", ["S", "H", "D", "C"], "trump suit, one-hot"),
-        ("cards_passed", _thermo_labels(), "cards I passed (thermometer)"),
-        ("cards_received", _thermo_labels(), "cards I received (thermometer)"),
-        ("meld_shown", _per_seat(_thermo_labels()), "cards each seat showed in meld (thermometer)"),
+        ("cards_passed", thermo_labels(), "cards I passed (thermometer)"),
+        ("cards_received", thermo_labels(), "cards I received (thermometer)"),
+        ("meld_shown", per_seat(thermo_labels()), "cards each seat showed in meld (thermometer)"),
         ("meld_points", list(SEAT_NAMES), "meld points of each seat / 1000"),
         ("thrown_in", ["thrown in", "played"], "throw-in decision"),
-        ("played", _per_seat(_thermo_labels()), "cards each seat has played this hand (thermometer)"),
-        ("trick", _per_seat(_card_labels()), "card each seat played to the trick in progress"),
+        ("played", per_seat(thermo_labels()), "cards each seat has played this hand (thermometer)"),
+        ("trick", per_seat(card_labels()), "card each seat played to the trick in progress"),
         ("trick_leader", list(SEAT_NAMES), "leader of the trick in progress, one-hot"),
         ("tricks_won", list(TEAM_NAMES), "tricks won this hand / 12"),
         ("trick_points", list(TEAM_NAMES), "trick points this hand / 250"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import gymnasium
 
@@ -70,13 +70,13 @@ def render_game(game: Game) -> str:
     return "\n".join(lines)
 
 
-def render_for_mode(game: Game | None, render_mode: str | None) -> str | None:
+def render_for_mode(game: Any, render_mode: str | None) -> str | None:
     """What an environment's ``render()`` gives: the table as a string for ``"ansi"``, printed for
     ``"human"``, and a warning (and None) when the environment was made without a render mode."""
     if render_mode is None:
         gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
         return None
-    text = render_game(game) if game is not None else "(not reset)"
+    text = str(game) if game is not None else "(not reset)"  # each variant's engine renders itself
     if render_mode == "ansi":
         return text
     print(text)

@@ -16,6 +16,8 @@ CONFIGS = {
     "hand-default": ({}, {}),
     "hand-variants": ({"pass_mode": "simultaneous", "bid_raises": "any", "max_bid": 400, "throw_in": "always"}, {}),
     "game-300-max3": ({"target_score": 300}, {"episode": "game", "max_hands": 3}),
+    "cutthroat-game-max3": ({"variant": "cutthroat", "target_score": 300}, {"episode": "game", "max_hands": 3}),
+    "two-hand": ({"variant": "two_hand"}, {}),
 }
 
 
@@ -63,7 +65,7 @@ def test_batch_matches_env_decision_for_decision(config):
             e.step(int(actions[i]))
             hand_over = len(u.hand_records) > before
             assert step.hand_over[i] == hand_over, (t, i)
-            np.testing.assert_allclose(step.rewards[i], [u.rewards[a] for a in AGENTS], rtol=1e-6)
+            np.testing.assert_allclose(step.rewards[i], [u.rewards[a] for a in u.possible_agents], rtol=1e-6)
             if not hand_over:
                 assert not step.terminated[i] and not step.truncated[i]
                 continue

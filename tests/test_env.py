@@ -44,6 +44,10 @@ CONFIGS = {
     "simultaneous-any-400": {"pass_mode": "simultaneous", "bid_raises": "any", "max_bid": 400},
     "game-3-hands": {"episode": "game", "max_hands": 3},
     "penalty-variants": {"illegal_action": "penalty", "pass_count": 3, "throw_in": "always", "all_pass": "redeal"},
+    "cutthroat": {"variant": "cutthroat"},
+    "cutthroat-game-penalty": {"variant": "cutthroat", "episode": "game", "max_hands": 3, "illegal_action": "penalty"},
+    "two-hand": {"variant": "two_hand"},
+    "two-hand-game-win": {"variant": "two_hand", "episode": "game", "reward": "win", "target_score": 300},
 }
 
 

@@ -1,0 +1,790 @@
+"""Two-handed Pinochle: a turned-up trump, a stock to draw from, and melding during play.
+
+The rules as implemented are in ``docs/two_hand.md``. In short: 12 cards each; the next card is
+turned up for trump and lies under the 23-card stock. Phase 1 is twelve tricks of free play;
+after each the winner may meld one combination (putting at least one new card on the table) and
+may show or exchange a dix, then the winner and the loser each draw a card, the loser taking the
+turn-up with the last draw. Phase 2 is twelve tricks with must-follow, must-head and must-trump.
+A hand scores each player its meld plus its trick points; the game is played to 1000.
+
+:class:`TwoHandGame` duck-types the partnership :class:`~pinochle_env.game.Game` (``legal_bits``,
+``apply``, ``view``, ``record``, ...). Chance comes only from the ``numpy.random.Generator``.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from . import rules as R
+from .cards import (
+    ACE,
+    COPIES,
+    COUNTING_VALUES,
+    DIAMONDS,
+    JACK,
+    KING,
+    NINE,
+    NUM_SUITS,
+    NUM_TYPES,
+    QUEEN,
+    RANK_OF,
+    SPADES,
+    SUIT_OF,
+    SUITS,
+    card,
+    card_from_str,
+    card_to_str,
+    counts_from_cards,
+    format_cards,
+    sorted_for_display,
+    suit_from_str,
+)
+from .game import IllegalActionError
+from .options import Rules
+
+NUM_SEATS = 2
+HAND_SIZE = 12
+STOCK_SIZE = 23
+PHASE_TRICKS = 12
+NUM_TRICKS = 2 * PHASE_TRICKS
+DIX_POINTS = 10
+
+
+class Phase(IntEnum):
+    """Where a hand stands: stock play, the trick winner's meld turn, play-out, over."""
+
+    PLAY1 = 0
+    MELD = 1
+    PLAY2 = 2
+    HAND_OVER = 3
+
+
+# ------------------------------------------------------------------------------------------------
+# Meld kinds and the reuse of cards on the table
+
+# What a card on the table has served in: one bit per meld group. Class A is split into runs,
+# marriages and the dix, because a run may take over the king and queen of a royal marriage.
+USED_RUN, USED_MARRIAGE, USED_DIX, USED_AROUND, USED_PINOCHLE = 1, 2, 4, 8, 16
+CLASS_A = USED_RUN | USED_MARRIAGE | USED_DIX
+
+
+class MeldKind(NamedTuple):
+    """One meld a trick winner may declare.
+
+    ``points`` is its value (a marriage in the trump suit, the royal marriage, scores twice it);
+    ``marks`` the bit it sets on its cards; a card on the table whose bits meet ``blocked`` may not
+    serve in it again.
+    """
+
+    name: str
+    points: int
+    marks: int
+    blocked: int
+
+
+def _around_kinds() -> list[MeldKind]:
+    kinds = []
+    for rank in (ACE, KING, QUEEN, JACK):
+        single, double = R.AROUND_POINTS[rank]
+        around, abound = R.AROUND_NAMES[rank]
+        kinds.append(MeldKind(around, single, USED_AROUND, USED_AROUND))
+        kinds.append(MeldKind(abound, double, USED_AROUND, USED_AROUND))
+    return kinds
+
+
+#: The meld actions, in action-id order. Only a run may reuse a card of its own class (the royal
+#: marriage's king and queen, so ``blocked`` leaves out USED_MARRIAGE); double melds and every other
+#: meld need cards fresh to their class.
+MELD_KINDS: tuple[MeldKind, ...] = (
+    MeldKind("run", 150, USED_RUN, USED_RUN),
+    MeldKind("double run", 1500, USED_RUN, CLASS_A),
+    *(MeldKind(f"marriage {SUITS[s]}", 20, USED_MARRIAGE, CLASS_A) for s in range(NUM_SUITS)),
+    MeldKind("pinochle", 40, USED_PINOCHLE, USED_PINOCHLE),
+    MeldKind("double pinochle", 300, USED_PINOCHLE, USED_PINOCHLE),
+    *_around_kinds(),
+)
+_MARRIAGE0 = 2  # index of "marriage S" in MELD_KINDS
+
+
+def _meld_cards(kind: int, trump: int) -> tuple[tuple[int, int], ...]:
+    """(card type, copies) of meld ``kind`` with ``trump``."""
+    name = MELD_KINDS[kind].name
+    if name in ("run", "double run"):
+        copies = 2 if name == "double run" else 1
+        return tuple((card(r, trump), copies) for r in R.RUN_RANKS)
+    if name.startswith("marriage"):
+        suit = kind - _MARRIAGE0
+        return ((card(KING, suit), 1), (card(QUEEN, suit), 1))
+    copies = 2 if name.startswith("double") or name.endswith("abound") else 1
+    if name.endswith("pinochle"):
+        return ((card(QUEEN, SPADES), copies), (card(JACK, DIAMONDS), copies))
+    rank = {"aces": ACE, "kings": KING, "queens": QUEEN, "jacks": JACK}[name.split()[0]]
+    return tuple((card(rank, s), copies) for s in range(NUM_SUITS))
+
+
+#: Per trump suit and meld kind: the (card type, copies) the meld needs.
+MELD_CARDS = tuple(tuple(_meld_cards(k, t) for k in range(len(MELD_KINDS))) for t in range(NUM_SUITS))
+
+
+def meld_points(kind: int, trump: int) -> int:
+    """Points of meld ``kind`` with ``trump`` (the marriage in trump is the royal marriage, 40)."""
+    royal = kind == _MARRIAGE0 + trump
+    return MELD_KINDS[kind].points * (2 if royal else 1)
+
+
+def _most_worn(copies: list[int], blocked: int = 0) -> int:
+    """Index of the table copy to use (in a meld, among those free of ``blocked``) or to play: the one
+    that has served in the most meld groups, so the fresher copy stays open to more melds."""
+    free = [i for i, uses in enumerate(copies) if not uses & blocked]
+    return max(free, key=lambda i: (bin(copies[i]).count("1"), copies[i]))
+
+
+# ------------------------------------------------------------------------------------------------
+# Actions
+
+
+class TwoHandLayout:
+    """The flat action ids of the two-handed game (one table for play and meld decisions).
+
+    ``0 .. 23`` play a card type (from the table first, see ``docs/two_hand.md``); then one id per
+    meld kind of :data:`MELD_KINDS`; then dix exchange, dix show and "no meld" (end the meld turn).
+    """
+
+    card0 = 0
+    meld0 = NUM_TYPES
+    dix_exchange = meld0 + len(MELD_KINDS)
+    dix_show = dix_exchange + 1
+    no_meld = dix_show + 1
+    size = no_meld + 1
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TwoHandLayout)
+
+    def __hash__(self) -> int:
+        return hash(TwoHandLayout)
+
+    def card_action(self, card_type: int) -> int:
+        return self.card0 + card_type
+
+    def meld_action(self, kind: int) -> int:
+        return self.meld0 + kind
+
+    def to_string(self, action: int) -> str:
+        """Readable name: ``TS``, ``run``, ``marriage H``, ``kings around``, ``dix show``, ``no meld``."""
+        if not 0 <= action < self.size:
+            raise ValueError(f"action {action} is out of range 0..{self.size - 1}")
+        if action < self.meld0:
+            return card_to_str(action - self.card0)
+        if action < self.dix_exchange:
+            return MELD_KINDS[action - self.meld0].name
+        return ("dix exchange", "dix show", "no meld")[action - self.dix_exchange]
+
+    def from_string(self, text: str) -> int:
+        """Inverse of :meth:`to_string`; also takes ``done`` for "no meld" and suit names in marriages."""
+        key = " ".join(text.strip().lower().split())
+        if key == "done":
+            return self.no_meld
+        if key.startswith("marriage "):
+            try:
+                return self.meld0 + _MARRIAGE0 + suit_from_str(key[len("marriage ") :])
+            except ValueError:
+                pass
+        names = {self.to_string(a).lower(): a for a in range(self.meld0, self.size)}
+        if key in names:
+            return names[key]
+        try:
+            return self.card0 + card_from_str(key)
+        except ValueError:
+            raise ValueError(
+                f"not an action: {text!r} (try a card like 'TS', a meld like 'run' or 'marriage H', "
+                "'dix exchange', 'dix show' or 'no meld')"
+            ) from None
+
+    def table(self) -> list[tuple[int, str]]:
+        """Every action id with its name: the documentation table, generated from code."""
+        return [(a, self.to_string(a)) for a in range(self.size)]
+
+
+LAYOUT = TwoHandLayout()
+
+
+# ------------------------------------------------------------------------------------------------
+# Views
+
+
+@dataclass
+class TwoHandView:
+    """Everything one seat may know at one moment, and nothing else (an information set).
+
+    Seats are absolute. ``known`` is, per seat, the cards both players know that seat holds: its
+    table cards plus turn-ups it took in view of the other (a lower bound; the encoder completes it
+    by elimination once the stock is gone).
+    """
+
+    seat: int
+    rules: Rules
+    phase: Phase
+    to_act: int
+    dealer: int
+    hand: list[int]  # count vector: the seat's concealed cards plus its cards on the table
+    concealed: list[int]  # the seat's cards not on the table
+    table: list[list[int]]  # per seat, count vector of its melded cards still on the table
+    known: list[list[int]]  # per seat, count vector of the cards everyone knows it holds
+    trump: int
+    turn_up: int  # the card under the stock, -1 once taken
+    stock_size: int
+    tricks: list[tuple[int, list[int], int]]  # completed tricks: (leader, cards, winner)
+    trick_leader: int
+    trick: list[int]  # cards of the trick in progress, in play order
+    meld_points: list[int]  # per seat, this hand (the dealer's turned-up dix included)
+    meld_counts: list[list[int]]  # per seat, how often each meld action (kinds, dix exchange, dix show) scored
+    melds: list[list[dict[str, Any]]]  # per phase-1 trick, the meld entries of the hand record
+    trick_points: list[int]  # per seat, this hand
+    totals: list[int]  # running score per seat before this hand's result
+    legal_actions: list[int]  # empty unless this seat is to act
+
+
+# ------------------------------------------------------------------------------------------------
+# The engine
+
+
+class TwoHandGame:
+    """A game of two-handed Pinochle: hands dealt and scored until a player reaches the target.
+
+    ``deal`` presets the first hand: ``[hand0, hand1]`` (12 card strings or types each; the turn-up
+    and stock are then shuffled from the other 24 cards) or a dict ``{"hands": [...], "turn_up":
+    card, "stock": [23 cards, top first]}`` for an exact hand.
+    """
+
+    NUM_SEATS = NUM_SEATS
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        rng: np.random.Generator | None = None,
+        dealer: int | None = None,
+        deal: list[list[Any]] | dict[str, Any] | None = None,
+        totals: list[int] | tuple[int, int] | None = None,
+    ) -> None:
+        self.rules = rules if rules is not None else Rules(variant="two_hand")
+        if self.rules.variant != "two_hand":
+            raise ValueError(f"TwoHandGame plays variant 'two_hand', not {self.rules.variant!r}")
+        self.layout = LAYOUT
+        self.rng = rng if rng is not None else np.random.default_rng()
+        self._values = COUNTING_VALUES[self.rules.counting]
+        self.totals = list(totals) if totals is not None else [0, 0]
+        if len(self.totals) != NUM_SEATS:
+            raise ValueError(f"totals needs one score per seat ({NUM_SEATS}), got {self.totals!r}")
+        self.hand_number = 0
+        self.winner: int | None = None
+        if dealer is None:
+            dealer = int(self.rng.integers(NUM_SEATS))
+        elif dealer not in range(NUM_SEATS):
+            raise ValueError(f"dealer must be a seat 0..1, got {dealer!r}")
+        self._start_hand(dealer, deal)
+
+    # ------------------------------------------------------------------ hand set-up
+
+    def _start_hand(self, dealer: int, deal: list[list[Any]] | dict[str, Any] | None) -> None:
+        self.dealer = dealer
+        hands, turn_up, stock = _validated_deal(deal, self.rng)
+        self.deal, self.stock = hands, stock
+        self.turn_up_dealt = self.turn_up = turn_up
+        self.trump = SUIT_OF[turn_up]
+        self.drawn = 0  # stock cards drawn so far
+        self.concealed = [counts_from_cards(h) for h in hands]
+        # Per seat and card type, one entry per copy on the table: the USED_* bits it has served in.
+        self.table: list[list[list[int]]] = [[[] for _ in range(NUM_TYPES)] for _ in range(NUM_SEATS)]
+        self.known_concealed = [[0] * NUM_TYPES for _ in range(NUM_SEATS)]
+        self.turn_up_dix = RANK_OF[turn_up] == NINE
+        self.meld_points = [0, 0]
+        self.meld_points[dealer] += DIX_POINTS if self.turn_up_dix else 0
+        self.meld_counts = [[0] * (len(MELD_KINDS) + 2) for _ in range(NUM_SEATS)]
+        self.melds: list[list[dict[str, Any]]] = []
+        self.draws: list[tuple[tuple[int, int], tuple[int, int]]] = []
+        self.melded = False  # the trick winner has made its one meld of this turn
+        self.tricks: list[tuple[int, list[int], int]] = []
+        self.trick: list[int] = []
+        self.trick_leader = self.to_act = 1 - dealer
+        self.trick_points = [0, 0]
+        self.phase = Phase.PLAY1
+        self.score: list[int] | None = None
+        self.totals_before = list(self.totals)
+
+    def next_hand(self) -> None:
+        """Deal the next hand of the game; the deal alternates."""
+        if self.phase != Phase.HAND_OVER:
+            raise RuntimeError("next_hand() called before the hand is over")
+        if self.winner is not None:
+            raise RuntimeError(f"the game is over: player {self.winner} won")
+        self.hand_number += 1
+        self._start_hand(1 - self.dealer, None)
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def hand_over(self) -> bool:
+        return self.phase == Phase.HAND_OVER
+
+    @property
+    def game_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def hands(self) -> list[list[int]]:
+        """Per seat, the count vector of the cards it holds now (concealed and on the table)."""
+        return [self.hand_of(seat) for seat in range(NUM_SEATS)]
+
+    def hand_of(self, seat: int) -> list[int]:
+        """Count vector of ``seat``'s cards, concealed and on the table."""
+        return [n + len(copies) for n, copies in zip(self.concealed[seat], self.table[seat], strict=True)]
+
+    def table_counts(self, seat: int) -> list[int]:
+        """Count vector of ``seat``'s cards on the table."""
+        return [len(copies) for copies in self.table[seat]]
+
+    def known(self, seat: int) -> list[int]:
+        """Count vector of the cards both players know ``seat`` holds (table cards and turn-ups taken)."""
+        return [k + len(copies) for k, copies in zip(self.known_concealed[seat], self.table[seat], strict=True)]
+
+    @property
+    def stock_left(self) -> list[int]:
+        """The stock cards not yet drawn, top first."""
+        return self.stock[self.drawn :]
+
+    def legal_actions(self) -> list[int]:
+        """Legal action ids for the seat ``to_act``, ascending (empty when the hand is over)."""
+        bits = self.legal_bits()
+        return [a for a in range(self.layout.size) if bits >> a & 1]
+
+    def legal_bits(self) -> int:
+        """The legal actions as a bit mask (bit ``a`` set when action ``a`` is legal)."""
+        if self.phase == Phase.PLAY1:
+            return R.held_bits(self.hand_of(self.to_act)) << LAYOUT.card0
+        if self.phase == Phase.PLAY2:
+            held = R.held_bits(self.concealed[self.to_act])
+            return R.legal_card_bits(held, self.trick, self.trump, "winner", True) << LAYOUT.card0
+        if self.phase == Phase.MELD:
+            return self._legal_meld()
+        return 0
+
+    def _legal_meld(self) -> int:
+        seat = self.to_act
+        bits = 1 << LAYOUT.no_meld
+        if not self.melded:
+            for kind in range(len(MELD_KINDS)):
+                if self._meld_plan(seat, kind) is not None:
+                    bits |= 1 << LAYOUT.meld_action(kind)
+        nine = card(NINE, self.trump)
+        if self.concealed[seat][nine]:
+            bits |= 1 << LAYOUT.dix_show
+            if self.turn_up >= 0 and self.turn_up != nine:
+                bits |= 1 << LAYOUT.dix_exchange
+        return bits
+
+    def _meld_plan(self, seat: int, kind: int) -> list[tuple[int, int, int]] | None:
+        """How ``seat`` would meld ``kind``: (card type, copies from the table, copies from the
+        concealed hand) per card of the meld, or None if it cannot.
+
+        Table copies that may serve again are used first; at least one card must come from the
+        concealed hand (the first card of the meld's list that can).
+        """
+        blocked = MELD_KINDS[kind].blocked
+        concealed, table = self.concealed[seat], self.table[seat]
+        plan = []
+        for c, copies in MELD_CARDS[self.trump][kind]:
+            reusable = min(copies, sum(1 for uses in table[c] if not uses & blocked))
+            if reusable + concealed[c] < copies:
+                return None
+            plan.append((c, reusable, copies - reusable))
+        if any(new for _, _, new in plan):
+            return plan
+        for index, (c, reused, new) in enumerate(plan):
+            if concealed[c]:
+                plan[index] = (c, reused - 1, new + 1)
+                return plan
+        return None
+
+    def seat_margins(self) -> list[float]:
+        """This hand's reward before scaling: own hand score minus the opponent's, per seat."""
+        if self.score is None:
+            raise RuntimeError("seat_margins() needs a finished hand")
+        return [float(self.score[0] - self.score[1]), float(self.score[1] - self.score[0])]
+
+    # ------------------------------------------------------------------ transitions
+
+    def apply(self, action: int) -> None:
+        """Apply the action of the seat ``to_act``; ``IllegalActionError`` if it is not legal."""
+        bits = self.legal_bits()
+        is_integer = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
+        if not is_integer or action < 0 or not bits >> int(action) & 1:
+            raise IllegalActionError(self._illegal_message(action, self.legal_actions()))
+        self.apply_unchecked(int(action))
+
+    def apply_unchecked(self, action: int) -> None:
+        """``apply`` for an action already known to be legal."""
+        if self.phase == Phase.MELD:
+            self._apply_meld(action)
+        else:
+            self._apply_play(action - LAYOUT.card0)
+
+    def _illegal_message(self, action: Any, legal: list[int]) -> str:
+        """What was wrong with ``action`` and which actions were legal (``legal``, as ids)."""
+        try:
+            name = f"{action} ({self.layout.to_string(int(action))})"
+        except (TypeError, ValueError):
+            name = f"{action!r} (out of range 0..{self.layout.size - 1})"
+        if self.phase == Phase.HAND_OVER:
+            return f"action {name} is not legal: the hand is over"
+        legal_names = ", ".join(self.layout.to_string(a) for a in legal)
+        return (
+            f"action {name} is not legal for player {self.to_act} in phase {self.phase.name.lower()}; "
+            f"legal actions: {legal_names}"
+        )
+
+    def _apply_play(self, c: int) -> None:
+        seat = self.to_act
+        self._take_for_play(seat, c)
+        self.trick.append(c)
+        if len(self.trick) < NUM_SEATS:
+            self.to_act = 1 - seat
+        else:
+            self._end_trick()
+
+    def _take_for_play(self, seat: int, c: int) -> None:
+        """Remove one ``c`` from ``seat``: a table copy if there is one (the most used), else a concealed one."""
+        copies = self.table[seat][c]
+        if copies:
+            copies.pop(_most_worn(copies))
+        else:
+            self._take_concealed(seat, c)
+
+    def _take_concealed(self, seat: int, c: int) -> None:
+        self.concealed[seat][c] -= 1
+        known = self.known_concealed[seat]
+        known[c] = max(0, known[c] - 1)
+
+    def _end_trick(self) -> None:
+        trick, leader = self.trick, self.trick_leader
+        winner = (leader + R.trick_winner(trick, self.trump)) % NUM_SEATS
+        last = len(self.tricks) == NUM_TRICKS - 1
+        self.trick_points[winner] += R.trick_points(trick, self._values, last)
+        self.tricks.append((leader, trick, winner))
+        self.trick = []
+        self.trick_leader = self.to_act = winner
+        if self.phase == Phase.PLAY1:
+            self.melds.append([])
+            self.melded = False
+            self.phase = Phase.MELD
+            self._end_meld_turn_if_done()
+        elif last:
+            self._end_hand()
+
+    def _apply_meld(self, action: int) -> None:
+        if action == LAYOUT.no_meld:
+            self._end_meld_turn()
+            return
+        if action == LAYOUT.dix_exchange:
+            self._exchange_dix()
+        elif action == LAYOUT.dix_show:
+            self._show_dix()
+        else:
+            self._declare(action - LAYOUT.meld0)
+        self._end_meld_turn_if_done()
+
+    def _declare(self, kind: int) -> None:
+        """Put meld ``kind`` on the table: reusable table copies first (the most used), then new cards."""
+        seat, marks = self.to_act, MELD_KINDS[kind].marks
+        blocked = MELD_KINDS[kind].blocked
+        table, cards, new = self.table[seat], [], []
+        for c, reused, fresh in self._meld_plan(seat, kind):
+            for _ in range(reused):
+                table[c][_most_worn(table[c], blocked)] |= marks
+            for _ in range(fresh):
+                self._take_concealed(seat, c)
+                table[c].append(marks)
+            cards += [c] * (reused + fresh)
+            new += [c] * fresh
+        self.melded = True
+        self._score_meld(LAYOUT.meld_action(kind), meld_points(kind, self.trump), cards, new)
+
+    def _show_dix(self) -> None:
+        seat, nine = self.to_act, card(NINE, self.trump)
+        self._take_concealed(seat, nine)
+        self.table[seat][nine].append(USED_DIX)
+        self._score_meld(LAYOUT.dix_show, DIX_POINTS, [nine], [nine])
+
+    def _exchange_dix(self) -> None:
+        seat, nine, taken = self.to_act, card(NINE, self.trump), self.turn_up
+        self._take_concealed(seat, nine)
+        self._receive(seat, taken, public=True)
+        self.turn_up = nine
+        self._score_meld(LAYOUT.dix_exchange, DIX_POINTS, [nine], [nine], took=taken)
+
+    def _score_meld(self, action: int, points: int, cards: list[int], new: list[int], took: int | None = None) -> None:
+        seat = self.to_act
+        self.meld_points[seat] += points
+        self.meld_counts[seat][action - LAYOUT.meld0] += 1
+        entry = {"seat": seat, "meld": LAYOUT.to_string(action), "points": points}
+        entry |= {"cards": format_cards(cards), "new": format_cards(new)}
+        if took is not None:
+            entry["took"] = card_to_str(took)
+        self.melds[-1].append(entry)
+
+    def _receive(self, seat: int, c: int, public: bool) -> None:
+        self.concealed[seat][c] += 1
+        if public:
+            self.known_concealed[seat][c] += 1
+
+    def _end_meld_turn_if_done(self) -> None:
+        if self._legal_meld() == 1 << LAYOUT.no_meld:
+            self._end_meld_turn()
+
+    def _end_meld_turn(self) -> None:
+        """The draws: the winner takes the top stock card, the loser the next (the turn-up last)."""
+        winner = self.trick_leader
+        loser = 1 - winner
+        first = self.stock[self.drawn]
+        self._receive(winner, first, public=False)
+        self.drawn += 1
+        if self.drawn < len(self.stock):
+            second = self.stock[self.drawn]
+            self.drawn += 1
+            self._receive(loser, second, public=False)
+        else:
+            second, self.turn_up = self.turn_up, -1
+            self._receive(loser, second, public=True)
+        self.draws.append(((winner, first), (loser, second)))
+        self.to_act = winner
+        self.phase = Phase.PLAY1 if self.turn_up >= 0 else Phase.PLAY2
+        if self.phase == Phase.PLAY2:
+            self._pick_up_melds()
+
+    def _pick_up_melds(self) -> None:
+        """Phase 2 begins: every card on the table goes back to its owner's hand (still known)."""
+        for seat in range(NUM_SEATS):
+            for c, copies in enumerate(self.table[seat]):
+                self.concealed[seat][c] += len(copies)
+                self.known_concealed[seat][c] += len(copies)
+                copies.clear()
+
+    def _end_hand(self) -> None:
+        self.score = [self.meld_points[s] + self.trick_points[s] for s in range(NUM_SEATS)]
+        self.totals = [self.totals[s] + self.score[s] for s in range(NUM_SEATS)]
+        self.winner = game_winner(self.totals, self.rules.target_score)
+        self.phase = Phase.HAND_OVER
+        self.to_act = -1
+
+    # ------------------------------------------------------------------ copies, views, records
+
+    def clone(self) -> TwoHandGame:
+        """An independent copy (its own generator state too)."""
+        return copy.deepcopy(self)
+
+    def view(self, seat: int) -> TwoHandView:
+        """What ``seat`` may know now: its own concealed cards and everything public."""
+        return TwoHandView(
+            seat=seat,
+            rules=self.rules,
+            phase=self.phase,
+            to_act=self.to_act,
+            dealer=self.dealer,
+            hand=self.hand_of(seat),
+            concealed=list(self.concealed[seat]),
+            table=[self.table_counts(s) for s in range(NUM_SEATS)],
+            known=[self.known(s) for s in range(NUM_SEATS)],
+            trump=self.trump,
+            turn_up=self.turn_up,
+            stock_size=len(self.stock) - self.drawn,
+            tricks=[(leader, list(cards), winner) for leader, cards, winner in self.tricks],
+            trick_leader=self.trick_leader,
+            trick=list(self.trick),
+            meld_points=list(self.meld_points),
+            meld_counts=[list(counts) for counts in self.meld_counts],
+            melds=[[dict(entry) for entry in entries] for entries in self.melds],
+            trick_points=list(self.trick_points),
+            totals=list(self.totals_before),
+            legal_actions=self.legal_actions() if seat == self.to_act else [],
+        )
+
+    def record(self) -> dict[str, Any]:
+        """The finished hand as a record (format in ``docs/two_hand.md``); replays with :func:`replay`."""
+        if self.phase != Phase.HAND_OVER:
+            raise RuntimeError("record() needs a finished hand")
+        return {
+            "variant": self.rules.variant,
+            "options": self.rules.to_dict(),
+            "dealer": self.dealer,
+            "deal": [format_cards(sorted_for_display(cards)) for cards in self.deal],
+            "turn_up": card_to_str(self.turn_up_dealt),
+            "stock": format_cards(self.stock),
+            "trump": SUITS[self.trump],
+            "turn_up_dix": self.turn_up_dix,
+            "tricks": [
+                {"phase": 1 + i // PHASE_TRICKS, "leader": leader, "cards": format_cards(cards), "winner": winner}
+                for i, (leader, cards, winner) in enumerate(self.tricks)
+            ],
+            "melds": copy.deepcopy(self.melds),
+            "draws": [[[s, card_to_str(c)] for s, c in pair] for pair in self.draws],
+            "meld": list(self.meld_points),
+            "points": list(self.trick_points),
+            "score": list(self.score),
+            "totals": list(self.totals),
+            "game_winner": self.winner,
+            "hand_number": self.hand_number,
+        }
+
+    def __str__(self) -> str:
+        from .render import format_hand
+
+        lines = [
+            f"hand {self.hand_number + 1}  dealer: player {self.dealer}  phase: {self.phase.name.lower()}"
+            + (f"  to act: player {self.to_act}" if self.to_act >= 0 else ""),
+            f"trump: {SUITS[self.trump]}  turn-up: {card_to_str(self.turn_up) if self.turn_up >= 0 else '-'}"
+            f"  stock: {len(self.stock) - self.drawn} cards",
+        ]
+        for seat in range(NUM_SEATS):
+            lines.append(
+                f"  player {seat}: {format_hand(self.concealed[seat])}   table: {format_hand(self.table_counts(seat))}"
+                f"   meld {self.meld_points[seat]}  tricks {self.trick_points[seat]}  game {self.totals[seat]}"
+            )
+        if self.trick:
+            lines.append(f"trick (led by player {self.trick_leader}): " + " ".join(format_cards(self.trick)))
+        if self.score is not None:
+            won = f"  player {self.winner} wins the game" if self.winner is not None else ""
+            lines.append(f"hand score: {self.score}{won}")
+        return "\n".join(lines)
+
+
+def game_winner(totals: list[int], target: int) -> int | None:
+    """The player who has won after a hand: the only one at ``target`` or more, else the higher of two
+    (None while nobody has reached it, or on an exact tie)."""
+    over = [seat for seat in range(NUM_SEATS) if totals[seat] >= target]
+    if len(over) < NUM_SEATS:
+        return over[0] if over else None
+    return None if totals[0] == totals[1] else int(totals[1] > totals[0])
+
+
+def _parse(cards: Any) -> list[int]:
+    """Card types of a list of card strings or integers."""
+    return [card_from_str(c) if isinstance(c, str) else int(c) for c in cards]
+
+
+def _validated_deal(
+    deal: list[list[Any]] | dict[str, Any] | None, rng: np.random.Generator
+) -> tuple[list[list[int]], int, list[int]]:
+    """(hands, turn-up, stock top first) of a preset deal, the rng filling what it leaves open.
+
+    A random deal shuffles the 48 cards: seat 0 gets the first 12, seat 1 the next 12, then comes the
+    turn-up and the stock in draw order. ``ValueError`` on anything but a whole deck.
+    """
+    if deal is None:
+        deck = np.repeat(np.arange(NUM_TYPES), COPIES)
+        rng.shuffle(deck)
+        cards = deck.tolist()
+        return [sorted(cards[:HAND_SIZE]), sorted(cards[HAND_SIZE : 2 * HAND_SIZE])], cards[24], cards[25:]
+    if isinstance(deal, dict):
+        unknown = set(deal) - {"hands", "turn_up", "stock"}
+        if unknown or "hands" not in deal or ("turn_up" in deal) != ("stock" in deal):
+            raise ValueError("a deal dict needs 'hands', and 'turn_up' with 'stock' (both or neither)")
+        hands_given, rest = deal["hands"], deal.get("stock")
+        rest = None if rest is None else [deal["turn_up"], *rest]
+    else:
+        hands_given, rest = deal, None
+    if len(hands_given) != NUM_SEATS:
+        raise ValueError(f"a deal needs {NUM_SEATS} hands, got {len(hands_given)}")
+    hands = [sorted(_parse(h)) for h in hands_given]
+    for seat, hand in enumerate(hands):
+        if len(hand) != HAND_SIZE:
+            raise ValueError(f"hand of seat {seat} has {len(hand)} cards; each hand needs {HAND_SIZE}")
+    if rest is None:
+        left = counts_from_cards(c for hand in hands for c in hand if 0 <= c < NUM_TYPES)
+        deck = np.array([c for c in range(NUM_TYPES) for _ in range(max(0, COPIES - left[c]))])
+        rng.shuffle(deck)
+        rest = deck.tolist()
+    else:
+        rest = _parse(rest)
+        if len(rest) != STOCK_SIZE + 1:
+            raise ValueError(f"the stock needs {STOCK_SIZE} cards, got {len(rest) - 1}")
+    everything = [c for hand in hands for c in hand] + rest
+    if any(not 0 <= c < NUM_TYPES for c in everything):
+        raise ValueError(f"a deal holds a card type outside 0..{NUM_TYPES - 1}")
+    counts = counts_from_cards(everything)
+    wrong = [c for c in range(NUM_TYPES) if counts[c] != COPIES]
+    if wrong:
+        names = ", ".join(f"{card_to_str(c)} x{counts[c]}" for c in wrong)
+        raise ValueError(f"a deal must hold each card exactly twice; wrong counts: {names}")
+    return hands, rest[0], rest[1:]
+
+
+# ------------------------------------------------------------------------------------------------
+# Replay
+
+
+def _start(record: dict[str, Any]) -> TwoHandGame:
+    """The game as the record's hand was dealt (running totals as they stood before it)."""
+    if record.get("variant") != "two_hand":
+        raise ValueError(f"not a two_hand record: variant {record.get('variant')!r}")
+    rules = Rules.from_mapping(record["options"])
+    before = [total - score for total, score in zip(record["totals"], record["score"], strict=True)]
+    deal = {"hands": record["deal"], "turn_up": record["turn_up"], "stock": record["stock"]}
+    game = TwoHandGame(rules, np.random.default_rng(0), dealer=record["dealer"], deal=deal, totals=before)
+    game.hand_number = record.get("hand_number", 0)
+    return game
+
+
+def _recorded_action(game: TwoHandGame, record: dict[str, Any], made: list[int]) -> int:
+    """The record's action at the game's current decision; ``made`` counts the meld actions taken
+    in the current meld turn (reset by the caller when a trick ends)."""
+    if game.phase == Phase.MELD:
+        entries = record["melds"][len(game.tricks) - 1]
+        if made[0] == len(entries):
+            return LAYOUT.no_meld
+        entry = entries[made[0]]
+        if entry["seat"] != game.to_act:
+            raise ValueError(f"record has player {entry['seat']} melding where player {game.to_act} is to act")
+        made[0] += 1
+        return LAYOUT.from_string(entry["meld"])
+    cards = [c for trick in record["tricks"] for c in trick["cards"]]
+    return LAYOUT.card_action(card_from_str(cards[2 * len(game.tricks) + len(game.trick)]))
+
+
+def decisions(record: dict[str, Any]) -> Iterator[tuple[TwoHandGame, int, int]]:
+    """Each decision of a recorded hand as ``(game, seat, action)``, the game as it stands *before*
+    the action (the same object, advanced after each yield: clone it to keep it)."""
+    game = _start(record)
+    made = [0]
+    while not game.hand_over:
+        try:
+            action = _recorded_action(game, record, made)
+        except (IndexError, KeyError, TypeError, ValueError) as error:
+            where = f"player {game.to_act} in phase {game.phase.name.lower()}"
+            raise ValueError(f"the record has no valid decision for {where}: {error!r}") from None
+        yield game, game.to_act, action
+        tricks = len(game.tricks)
+        game.apply(action)
+        if len(game.tricks) != tricks:
+            made[0] = 0
+
+
+def replay(record: dict[str, Any], upto: int | None = None) -> TwoHandGame:
+    """The game after replaying a record: the whole hand, or only its first ``upto`` decisions.
+
+    Raises ``ValueError`` for a record of another variant, an illegal decision, or a record whose
+    results differ from its replay (an edited record).
+    """
+    for done, (game, _, _) in enumerate(decisions(record)):
+        if done == upto:
+            return game
+    # decisions() applies the last action after its last yield, so ``game`` is the finished hand.
+    replayed = game.record()
+    differ = [key for key in replayed if key != "deal" and replayed[key] != record.get(key)]
+    if differ:
+        raise ValueError(f"the record's {', '.join(differ)} differ from its replay (an edited record?)")
+    return game
