@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .cards import COPIES, NUM_TYPES, SUITS, counts_from_cards
+from .cards import NUM_TYPES, SUITS, counts_from_cards
 from .cutthroat import NUM_SEATS, NUM_TRICKS, CutthroatGame, CutthroatView, Phase
 from .encoding import (
     HAND_POINTS,
@@ -26,6 +26,7 @@ from .encoding import (
     hidden_hands,
     per_seat,
     thermo_labels,
+    write_thermometer,
 )
 from .options import BID_STEP, MIN_BID, Rules
 
@@ -59,12 +60,6 @@ def piece_labels(rules: Rules) -> list[tuple[str, list[str], str]]:
         ("trick_points", seats, "trick points each seat took this hand / 250"),
         ("scores", seats, "running game score of each seat / target score"),
     ]
-
-
-def thermometer(counts: list[int] | np.ndarray) -> np.ndarray:
-    """A count vector (24 types) as 48 entries: holds at least one copy, then holds both."""
-    counts = np.asarray(counts)
-    return np.concatenate([counts >= 1, counts >= COPIES]).astype(np.float32)
 
 
 class CutthroatSpec(ObservationSpec):
@@ -161,7 +156,7 @@ class CutthroatSpec(ObservationSpec):
     def _thermo(self, obs: np.ndarray, piece: str, block: int, counts) -> None:
         """Write ``counts`` as a thermometer into block ``block`` (0 for single-block pieces) of ``piece``."""
         start = self.offsets[piece] + block * THERMO
-        obs[start : start + THERMO] = thermometer(counts)
+        write_thermometer(obs, start, counts)
 
 
 def _relative(seat: int) -> Callable[[int], int]:

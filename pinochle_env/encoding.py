@@ -441,6 +441,15 @@ def encode_state(game: Game, seat: int, observation: np.ndarray, out: np.ndarray
     return out
 
 
+#: Row 0: "holds at least one copy", row 1: "holds both", indexed by a card type's count (0, 1, 2).
+_THERMO_TABLE = np.array([[0, 1, 1], [0, 0, 1]], dtype=np.float32)
+
+
+def write_thermometer(out: np.ndarray, offset: int, counts: list[int] | tuple[int, ...]) -> None:
+    """Write a count vector of the 24 card types as a thermometer into ``out[offset : offset + 48]``."""
+    out[offset : offset + THERMO].reshape(2, NUM_TYPES)[:] = _THERMO_TABLE[:, counts]
+
+
 def hidden_hands(hands: np.ndarray) -> np.ndarray:
     """The state's extra part: count vectors of left, partner and right ((..., 3, 24)) as thermometers
     (holds >= 1, holds 2), flattened to (..., 3 * THERMO) float32; rows may be stacked in front."""

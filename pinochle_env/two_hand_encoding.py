@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .cards import COPIES, NUM_TYPES, SUITS
-from .encoding import THERMO, ObservationSpec, card_labels, hidden_hands, per_seat, thermo_labels
+from .encoding import THERMO, ObservationSpec, card_labels, hidden_hands, per_seat, thermo_labels, write_thermometer
 from .options import Rules
 from .two_hand import LAYOUT, NUM_SEATS, NUM_TRICKS, STOCK_SIZE, Phase, TwoHandGame, TwoHandView
 
@@ -70,11 +70,11 @@ class TwoHandSpec(ObservationSpec):
             played[(view.trick_leader + k) % NUM_SEATS][c] += 1
             out[o["trick"] + order.index((view.trick_leader + k) % NUM_SEATS) * NUM_TYPES + c] = 1.0
         known = _known(view, played)
-        _thermo(out, o["hand"], view.hand)
+        write_thermometer(out, o["hand"], view.hand)
         for rel, who in enumerate(order):
-            _thermo(out, o["table"] + rel * THERMO, view.table[who])
-            _thermo(out, o["known"] + rel * THERMO, known[who])
-            _thermo(out, o["played"] + rel * THERMO, played[who])
+            write_thermometer(out, o["table"] + rel * THERMO, view.table[who])
+            write_thermometer(out, o["known"] + rel * THERMO, known[who])
+            write_thermometer(out, o["played"] + rel * THERMO, played[who])
             out[o["meld_points"] + rel] = view.meld_points[who] / POINT_SCALE
             counts = np.asarray(view.meld_counts[who], np.float32) / COPIES
             out[o["meld_kinds"] + rel * len(MELD_COUNT_NAMES) + np.arange(len(counts))] = counts
@@ -117,13 +117,6 @@ class TwoHandSpec(ObservationSpec):
         if stock:
             out[size + 2 * THERMO + stock[0]] = 1.0
         return out
-
-
-def _thermo(out: np.ndarray, offset: int, counts: list[int]) -> None:
-    """Write a count vector as a thermometer at ``offset``."""
-    values = np.asarray(counts)
-    out[offset : offset + NUM_TYPES] = values >= 1
-    out[offset + NUM_TYPES : offset + THERMO] = values >= 2
 
 
 def _known(view: TwoHandView, played: list[list[int]]) -> list[list[int]]:
