@@ -489,13 +489,6 @@ class CutthroatGame:
         """An independent copy (its own generator state too): changing one never touches the other."""
         return copy.deepcopy(self)
 
-    def seat_margins(self) -> list[float]:
-        """This hand's reward per seat before scaling: its score change minus the mean of the other two's."""
-        if self.score is None:
-            raise RuntimeError("seat_margins() needs a finished hand")
-        total = sum(self.score)
-        return [change - (total - change) / (NUM_SEATS - 1) for change in self.score]
-
     def view(self, seat: int) -> CutthroatView:
         """What ``seat`` may know now: its own hand and buried cards, and everything public."""
         return CutthroatView(

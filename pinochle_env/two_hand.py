@@ -411,12 +411,6 @@ class TwoHandGame:
                 return plan
         return None
 
-    def seat_margins(self) -> list[float]:
-        """This hand's reward before scaling: own hand score minus the opponent's, per seat."""
-        if self.score is None:
-            raise RuntimeError("seat_margins() needs a finished hand")
-        return [float(self.score[0] - self.score[1]), float(self.score[1] - self.score[0])]
-
     # ------------------------------------------------------------------ transitions
 
     def apply(self, action: int) -> None:

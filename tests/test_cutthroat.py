@@ -38,6 +38,7 @@ from pinochle_env.cutthroat import (
 from pinochle_env.cutthroat_encoding import SEAT_NAMES, CutthroatSpec
 from pinochle_env.game import IllegalActionError
 from pinochle_env.options import Rules
+from pinochle_env.variants import margins
 
 CUTTHROAT = Rules(variant="cutthroat")
 DECK = [card_to_str(c) for c in range(NUM_TYPES) for _ in range(COPIES)]
@@ -432,12 +433,10 @@ def test_buried_counters_count_for_the_declarer():
         assert sum(record["points"]) == 250
 
 
-def test_seat_margins_are_own_score_minus_the_mean_of_the_others():
+def test_rewards_are_own_score_minus_the_mean_of_the_others():
     game = thrown_in_game(CUTTHROAT.replace(bid_raises="any"), 350)
     a, b, c = game.score
-    assert game.seat_margins() == [a - (b + c) / 2, b - (a + c) / 2, c - (a + b) / 2]
-    with pytest.raises(RuntimeError):
-        new_game().seat_margins()
+    assert margins(game.score, game.rules.teams) == [a - (b + c) / 2, b - (a + c) / 2, c - (a + b) / 2]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -512,7 +511,7 @@ def test_random_playouts_keep_the_invariants_and_replay_exactly():
             assert len(record["tricks"]) == NUM_TRICKS and all(len(t["cards"]) == 3 for t in record["tricks"])
             assert sum(record["points"]) == 250
             assert record["tricks"][0]["leader"] == record["declarer"]
-        assert abs(sum(game.seat_margins())) < 1e-9
+        assert abs(sum(margins(game.score, game.rules.teams))) < 1e-9
         copy = json.loads(json.dumps(record))
         assert replay(copy).record() == record
         seen[("thrown in" if record["thrown_in"] else "made" if record["made"] else "set")] += 1
