@@ -65,8 +65,9 @@ from gymnasium import spaces
 
 from pinochle_env.actions import ActionLayout
 from pinochle_env.encoding import GameEncoder, ObservationSpec
+from pinochle_env.engine import IllegalActionError
 from pinochle_env.episode import EpisodeConfig
-from pinochle_env.game import NUM_SEATS, Game, IllegalActionError
+from pinochle_env.game import NUM_SEATS, Game
 from pinochle_env.options import Rules
 from pinochle_env.render import render_for_mode
 from pinochle_env.variants import partnership_bounds

@@ -8,8 +8,9 @@ the partnership game, ``cutthroat`` or ``two_hand``).
 
 from .actions import ActionLayout
 from .batch import BatchedGames, BatchStep
+from .engine import IllegalActionError
 from .env import action_to_string, env, raw_env
-from .game import Game, IllegalActionError, Phase, PlayerView
+from .game import Game, Phase, PlayerView
 from .options import PRESETS, Rules
 from .variants import new_game
 

@@ -160,7 +160,7 @@ class BatchedGames:
 
     def _raise_illegal(self, actions: np.ndarray) -> None:
         """Name the first game whose action is out of range or masked out (or refuse non-integers)."""
-        from .game import IllegalActionError
+        from .engine import IllegalActionError
 
         if actions.dtype.kind not in "iu":
             raise IllegalActionError(f"actions must be integers, got an array of {actions.dtype}")

@@ -14,7 +14,6 @@ it is shown, the buried cards unless the seat is the declarer).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
@@ -37,8 +36,8 @@ from .cards import (
     sorted_for_display,
     suit_from_str,
 )
-from .game import IllegalActionError
-from .options import MIN_BID, Rules
+from .engine import AuctionEngine
+from .options import Rules
 from .render import format_hand
 
 NUM_SEATS = 3
@@ -182,7 +181,7 @@ class CutthroatView:
     legal_actions: list[int]  # empty unless this seat is to act
 
 
-class CutthroatGame:
+class CutthroatGame(AuctionEngine):
     """A game of cutthroat Pinochle: hands dealt and scored until a player reaches the target.
 
     ``rng`` shuffles and picks the first dealer (unless ``dealer`` is given); ``deal`` presets the
@@ -191,6 +190,7 @@ class CutthroatGame:
     """
 
     NUM_SEATS: ClassVar[int] = NUM_SEATS
+    VARIANT: ClassVar[str] = "cutthroat"
 
     def __init__(
         self,
@@ -200,21 +200,10 @@ class CutthroatGame:
         deal: list[list[Any]] | None = None,
         totals: list[int] | tuple[int, ...] | None = None,
     ) -> None:
-        self.rules = rules if rules is not None else Rules(variant="cutthroat")
-        if self.rules.variant != "cutthroat":
-            raise ValueError(f"CutthroatGame plays variant='cutthroat', got rules for variant={self.rules.variant!r}")
+        dealer = self._begin(rules, rng, dealer, totals)
         self.layout = ActionLayout(self.rules.max_bid)
-        self.rng = rng if rng is not None else np.random.default_rng()
+        self._card0 = self.layout.card0
         self._values = COUNTING_VALUES[self.rules.counting]
-        self.totals = [0] * NUM_SEATS if totals is None else [int(t) for t in totals]
-        if len(self.totals) != NUM_SEATS:
-            raise ValueError(f"totals needs one running score per seat ({NUM_SEATS}), got {len(self.totals)}")
-        self.hand_number = 0
-        self.winner: int | None = None
-        if dealer is None:
-            dealer = int(self.rng.integers(NUM_SEATS))
-        elif dealer not in range(NUM_SEATS):
-            raise ValueError(f"dealer must be a seat 0..{NUM_SEATS - 1}, got {dealer!r}")
         self._start_hand(dealer, _validated_deal(deal) if deal is not None else None)
 
     # ------------------------------------------------------------------ hand set-up
@@ -256,46 +245,7 @@ class CutthroatGame:
         self.score: list[int] | None = None
         self.made: bool | None = None
 
-    def next_hand(self) -> None:
-        """Deal the next hand of the game; the dealer rotates clockwise."""
-        if self.phase != Phase.HAND_OVER:
-            raise RuntimeError("next_hand() called before the hand is over")
-        if self.winner is not None:
-            raise RuntimeError(f"the game is over: player {self.winner} won")
-        self.hand_number += 1
-        self._start_hand((self.dealer + 1) % NUM_SEATS, None)
-
-    # ------------------------------------------------------------------ queries
-
-    @property
-    def hand_over(self) -> bool:
-        return self.phase == Phase.HAND_OVER
-
-    @property
-    def game_over(self) -> bool:
-        return self.winner is not None
-
-    def legal_actions(self) -> list[int]:
-        """Legal action ids for the seat ``to_act``, ascending (empty when the hand is over)."""
-        bits = self.legal_bits()
-        return [a for a in range(bits.bit_length()) if bits >> a & 1]
-
-    def legal_bits(self) -> int:
-        """The legal actions as a bit mask (bit ``a`` set when action ``a`` is legal)."""
-        return self._LEGAL[self.phase](self)
-
-    def _legal_auction(self) -> int:
-        """A raise (10 or 20 under ``seed``, any under ``any``) up to ``max_bid``, or pass; never help."""
-        layout = self.layout
-        first = layout.bid_action(max(self.high_bid, MIN_BID - 10) + 10)
-        last = layout.num_bids - 1
-        if self.rules.bid_raises == "seed":
-            last = min(first + 1, last)
-        bits = ((1 << (last - first + 1)) - 1) << first if first <= last else 0
-        return bits | 1 << layout.passing
-
-    def _legal_trump(self) -> int:
-        return 0b1111 << self.layout.trump0
+    # ------------------------------------------------------------------ legality
 
     def _legal_bury(self) -> int:
         """Copies beyond those the declarer's meld shows; once there are none, any card it holds."""
@@ -303,94 +253,27 @@ class CutthroatGame:
         free = sum(1 << t for t in range(NUM_TYPES) if counts[t] > shown[t])
         return (free or self.held[self.declarer]) << self.layout.card0
 
-    def _legal_throw_in(self) -> int:
-        return 0b11 << self.layout.throw_in
-
-    def _legal_play(self) -> int:
-        rules = self.rules
-        held = self.held[self.to_act]
-        bits = R.legal_card_bits(held, self.trick, self.trump, rules.head_rule, rules.must_overtrump, self._winning)
-        return bits << self.layout.card0
-
-    def _legal_none(self) -> int:
-        return 0
-
     #: Per phase, the method listing the legal actions.
     _LEGAL: ClassVar[dict[Phase, Callable[[CutthroatGame], int]]] = {
-        Phase.AUCTION: _legal_auction,
-        Phase.TRUMP: _legal_trump,
+        Phase.AUCTION: AuctionEngine._legal_auction,
+        Phase.TRUMP: AuctionEngine._legal_trump,
         Phase.BURY: _legal_bury,
-        Phase.THROW_IN: _legal_throw_in,
-        Phase.PLAY: _legal_play,
-        Phase.HAND_OVER: _legal_none,
+        Phase.THROW_IN: AuctionEngine._legal_throw_in,
+        Phase.PLAY: AuctionEngine._legal_play,
+        Phase.HAND_OVER: AuctionEngine._legal_none,
     }
 
     # ------------------------------------------------------------------ transitions
 
-    def apply(self, action: int) -> None:
-        """Apply the action of the seat ``to_act``; ``IllegalActionError`` if it is not legal."""
-        bits = self.legal_bits()
-        is_integer = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
-        if not is_integer or action < 0 or not bits >> int(action) & 1:
-            raise IllegalActionError(self._illegal_message(action, self.legal_actions()))
-        self._APPLY[self.phase](self, int(action))
-
-    def apply_unchecked(self, action: int) -> None:
-        """``apply`` for an action already known to be legal (the batched fast path)."""
-        self._APPLY[self.phase](self, action)
-
-    def _illegal_message(self, action: Any, legal: list[int]) -> str:
-        """Why ``action`` is refused, with the ``legal`` ones (the batched API calls this too)."""
-        try:
-            name = f"{action} ({self.layout.to_string(int(action))})"
-        except (TypeError, ValueError):
-            name = f"{action!r} (out of range 0..{self.layout.size - 1})"
-        if self.phase == Phase.HAND_OVER:
-            return f"action {name} is not legal: the hand is over"
-        legal_names = ", ".join(self.layout.to_string(a) for a in legal)
-        return (
-            f"action {name} is not legal for player {self.to_act} in phase {self.phase.name.lower()}; "
-            f"legal actions: {legal_names}"
-        )
-
-    def _take(self, seat: int, card: int) -> None:
-        """Remove one ``card`` from ``seat``'s hand (counts and held bits)."""
-        counts = self.hands[seat]
-        counts[card] -= 1
-        if not counts[card]:
-            self.held[seat] &= ~(1 << card)
-
-    def _apply_auction(self, action: int) -> None:
-        seat = self.to_act
-        if action < self.layout.num_bids:
-            self.high_bid, self.high_bidder = self.layout.bid_value(action), seat
-            self.auction.append((seat, self.high_bid))
-        else:
-            self.passed[seat] = True
-            self.auction.append((seat, "pass"))
-        still_in = [s for s in range(NUM_SEATS) if not self.passed[s]]
-        alone = still_in[0] if len(still_in) == 1 else -1
-        if self.high_bidder >= 0 and alone == self.high_bidder:
-            self._end_auction(self.high_bidder, self.high_bid)
-        elif self.high_bidder < 0 and alone == self.dealer:
-            if self.rules.all_pass == "redeal":
-                self._start_hand(self.dealer, None)
-            else:
-                self.stuck = True
-                self._end_auction(self.dealer, MIN_BID)
-        else:
-            nxt = (seat + 1) % NUM_SEATS
-            while self.passed[nxt]:
-                nxt = (nxt + 1) % NUM_SEATS
-            self.to_act = nxt
+    def _dealer_stuck(self) -> None:
+        self.stuck = True
 
     def _end_auction(self, declarer: int, contract: int) -> None:
         """The declarer shows the widow to everyone and takes it (18 cards), then names trump."""
         self.declarer, self.contract = declarer, contract
         self.widow_shown = True
         for card in self.widow:
-            self.hands[declarer][card] += 1
-            self.held[declarer] |= 1 << card
+            self._give(declarer, card)
         self.phase = Phase.TRUMP
         self.to_act = declarer
 
@@ -425,7 +308,7 @@ class CutthroatGame:
             self.to_act = self.trick_leader = self.declarer
 
     def _apply_play(self, action: int) -> None:
-        card = action - self.layout.card0
+        card = action - self._card0
         seat = self.to_act
         self._take(seat, card)
         if not self.trick or R.BEATEN_BY[self.trump][self._winning] >> card & 1:
@@ -476,7 +359,7 @@ class CutthroatGame:
 
     #: Per phase, the method applying an action.
     _APPLY: ClassVar[dict[Phase, Callable[[CutthroatGame, int], None]]] = {
-        Phase.AUCTION: _apply_auction,
+        Phase.AUCTION: AuctionEngine._apply_auction,
         Phase.TRUMP: _apply_trump,
         Phase.BURY: _apply_bury,
         Phase.THROW_IN: _apply_throw_in,
@@ -484,10 +367,6 @@ class CutthroatGame:
     }
 
     # ------------------------------------------------------------------ copies, views, records
-
-    def clone(self) -> CutthroatGame:
-        """An independent copy (its own generator state too): changing one never touches the other."""
-        return copy.deepcopy(self)
 
     def view(self, seat: int) -> CutthroatView:
         """What ``seat`` may know now: its own hand and buried cards, and everything public."""

@@ -90,8 +90,8 @@ from pettingzoo.utils import wrappers
 
 from .actions import ActionLayout, masks_from_bits
 from .encoding import ObservationSpec, state_size
+from .engine import IllegalActionError
 from .episode import EpisodeConfig
-from .game import IllegalActionError
 from .options import CHOICES, DEFAULT_TARGET, INTEGER_SWITCHES, SWITCH_NAMES, VARIANT_SWITCHES, Rules
 from .render import render_for_mode
 from .variants import variant_kit

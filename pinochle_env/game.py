@@ -11,7 +11,6 @@ events addressed to it.
 
 from __future__ import annotations
 
-import copy
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from .cards import (
     parse_cards,
     sorted_for_display,
 )
+from .engine import AuctionEngine
 from .options import MIN_BID, Rules
 
 NUM_SEATS = 4
@@ -79,10 +79,6 @@ _BID, _PASS, _HAND_START, _DEAL = Event.BID, Event.PASS, Event.HAND_START, Event
 _DECK = np.repeat(np.arange(NUM_TYPES), COPIES)
 
 
-class IllegalActionError(ValueError):
-    """An action that is out of range or not legal now; the game state is left unchanged."""
-
-
 def team_of(seat: int) -> int:
     """Team index of a seat: 0 for seats 0 and 2, 1 for seats 1 and 3."""
     return seat & 1
@@ -121,12 +117,18 @@ class PlayerView:
     legal_actions: list[int]  # empty unless this seat is to act
 
 
-class Game:
+class Game(AuctionEngine):
     """A game of partnership Pinochle: hands dealt and scored until a team reaches the target.
 
     ``rng`` shuffles and picks the first dealer (unless ``dealer`` is given); ``deal`` presets the
-    first hand's cards (4 lists of 12 card strings or card types).
+    first hand's cards (4 lists of 12 card strings or card types); ``totals`` the running scores
+    per team to start from.
     """
+
+    NUM_SEATS: ClassVar[int] = NUM_SEATS
+    VARIANT: ClassVar[str] = "partnership"
+    WINNER: ClassVar[str] = "team"
+    HELP_CALL: ClassVar[bool] = True
 
     def __init__(
         self,
@@ -134,23 +136,12 @@ class Game:
         rng: np.random.Generator | None = None,
         dealer: int | None = None,
         deal: list[list[Any]] | None = None,
-        totals: tuple[int, int] = (0, 0),
+        totals: tuple[int, int] | list[int] | None = None,
     ) -> None:
-        self.rules = rules if rules is not None else Rules()
-        if self.rules.variant != "partnership":
-            variant = self.rules.variant
-            raise ValueError(f"Game plays the partnership game; use pinochle_env.new_game for variant={variant!r}")
+        dealer = self._begin(rules, rng, dealer, totals)
         self.layout = _action_layout(self.rules.max_bid)
         self._card0 = self.layout.card0
-        self.rng = rng if rng is not None else np.random.default_rng()
         self._values = COUNTING_VALUES[self.rules.counting]
-        self.totals = list(totals)
-        self.hand_number = 0
-        self.winner: int | None = None
-        if dealer is None:
-            dealer = int(self.rng.integers(NUM_SEATS))
-        elif dealer not in range(NUM_SEATS):
-            raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
         self._start_hand(dealer, _validated_deal(deal) if deal is not None else None)
 
     # ------------------------------------------------------------------ hand set-up
@@ -189,151 +180,36 @@ class Game:
         self.score: tuple[int, int] | None = None
         self.made: bool | None = None
 
-    def next_hand(self) -> None:
-        """Deal the next hand of the game; the dealer rotates clockwise."""
-        if self.phase != Phase.HAND_OVER:
-            raise RuntimeError("next_hand() called before the hand is over")
-        if self.winner is not None:
-            raise RuntimeError(f"the game is over: team {self.winner} won")
-        self.hand_number += 1
-        self._start_hand((self.dealer + 1) % NUM_SEATS, None)
-
     # ------------------------------------------------------------------ queries
-
-    @property
-    def hand_over(self) -> bool:
-        return self.phase == Phase.HAND_OVER
-
-    @property
-    def game_over(self) -> bool:
-        return self.winner is not None
 
     @property
     def partner_of_declarer(self) -> int:
         return (self.declarer + 2) % NUM_SEATS
 
-    def legal_actions(self) -> list[int]:
-        """Legal action ids for the seat ``to_act``, ascending (empty when the hand is over)."""
-        bits = self.legal_bits()
-        actions = []
-        while bits:  # one pass per legal action, lowest first
-            lowest = bits & -bits
-            actions.append(lowest.bit_length() - 1)
-            bits ^= lowest
-        return actions
-
-    def legal_bits(self) -> int:
-        """The legal actions as a bit mask (bit ``a`` set when action ``a`` is legal): the fast path."""
-        return _LEGAL[self.phase](self)
-
-    def _legal_auction(self) -> int:
-        layout = self.layout
-        first = layout.bid_action(max(self.high_bid, MIN_BID - 10) + 10)
-        last = layout.num_bids - 1
-        if self.rules.bid_raises == "seed":
-            last = min(first + 1, last)
-        bits = ((1 << (last - first + 1)) - 1) << first if first <= last else 0
-        bits |= 1 << layout.passing
-        if self.rules.pass_with_help:
-            bits |= 1 << layout.help
-        return bits
-
-    def _legal_trump(self) -> int:
-        return 0b1111 << self.layout.trump0
-
     def _legal_pass(self) -> int:
         return self.held[self.to_act] << self.layout.card0
 
-    def _legal_throw_in(self) -> int:
-        return 0b11 << self.layout.throw_in
-
-    def _legal_play(self) -> int:
-        rules = self.rules
-        held, trick = self.held[self.to_act], self.trick
-        bits = R.legal_card_bits(held, trick, self.trump, rules.head_rule, rules.must_overtrump, self._winning)
-        return bits << self._card0
-
-    def _legal_none(self) -> int:
-        return 0
-
     #: Per phase, the method listing the legal actions (read through the module alias below).
     _LEGAL: ClassVar[dict[Phase, Callable[[Game], int]]] = {
-        Phase.AUCTION: _legal_auction,
-        Phase.TRUMP: _legal_trump,
+        Phase.AUCTION: AuctionEngine._legal_auction,
+        Phase.TRUMP: AuctionEngine._legal_trump,
         Phase.PASS_TO_DECLARER: _legal_pass,
         Phase.PASS_BACK: _legal_pass,
-        Phase.THROW_IN: _legal_throw_in,
-        Phase.PLAY: _legal_play,
-        Phase.HAND_OVER: _legal_none,
+        Phase.THROW_IN: AuctionEngine._legal_throw_in,
+        Phase.PLAY: AuctionEngine._legal_play,
+        Phase.HAND_OVER: AuctionEngine._legal_none,
     }
-
-    def _take(self, seat: int, card: int) -> None:
-        """Remove one ``card`` from ``seat``'s hand (counts and held bits)."""
-        counts = self.hands[seat]
-        counts[card] -= 1
-        if not counts[card]:
-            self.held[seat] &= ~(1 << card)
-
-    def _give(self, seat: int, card: int) -> None:
-        """Add one ``card`` to ``seat``'s hand (counts and held bits)."""
-        self.hands[seat][card] += 1
-        self.held[seat] |= 1 << card
 
     # ------------------------------------------------------------------ transitions
 
-    def apply(self, action: int) -> None:
-        """Apply the action of the seat ``to_act``; ``IllegalActionError`` if it is not legal."""
-        bits = self.legal_bits()
-        is_integer = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
-        if not is_integer or action < 0 or not bits >> int(action) & 1:
-            raise IllegalActionError(self._illegal_message(action, self.legal_actions()))
-        _APPLY[self.phase](self, int(action))
-
-    def apply_unchecked(self, action: int) -> None:
-        """``apply`` for an action already known to be legal (the batched fast path)."""
-        _APPLY[self.phase](self, action)
-
-    def _illegal_message(self, action: Any, legal: list[int]) -> str:
-        try:
-            name = f"{action} ({self.layout.to_string(int(action))})"
-        except (TypeError, ValueError):
-            name = f"{action!r} (out of range 0..{self.layout.size - 1})"
-        if self.phase == Phase.HAND_OVER:
-            return f"action {name} is not legal: the hand is over"
-        legal_names = ", ".join(self.layout.to_string(a) for a in legal)
-        return (
-            f"action {name} is not legal for player {self.to_act} in phase {self.phase.name.lower()}; "
-            f"legal actions: {legal_names}"
-        )
-
-    def _apply_auction(self, action: int) -> None:
-        seat = self.to_act
-        layout = self.layout
-        if action < layout.num_bids:
-            bid = layout.bid_value(action)
-            self.high_bid, self.high_bidder = bid, seat
-            self.auction.append((seat, bid))
-            self.events.append((_BID, seat, bid, EVERYONE))
+    def _called(self, seat: int, call: int | str) -> None:
+        if isinstance(call, int):
+            self.events.append((_BID, seat, call, EVERYONE))
         else:
-            helped = action == layout.help
-            self.passed[seat] = True
-            self.auction.append((seat, "help" if helped else "pass"))
-            self.events.append((_PASS, seat, helped, EVERYONE))
-        passed = self.passed
-        alone = passed.index(False) if passed.count(False) == 1 else -1  # the one seat still in, if so
-        if self.high_bidder >= 0 and alone == self.high_bidder:
-            self._end_auction(self.high_bidder, self.high_bid)
-        elif self.high_bidder < 0 and alone == self.dealer:
-            if self.rules.all_pass == "redeal":
-                self._start_hand(self.dealer, None)
-            else:
-                self.events.append((Event.STUCK, self.dealer, MIN_BID, EVERYONE))
-                self._end_auction(self.dealer, MIN_BID)
-        else:
-            nxt = (seat + 1) % NUM_SEATS
-            while passed[nxt]:
-                nxt = (nxt + 1) % NUM_SEATS
-            self.to_act = nxt
+            self.events.append((_PASS, seat, call == "help", EVERYONE))
+
+    def _dealer_stuck(self) -> None:
+        self.events.append((Event.STUCK, self.dealer, MIN_BID, EVERYONE))
 
     def _end_auction(self, declarer: int, contract: int) -> None:
         self.declarer, self.contract = declarer, contract
@@ -460,7 +336,7 @@ class Game:
 
     #: Per phase, the method applying an action (read through the module alias below).
     _APPLY: ClassVar[dict[Phase, Callable[[Game, int], None]]] = {
-        Phase.AUCTION: _apply_auction,
+        Phase.AUCTION: AuctionEngine._apply_auction,
         Phase.TRUMP: _apply_trump,
         Phase.PASS_TO_DECLARER: _apply_pass,
         Phase.PASS_BACK: _apply_pass,
@@ -469,10 +345,6 @@ class Game:
     }
 
     # ------------------------------------------------------------------ copies, views, records
-
-    def clone(self) -> Game:
-        """An independent copy (its own generator state too): changing one never touches the other."""
-        return copy.deepcopy(self)
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know now, rebuilt from the events addressed to it."""
@@ -569,10 +441,6 @@ class Game:
         from .render import render_game
 
         return render_game(self)
-
-
-# The dispatch tables as module globals: the hot paths read these faster than class attributes.
-_LEGAL, _APPLY = Game._LEGAL, Game._APPLY
 
 
 @functools.cache

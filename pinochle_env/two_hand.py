@@ -14,10 +14,10 @@ A hand scores each player its meld plus its trick points; the game is played to 
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -45,7 +45,7 @@ from .cards import (
     sorted_for_display,
     suit_from_str,
 )
-from .game import IllegalActionError
+from .engine import Engine
 from .options import Rules
 
 NUM_SEATS = 2
@@ -254,7 +254,7 @@ class TwoHandView:
 # The engine
 
 
-class TwoHandGame:
+class TwoHandGame(Engine):
     """A game of two-handed Pinochle: hands dealt and scored until a player reaches the target.
 
     ``deal`` presets the first hand: ``[hand0, hand1]`` (12 card strings or types each; the turn-up
@@ -262,7 +262,8 @@ class TwoHandGame:
     card, "stock": [23 cards, top first]}`` for an exact hand.
     """
 
-    NUM_SEATS = NUM_SEATS
+    NUM_SEATS: ClassVar[int] = NUM_SEATS
+    VARIANT: ClassVar[str] = "two_hand"
 
     def __init__(
         self,
@@ -272,21 +273,9 @@ class TwoHandGame:
         deal: list[list[Any]] | dict[str, Any] | None = None,
         totals: list[int] | tuple[int, int] | None = None,
     ) -> None:
-        self.rules = rules if rules is not None else Rules(variant="two_hand")
-        if self.rules.variant != "two_hand":
-            raise ValueError(f"TwoHandGame plays variant 'two_hand', not {self.rules.variant!r}")
+        dealer = self._begin(rules, rng, dealer, totals)
         self.layout = LAYOUT
-        self.rng = rng if rng is not None else np.random.default_rng()
         self._values = COUNTING_VALUES[self.rules.counting]
-        self.totals = list(totals) if totals is not None else [0, 0]
-        if len(self.totals) != NUM_SEATS:
-            raise ValueError(f"totals needs one score per seat ({NUM_SEATS}), got {self.totals!r}")
-        self.hand_number = 0
-        self.winner: int | None = None
-        if dealer is None:
-            dealer = int(self.rng.integers(NUM_SEATS))
-        elif dealer not in range(NUM_SEATS):
-            raise ValueError(f"dealer must be a seat 0..1, got {dealer!r}")
         self._start_hand(dealer, deal)
 
     # ------------------------------------------------------------------ hand set-up
@@ -317,24 +306,7 @@ class TwoHandGame:
         self.score: list[int] | None = None
         self.totals_before = list(self.totals)
 
-    def next_hand(self) -> None:
-        """Deal the next hand of the game; the deal alternates."""
-        if self.phase != Phase.HAND_OVER:
-            raise RuntimeError("next_hand() called before the hand is over")
-        if self.winner is not None:
-            raise RuntimeError(f"the game is over: player {self.winner} won")
-        self.hand_number += 1
-        self._start_hand(1 - self.dealer, None)
-
     # ------------------------------------------------------------------ queries
-
-    @property
-    def hand_over(self) -> bool:
-        return self.phase == Phase.HAND_OVER
-
-    @property
-    def game_over(self) -> bool:
-        return self.winner is not None
 
     @property
     def hands(self) -> list[list[int]]:
@@ -358,21 +330,14 @@ class TwoHandGame:
         """The stock cards not yet drawn, top first."""
         return self.stock[self.drawn :]
 
-    def legal_actions(self) -> list[int]:
-        """Legal action ids for the seat ``to_act``, ascending (empty when the hand is over)."""
-        bits = self.legal_bits()
-        return [a for a in range(self.layout.size) if bits >> a & 1]
+    def _legal_stock_play(self) -> int:
+        """Phase 1: any card the player holds, concealed or on the table."""
+        return R.held_bits(self.hand_of(self.to_act)) << LAYOUT.card0
 
-    def legal_bits(self) -> int:
-        """The legal actions as a bit mask (bit ``a`` set when action ``a`` is legal)."""
-        if self.phase == Phase.PLAY1:
-            return R.held_bits(self.hand_of(self.to_act)) << LAYOUT.card0
-        if self.phase == Phase.PLAY2:
-            held = R.held_bits(self.concealed[self.to_act])
-            return R.legal_card_bits(held, self.trick, self.trump, "winner", True) << LAYOUT.card0
-        if self.phase == Phase.MELD:
-            return self._legal_meld()
-        return 0
+    def _legal_final_play(self) -> int:
+        """Phase 2: follow suit and beat if able, else trump, else any card."""
+        held = R.held_bits(self.concealed[self.to_act])
+        return R.legal_card_bits(held, self.trick, self.trump, "winner", True) << LAYOUT.card0
 
     def _legal_meld(self) -> int:
         seat = self.to_act
@@ -413,34 +378,8 @@ class TwoHandGame:
 
     # ------------------------------------------------------------------ transitions
 
-    def apply(self, action: int) -> None:
-        """Apply the action of the seat ``to_act``; ``IllegalActionError`` if it is not legal."""
-        bits = self.legal_bits()
-        is_integer = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
-        if not is_integer or action < 0 or not bits >> int(action) & 1:
-            raise IllegalActionError(self._illegal_message(action, self.legal_actions()))
-        self.apply_unchecked(int(action))
-
-    def apply_unchecked(self, action: int) -> None:
-        """``apply`` for an action already known to be legal."""
-        if self.phase == Phase.MELD:
-            self._apply_meld(action)
-        else:
-            self._apply_play(action - LAYOUT.card0)
-
-    def _illegal_message(self, action: Any, legal: list[int]) -> str:
-        """What was wrong with ``action`` and which actions were legal (``legal``, as ids)."""
-        try:
-            name = f"{action} ({self.layout.to_string(int(action))})"
-        except (TypeError, ValueError):
-            name = f"{action!r} (out of range 0..{self.layout.size - 1})"
-        if self.phase == Phase.HAND_OVER:
-            return f"action {name} is not legal: the hand is over"
-        legal_names = ", ".join(self.layout.to_string(a) for a in legal)
-        return (
-            f"action {name} is not legal for player {self.to_act} in phase {self.phase.name.lower()}; "
-            f"legal actions: {legal_names}"
-        )
+    def _apply_card(self, action: int) -> None:
+        self._apply_play(action - LAYOUT.card0)
 
     def _apply_play(self, c: int) -> None:
         seat = self.to_act
@@ -575,11 +514,20 @@ class TwoHandGame:
         self.phase = Phase.HAND_OVER
         self.to_act = -1
 
-    # ------------------------------------------------------------------ copies, views, records
+    #: Per phase, the method listing the legal actions and the one applying an action.
+    _LEGAL: ClassVar[dict[Phase, Callable[[TwoHandGame], int]]] = {
+        Phase.PLAY1: _legal_stock_play,
+        Phase.MELD: _legal_meld,
+        Phase.PLAY2: _legal_final_play,
+        Phase.HAND_OVER: Engine._legal_none,
+    }
+    _APPLY: ClassVar[dict[Phase, Callable[[TwoHandGame, int], None]]] = {
+        Phase.PLAY1: _apply_card,
+        Phase.MELD: _apply_meld,
+        Phase.PLAY2: _apply_card,
+    }
 
-    def clone(self) -> TwoHandGame:
-        """An independent copy (its own generator state too)."""
-        return copy.deepcopy(self)
+    # ------------------------------------------------------------------ copies, views, records
 
     def view(self, seat: int) -> TwoHandView:
         """What ``seat`` may know now: its own concealed cards and everything public."""

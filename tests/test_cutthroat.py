@@ -36,7 +36,7 @@ from pinochle_env.cutthroat import (
     score_hand,
 )
 from pinochle_env.cutthroat_encoding import SEAT_NAMES, CutthroatSpec
-from pinochle_env.game import IllegalActionError
+from pinochle_env.engine import IllegalActionError
 from pinochle_env.options import Rules
 from pinochle_env.variants import margins
 

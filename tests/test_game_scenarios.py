@@ -21,7 +21,8 @@ from pinochle_env.cards import (
     parse_cards,
     suit_from_str,
 )
-from pinochle_env.game import Game, IllegalActionError, Phase
+from pinochle_env.engine import IllegalActionError
+from pinochle_env.game import Game, Phase
 from pinochle_env.options import Rules
 
 # The deal of the spec's hand-record example (dealer 3).

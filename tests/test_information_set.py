@@ -22,7 +22,8 @@ import pytest
 
 from pinochle_env.actions import ActionLayout
 from pinochle_env.encoding import GameEncoder, ObservationSpec, encode_state
-from pinochle_env.game import Event, Game, IllegalActionError, Phase
+from pinochle_env.engine import IllegalActionError
+from pinochle_env.game import Event, Game, Phase
 from pinochle_env.options import Rules
 
 CONFIGS = {

@@ -22,15 +22,18 @@ import pytest
 from pinochle_env import records
 from pinochle_env import rules as R
 from pinochle_env.cards import RANK_OF, SUIT_OF, SUITS, card_from_str, counts_from_cards, parse_cards
-from pinochle_env.game import Game, IllegalActionError, Phase
+from pinochle_env.engine import IllegalActionError
+from pinochle_env.game import Game, Phase
 from pinochle_env.options import CHOICES, PRESETS, Rules
 
 # --------------------------------------------------------------------------------------------
 # The configurations: a greedy pairwise covering array over every switch value.
 
-#: Values each switch takes in the playouts (the rule switches' full choice lists, some integers).
+#: Values each switch takes in the playouts (the rule switches' full choice lists, some integers);
+#: the partnership game only (the variants have their own playouts in their test files).
 SWITCH_VALUES: dict[str, tuple] = {
     **CHOICES,
+    "variant": ("partnership",),
     "max_bid": (1000, 260, 400),
     "target_score": (1500, 10, 300),
 }

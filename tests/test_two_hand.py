@@ -23,7 +23,7 @@ from pinochle_env.cards import (
     format_cards,
     parse_cards,
 )
-from pinochle_env.game import IllegalActionError
+from pinochle_env.engine import IllegalActionError
 from pinochle_env.options import Rules
 from pinochle_env.rules import trick_points
 from pinochle_env.two_hand import LAYOUT, Phase, TwoHandGame, decisions, game_winner, replay

@@ -1,0 +1,220 @@
+"""What the engines of the three games share.
+
+:class:`Engine` is the state-machine machinery of every variant: legality as a bit mask from one
+method per phase (``_LEGAL``), a checked ``apply`` that dispatches to one method per phase
+(``_APPLY``), readable refusals, the common constructor checks, the next hand and copies.
+:class:`AuctionEngine` adds what the two auction games (partnership and cutthroat) share: the
+auction itself, the trump, throw-in and card-play legality, and the hand bookkeeping of counts and
+held bits. Each game's module keeps only its own rules.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import numpy as np
+
+from . import rules as R
+from .options import MIN_BID, Rules
+
+
+class IllegalActionError(ValueError):
+    """An action that is out of range or not legal now; the game state is left unchanged."""
+
+
+class Engine:
+    """Machinery shared by every variant's engine (see the module docstring).
+
+    A subclass sets ``NUM_SEATS``, ``VARIANT``, ``_LEGAL`` and ``_APPLY`` (per phase), keeps
+    ``phase``, ``to_act`` (-1 once the hand is over), ``dealer``, ``layout`` and ``winner``, and
+    implements ``_start_hand(dealer, deal)``.
+    """
+
+    NUM_SEATS: ClassVar[int]
+    VARIANT: ClassVar[str]
+    #: What ``winner`` and the running totals are indexed by: a team, or a player where every
+    #: player is its own team.
+    WINNER: ClassVar[str] = "player"
+    _LEGAL: ClassVar[dict[Any, Callable[[Any], int]]]
+    _APPLY: ClassVar[dict[Any, Callable[[Any, int], None]]]
+
+    def _begin(self, rules: Rules | None, rng: np.random.Generator | None, dealer: int | None, totals: Any) -> int:
+        """The constructor's common part: the rules (refusing another variant's), the generator,
+        the running totals (one per team) and the first dealer (drawn from ``rng`` unless given)."""
+        self.rules = rules if rules is not None else Rules(variant=self.VARIANT)
+        if self.rules.variant != self.VARIANT:
+            raise ValueError(
+                f"{type(self).__name__} plays variant={self.VARIANT!r}, not {self.rules.variant!r}; "
+                "use pinochle_env.new_game(rules) for any variant"
+            )
+        self.rng = rng if rng is not None else np.random.default_rng()
+        teams = max(self.rules.teams) + 1
+        self.totals = [0] * teams if totals is None else [int(t) for t in totals]
+        if len(self.totals) != teams:
+            raise ValueError(f"totals needs one running score per {self.WINNER} ({teams}), got {len(self.totals)}")
+        self.hand_number = 0
+        self.winner: int | None = None
+        if dealer is None:
+            return int(self.rng.integers(self.NUM_SEATS))
+        if dealer not in range(self.NUM_SEATS):
+            raise ValueError(f"dealer must be a seat 0..{self.NUM_SEATS - 1}, got {dealer!r}")
+        return dealer
+
+    def _start_hand(self, dealer: int, deal: Any) -> None:
+        raise NotImplementedError
+
+    def next_hand(self) -> None:
+        """Deal the next hand of the game; the dealer rotates clockwise."""
+        if not self.hand_over:
+            raise RuntimeError("next_hand() called before the hand is over")
+        if self.winner is not None:
+            raise RuntimeError(f"the game is over: {self.WINNER} {self.winner} won")
+        self.hand_number += 1
+        self._start_hand((self.dealer + 1) % self.NUM_SEATS, None)
+
+    @property
+    def hand_over(self) -> bool:
+        return self.to_act < 0
+
+    @property
+    def game_over(self) -> bool:
+        return self.winner is not None
+
+    def legal_bits(self) -> int:
+        """The legal actions as a bit mask (bit ``a`` set when action ``a`` is legal): the fast path."""
+        return self._LEGAL[self.phase](self)
+
+    def legal_actions(self) -> list[int]:
+        """Legal action ids for the seat ``to_act``, ascending (empty when the hand is over)."""
+        bits = self.legal_bits()
+        actions = []
+        while bits:  # one pass per legal action, lowest first
+            lowest = bits & -bits
+            actions.append(lowest.bit_length() - 1)
+            bits ^= lowest
+        return actions
+
+    def apply(self, action: int) -> None:
+        """Apply the action of the seat ``to_act``; ``IllegalActionError`` if it is not legal."""
+        bits = self.legal_bits()
+        is_integer = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
+        if not is_integer or action < 0 or not bits >> int(action) & 1:
+            raise IllegalActionError(self._illegal_message(action, self.legal_actions()))
+        self._APPLY[self.phase](self, int(action))
+
+    def apply_unchecked(self, action: int) -> None:
+        """``apply`` for an action already known to be legal (the batched fast path)."""
+        self._APPLY[self.phase](self, action)
+
+    def _illegal_message(self, action: Any, legal: list[int]) -> str:
+        """Why ``action`` is refused, naming the ``legal`` ones (the batched API asks for it too)."""
+        try:
+            name = f"{action} ({self.layout.to_string(int(action))})"
+        except (TypeError, ValueError):
+            name = f"{action!r} (out of range 0..{self.layout.size - 1})"
+        if self.hand_over:
+            return f"action {name} is not legal: the hand is over"
+        legal_names = ", ".join(self.layout.to_string(a) for a in legal)
+        return (
+            f"action {name} is not legal for player {self.to_act} in phase {self.phase.name.lower()}; "
+            f"legal actions: {legal_names}"
+        )
+
+    def _legal_none(self) -> int:
+        return 0
+
+    def clone(self) -> Any:
+        """An independent copy (its own generator state too): changing one never touches the other."""
+        return copy.deepcopy(self)
+
+
+class AuctionEngine(Engine):
+    """An :class:`Engine` for the auction games: auction, trump, throw-in and trick legality.
+
+    A subclass keeps ``hands`` (count vectors) and ``held`` (bit masks) per seat, the auction
+    state (``auction``, ``high_bid``, ``high_bidder``, ``passed``), ``trump``, ``trick`` and
+    ``_winning`` (the card winning the trick in progress), ``_card0`` (the first card action), and
+    implements ``_end_auction(declarer, contract)``. ``_called`` and ``_dealer_stuck`` are hooks
+    for what a game notes besides (the partnership game's event log).
+    """
+
+    #: Whether "pass with help" exists (only with a partner, and only if the rules allow it).
+    HELP_CALL: ClassVar[bool] = False
+
+    def _take(self, seat: int, card: int) -> None:
+        """Remove one ``card`` from ``seat``'s hand (counts and held bits)."""
+        counts = self.hands[seat]
+        counts[card] -= 1
+        if not counts[card]:
+            self.held[seat] &= ~(1 << card)
+
+    def _give(self, seat: int, card: int) -> None:
+        """Add one ``card`` to ``seat``'s hand (counts and held bits)."""
+        self.hands[seat][card] += 1
+        self.held[seat] |= 1 << card
+
+    def _legal_auction(self) -> int:
+        """A raise (10 or 20 under ``bid_raises="seed"``, any under ``"any"``) up to ``max_bid``,
+        pass, and pass with help where it exists."""
+        layout = self.layout
+        first = layout.bid_action(max(self.high_bid, MIN_BID - 10) + 10)
+        last = layout.num_bids - 1
+        if self.rules.bid_raises == "seed":
+            last = min(first + 1, last)
+        bits = ((1 << (last - first + 1)) - 1) << first if first <= last else 0
+        bits |= 1 << layout.passing
+        if self.HELP_CALL and self.rules.pass_with_help:
+            bits |= 1 << layout.help
+        return bits
+
+    def _legal_trump(self) -> int:
+        return 0b1111 << self.layout.trump0
+
+    def _legal_throw_in(self) -> int:
+        return 0b11 << self.layout.throw_in
+
+    def _legal_play(self) -> int:
+        rules = self.rules
+        held, trick = self.held[self.to_act], self.trick
+        bits = R.legal_card_bits(held, trick, self.trump, rules.head_rule, rules.must_overtrump, self._winning)
+        return bits << self._card0
+
+    def _apply_auction(self, action: int) -> None:
+        """A bid or a pass; the auction ends when one seat is left in (the high bidder, or a dealer
+        stuck at 250 when nobody bid, or a redeal under ``all_pass="redeal"``)."""
+        seat = self.to_act
+        layout = self.layout
+        if action < layout.num_bids:
+            bid = layout.bid_value(action)
+            self.high_bid, self.high_bidder = bid, seat
+            self.auction.append((seat, bid))
+        else:
+            self.passed[seat] = True
+            self.auction.append((seat, "help" if action == layout.help else "pass"))
+        self._called(seat, self.auction[-1][1])
+        passed = self.passed
+        alone = passed.index(False) if passed.count(False) == 1 else -1  # the one seat still in, if so
+        if self.high_bidder >= 0 and alone == self.high_bidder:
+            self._end_auction(self.high_bidder, self.high_bid)
+        elif self.high_bidder < 0 and alone == self.dealer:
+            if self.rules.all_pass == "redeal":
+                self._start_hand(self.dealer, None)
+            else:
+                self._dealer_stuck()
+                self._end_auction(self.dealer, MIN_BID)
+        else:
+            nxt = (seat + 1) % self.NUM_SEATS
+            while passed[nxt]:
+                nxt = (nxt + 1) % self.NUM_SEATS
+            self.to_act = nxt
+
+    def _called(self, seat: int, call: int | str) -> None:
+        """Hook: ``seat`` made ``call`` (a bid, ``"pass"`` or ``"help"``)."""
+
+    def _dealer_stuck(self) -> None:
+        """Hook: nobody bid, so the dealer becomes declarer at 250."""
+
+    def _end_auction(self, declarer: int, contract: int) -> None:
+        raise NotImplementedError
