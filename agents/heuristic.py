@@ -32,13 +32,11 @@ and the extra expected when the partner passed with help.
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
 from pinochle_env import PlayerView
 from pinochle_env import rules as R
-from pinochle_env.actions import ActionLayout
+from pinochle_env.actions import ActionLayout, layout_for
 from pinochle_env.cards import (
     ACE,
     COPIES,
@@ -65,12 +63,6 @@ TRICK_BASE, TRICK_PER_TRUMP, TRICK_PER_HIGH_TRUMP, TRICK_PER_SIDE_ACE = 68.0, 16
 AVERAGE_CARD_POINTS = 250 / 48
 #: Probability threshold above which an opponent is expected to trump a side-suit lead.
 RUFF_RISK = 0.4
-
-
-@functools.cache
-def layout_for(max_bid: int) -> ActionLayout:
-    """The action layout of a bid cap (cached: every decision needs it)."""
-    return ActionLayout(max_bid)
 
 
 def suit_length(hand: list[int], suit: int) -> int:

@@ -21,12 +21,13 @@ from __future__ import annotations
 from typing import Any
 
 from pinochle_env import rules as R
+from pinochle_env.actions import layout_for
 from pinochle_env.cards import ACE, COUNTING_VALUES, NUM_SUITS, RANK_OF, SUIT_OF, TEN
 from pinochle_env.two_hand import LAYOUT as TWO_HAND_LAYOUT
 from pinochle_env.two_hand import Phase as TwoHandPhase
 from pinochle_env.two_hand import meld_points as two_hand_meld_points
 
-from .heuristic import layout_for, meld_points, suit_length, trick_estimate
+from .heuristic import meld_points, suit_length, trick_estimate
 
 #: What the cutthroat declarer expects the widow to add to its hand's value, in points.
 WIDOW_VALUE = 20.0

@@ -16,9 +16,10 @@ import numpy as np
 
 from pinochle_env import Game, PlayerView
 from pinochle_env import rules as R
+from pinochle_env.actions import layout_for
 from pinochle_env.game import Phase
 
-from .heuristic import HeuristicAgent, layout_for
+from .heuristic import HeuristicAgent
 from .sampling import DealSampler
 
 

@@ -21,6 +21,8 @@ which sets ``B``.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .cards import NUM_SUITS, NUM_TYPES, SUIT_NAMES, card_from_str, card_to_str, suit_from_str
@@ -115,3 +117,9 @@ class ActionLayout:
     def table(self) -> list[tuple[int, str]]:
         """Every action id with its name: the documentation table, generated from code."""
         return [(a, self.to_string(a)) for a in range(self.size)]
+
+
+@functools.cache
+def layout_for(max_bid: int) -> ActionLayout:
+    """The action layout of a bid cap, built once and shared (it never changes)."""
+    return ActionLayout(max_bid)

@@ -22,10 +22,8 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 
 from . import rules as R
-from .actions import ActionLayout
 from .cards import (
     COPIES,
-    COUNTING_VALUES,
     NUM_TYPES,
     SUITS,
     card_from_str,
@@ -45,9 +43,6 @@ HAND_SIZE = 15
 WIDOW_SIZE = 3
 BURY_COUNT = 3
 NUM_TRICKS = 15
-
-#: The 48 cards of the deck; each deal shuffles a copy.
-_DECK = np.repeat(np.arange(NUM_TYPES), COPIES)
 
 #: Keys every cutthroat hand record has.
 RECORD_KEYS = (
@@ -191,53 +186,18 @@ class CutthroatGame(AuctionEngine):
 
     NUM_SEATS: ClassVar[int] = NUM_SEATS
     VARIANT: ClassVar[str] = "cutthroat"
-
-    def __init__(
-        self,
-        rules: Rules | None = None,
-        rng: np.random.Generator | None = None,
-        dealer: int | None = None,
-        deal: list[list[Any]] | None = None,
-        totals: list[int] | tuple[int, ...] | None = None,
-    ) -> None:
-        dealer = self._begin(rules, rng, dealer, totals)
-        self.layout = ActionLayout(self.rules.max_bid)
-        self._card0 = self.layout.card0
-        self._values = COUNTING_VALUES[self.rules.counting]
-        self._start_hand(dealer, _validated_deal(deal) if deal is not None else None)
+    HAND_SIZE: ClassVar[int] = HAND_SIZE
 
     # ------------------------------------------------------------------ hand set-up
 
     def _start_hand(self, dealer: int, deal: list[list[int]] | None) -> None:
         """Deal (or take the preset ``deal``) and open the auction left of ``dealer``."""
-        self.dealer = dealer
-        if deal is None:
-            deck = _DECK.copy()
-            self.rng.shuffle(deck)
-            cards = deck.tolist()
-            deal = [sorted(cards[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(NUM_SEATS)]
-        self.deal = deal
-        self.widow = _widow_of(deal)
-        self.hands = [counts_from_cards(cards) for cards in deal]
-        self.held = [R.held_bits(counts) for counts in self.hands]
+        self._deal(dealer, deal)
+        self.widow = _widow_of(self.deal)
         self.phase = Phase.AUCTION
-        self.to_act = (dealer + 1) % NUM_SEATS
-        self.auction: list[tuple[int, int | str]] = []
-        self.high_bid = 0
-        self.high_bidder = -1
-        self.passed = [False] * NUM_SEATS
         self.stuck = False
-        self.declarer = -1
-        self.contract = 0
         self.widow_shown = False
-        self.trump = -1
-        self.melds: list[R.Meld | None] = [None] * NUM_SEATS
         self.buried: list[int] = []
-        self.thrown_in: bool | None = None
-        self.tricks: list[tuple[int, list[int], int]] = []
-        self.trick: list[int] = []
-        self._winning: int | None = None  # the card winning the trick in progress
-        self.trick_leader = -1
         self.trick_points = [0] * NUM_SEATS
         self.tricks_won = [0] * NUM_SEATS
         self.points: list[int] | None = None  # per seat at the end: trick points, buried counters to the declarer
@@ -481,24 +441,6 @@ def _widow_of(deal: list[list[int]]) -> list[int]:
     """The cards of the deck that the three hands of ``deal`` leave out, sorted."""
     counts = counts_from_cards(c for hand in deal for c in hand)
     return [c for c in range(NUM_TYPES) for _ in range(COPIES - counts[c])]
-
-
-def _validated_deal(deal: list[list[Any]]) -> list[list[int]]:
-    """Card types of a preset deal, refusing anything but 3 x 15 cards of one Pinochle deck."""
-    if len(deal) != NUM_SEATS:
-        raise ValueError(f"a cutthroat deal needs {NUM_SEATS} hands (the widow is left out), got {len(deal)}")
-    hands = [sorted(parse_cards(h) if h and isinstance(h[0], str) else [int(c) for c in h]) for h in deal]
-    for seat, hand in enumerate(hands):
-        if len(hand) != HAND_SIZE:
-            raise ValueError(f"hand of seat {seat} has {len(hand)} cards; each hand needs {HAND_SIZE}")
-        if any(not 0 <= c < NUM_TYPES for c in hand):
-            raise ValueError(f"hand of seat {seat} holds a card type outside 0..{NUM_TYPES - 1}")
-    counts = counts_from_cards(c for hand in hands for c in hand)
-    wrong = [c for c in range(NUM_TYPES) if counts[c] > COPIES]
-    if wrong:
-        names = ", ".join(f"{card_to_str(c)} x{counts[c]}" for c in wrong)
-        raise ValueError(f"a deal may hold each card at most twice; too many: {names}")
-    return hands
 
 
 # --------------------------------------------------------------------------------------------

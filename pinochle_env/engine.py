@@ -17,7 +17,51 @@ from typing import Any, ClassVar
 import numpy as np
 
 from . import rules as R
+from .actions import layout_for
+from .cards import COPIES, COUNTING_VALUES, NUM_TYPES, card_from_str, card_to_str, counts_from_cards
 from .options import MIN_BID, Rules
+
+#: The 48 cards of the deck; each deal shuffles a copy.
+DECK = np.repeat(np.arange(NUM_TYPES), COPIES)
+
+
+def shuffled_deck(rng: np.random.Generator) -> list[int]:
+    """The 48 cards in a random order drawn from ``rng``."""
+    deck = DECK.copy()
+    rng.shuffle(deck)
+    return deck.tolist()
+
+
+def card_types(cards: Any) -> list[int]:
+    """Card types of cards given as card strings (``"TS"``) or integers, in the order given."""
+    return [card_from_str(c) if isinstance(c, str) else int(c) for c in cards]
+
+
+def parse_hands(hands: Any, num_hands: int, hand_size: int) -> list[list[int]]:
+    """Card types (sorted) of preset hands given as card strings or integers, refusing a wrong
+    number of hands or cards or a card type outside the deck."""
+    if len(hands) != num_hands:
+        raise ValueError(f"a deal needs {num_hands} hands, got {len(hands)}")
+    parsed = [sorted(card_types(hand)) for hand in hands]
+    for seat, hand in enumerate(parsed):
+        if len(hand) != hand_size:
+            raise ValueError(f"hand of seat {seat} has {len(hand)} cards; each hand needs {hand_size}")
+        if any(not 0 <= c < NUM_TYPES for c in hand):
+            raise ValueError(f"hand of seat {seat} holds a card type outside 0..{NUM_TYPES - 1}")
+    return parsed
+
+
+def check_copies(cards: list[int], whole_deck: bool) -> None:
+    """Refuse ``cards`` that are not the whole deck (each type exactly twice) or, when part of the
+    deck is left out (``whole_deck=False``), that hold a type more than twice."""
+    if any(not 0 <= c < NUM_TYPES for c in cards):
+        raise ValueError(f"a deal holds a card type outside 0..{NUM_TYPES - 1}")
+    counts = counts_from_cards(cards)
+    wrong = [c for c in range(NUM_TYPES) if (counts[c] != COPIES if whole_deck else counts[c] > COPIES)]
+    if wrong:
+        names = ", ".join(f"{card_to_str(c)} x{counts[c]}" for c in wrong)
+        rule = "exactly twice; wrong counts" if whole_deck else "at most twice; too many"
+        raise ValueError(f"a deal must hold each card {rule}: {names}")
 
 
 class IllegalActionError(ValueError):
@@ -133,15 +177,60 @@ class Engine:
 class AuctionEngine(Engine):
     """An :class:`Engine` for the auction games: auction, trump, throw-in and trick legality.
 
-    A subclass keeps ``hands`` (count vectors) and ``held`` (bit masks) per seat, the auction
-    state (``auction``, ``high_bid``, ``high_bidder``, ``passed``), ``trump``, ``trick`` and
-    ``_winning`` (the card winning the trick in progress), ``_card0`` (the first card action), and
-    implements ``_end_auction(declarer, contract)``. ``_called`` and ``_dealer_stuck`` are hooks
+    A subclass sets ``HAND_SIZE``, calls :meth:`_deal` at the start of each hand (the hands as
+    counts and held bits, the auction, trump, meld and trick state) and implements
+    ``_end_auction(declarer, contract)``. ``_called`` and ``_dealer_stuck`` are hooks
     for what a game notes besides (the partnership game's event log).
     """
 
     #: Whether "pass with help" exists (only with a partner, and only if the rules allow it).
     HELP_CALL: ClassVar[bool] = False
+    HAND_SIZE: ClassVar[int]
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        rng: np.random.Generator | None = None,
+        dealer: int | None = None,
+        deal: list[list[Any]] | None = None,
+        totals: Any = None,
+    ) -> None:
+        dealer = self._begin(rules, rng, dealer, totals)
+        self.layout = layout_for(self.rules.max_bid)
+        self._card0 = self.layout.card0
+        self._values = COUNTING_VALUES[self.rules.counting]
+        self._start_hand(dealer, self._validated_deal(deal) if deal is not None else None)
+
+    def _validated_deal(self, deal: list[list[Any]]) -> list[list[int]]:
+        """A preset deal's hands as card types (``ValueError`` naming what is wrong)."""
+        hands = parse_hands(deal, self.NUM_SEATS, self.HAND_SIZE)
+        check_copies([c for hand in hands for c in hand], whole_deck=len(DECK) == self.NUM_SEATS * self.HAND_SIZE)
+        return hands
+
+    def _deal(self, dealer: int, deal: list[list[int]] | None) -> None:
+        """Deal (or take the preset ``deal``) and open the auction left of ``dealer``: the state
+        every hand of an auction game starts from."""
+        self.dealer = dealer
+        if deal is None:
+            cards = shuffled_deck(self.rng)
+            deal = [sorted(cards[s * self.HAND_SIZE : (s + 1) * self.HAND_SIZE]) for s in range(self.NUM_SEATS)]
+        self.deal = deal
+        self.hands = [counts_from_cards(cards) for cards in deal]
+        self.held = [R.held_bits(counts) for counts in self.hands]
+        self.to_act = (dealer + 1) % self.NUM_SEATS
+        self.auction: list[tuple[int, int | str]] = []
+        self.high_bid = 0
+        self.high_bidder = -1
+        self.passed = [False] * self.NUM_SEATS
+        self.declarer = -1
+        self.contract = 0
+        self.trump = -1
+        self.melds: list[R.Meld | None] = [None] * self.NUM_SEATS
+        self.thrown_in: bool | None = None
+        self.tricks: list[tuple[int, list[int], int]] = []
+        self.trick: list[int] = []
+        self._winning: int | None = None  # the card winning the trick in progress (kept as cards are played)
+        self.trick_leader = -1
 
     def _take(self, seat: int, card: int) -> None:
         """Remove one ``card`` from ``seat``'s hand (counts and held bits)."""

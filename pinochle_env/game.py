@@ -11,24 +11,17 @@ events addressed to it.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, ClassVar
 
-import numpy as np
-
 from . import rules as R
-from .actions import ActionLayout
 from .cards import (
-    COPIES,
-    COUNTING_VALUES,
     NUM_TYPES,
     SUITS,
     counts_from_cards,
     format_cards,
-    parse_cards,
     sorted_for_display,
 )
 from .engine import AuctionEngine
@@ -74,9 +67,6 @@ class Event(IntEnum):
 # Event kinds as module constants: the hot paths read them on every decision.
 _PLAY, _TRICK_END, _PASS_CARD = Event.PLAY, Event.TRICK_END, Event.PASS_CARD
 _BID, _PASS, _HAND_START, _DEAL = Event.BID, Event.PASS, Event.HAND_START, Event.DEAL
-
-#: The 48 cards of the deck; each deal shuffles a copy.
-_DECK = np.repeat(np.arange(NUM_TYPES), COPIES)
 
 
 def team_of(seat: int) -> int:
@@ -129,52 +119,17 @@ class Game(AuctionEngine):
     VARIANT: ClassVar[str] = "partnership"
     WINNER: ClassVar[str] = "team"
     HELP_CALL: ClassVar[bool] = True
-
-    def __init__(
-        self,
-        rules: Rules | None = None,
-        rng: np.random.Generator | None = None,
-        dealer: int | None = None,
-        deal: list[list[Any]] | None = None,
-        totals: tuple[int, int] | list[int] | None = None,
-    ) -> None:
-        dealer = self._begin(rules, rng, dealer, totals)
-        self.layout = _action_layout(self.rules.max_bid)
-        self._card0 = self.layout.card0
-        self._values = COUNTING_VALUES[self.rules.counting]
-        self._start_hand(dealer, _validated_deal(deal) if deal is not None else None)
+    HAND_SIZE: ClassVar[int] = HAND_SIZE
 
     # ------------------------------------------------------------------ hand set-up
 
     def _start_hand(self, dealer: int, deal: list[list[int]] | None) -> None:
-        self.dealer = dealer
-        if deal is None:
-            deck = _DECK.copy()
-            self.rng.shuffle(deck)
-            cards = deck.tolist()
-            deal = [sorted(cards[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(NUM_SEATS)]
-        self.deal = deal
-        self.hands = [counts_from_cards(cards) for cards in deal]
-        self.held = [R.held_bits(counts) for counts in self.hands]
+        self._deal(dealer, deal)
         self.events: list[tuple[int, int, Any, int]] = [(_HAND_START, dealer, tuple(self.totals), EVERYONE)]
-        self.events += [(_DEAL, s, tuple(deal[s]), 1 << s) for s in range(NUM_SEATS)]
+        self.events += [(_DEAL, s, tuple(self.deal[s]), 1 << s) for s in range(NUM_SEATS)]
         self.phase = Phase.AUCTION
-        self.to_act = (dealer + 1) % NUM_SEATS
-        self.auction: list[tuple[int, int | str]] = []
-        self.high_bid = 0
-        self.high_bidder = -1
-        self.passed = [False] * NUM_SEATS
-        self.declarer = -1
-        self.contract = 0
-        self.trump = -1
         self.passed_to_declarer: list[int] = []
         self.passed_back: list[int] = []
-        self.melds: list[R.Meld | None] = [None] * NUM_SEATS
-        self.thrown_in: bool | None = None
-        self.tricks: list[tuple[int, list[int], int]] = []
-        self.trick: list[int] = []
-        self._winning: int | None = None  # the card winning the trick in progress (kept as cards are played)
-        self.trick_leader = -1
         self.trick_points = [0, 0]
         self.tricks_won = [0, 0]
         self.score: tuple[int, int] | None = None
@@ -441,27 +396,3 @@ class Game(AuctionEngine):
         from .render import render_game
 
         return render_game(self)
-
-
-@functools.cache
-def _action_layout(max_bid: int) -> ActionLayout:
-    """The action layout of a bid cap, built once and shared by every game (it never changes)."""
-    return ActionLayout(max_bid)
-
-
-def _validated_deal(deal: list[list[Any]]) -> list[list[int]]:
-    """Card types of a preset deal, refusing anything that is not 4 x 12 cards of a Pinochle deck."""
-    if len(deal) != NUM_SEATS:
-        raise ValueError(f"a deal needs {NUM_SEATS} hands, got {len(deal)}")
-    hands = [sorted(parse_cards(h) if h and isinstance(h[0], str) else [int(c) for c in h]) for h in deal]
-    for seat, hand in enumerate(hands):
-        if len(hand) != HAND_SIZE:
-            raise ValueError(f"hand of seat {seat} has {len(hand)} cards; each hand needs {HAND_SIZE}")
-        if any(not 0 <= c < NUM_TYPES for c in hand):
-            raise ValueError(f"hand of seat {seat} holds a card type outside 0..{NUM_TYPES - 1}")
-    counts = counts_from_cards(c for hand in hands for c in hand)
-    wrong = [c for c in range(NUM_TYPES) if counts[c] != COPIES]
-    if wrong:
-        names = ", ".join(f"{format_cards([c])[0]} x{counts[c]}" for c in wrong)
-        raise ValueError(f"a deal must hold each card exactly twice; wrong counts: {names}")
-    return hands

@@ -45,7 +45,7 @@ from .cards import (
     sorted_for_display,
     suit_from_str,
 )
-from .engine import Engine
+from .engine import Engine, card_types, check_copies, parse_hands, shuffled_deck
 from .options import Rules
 
 NUM_SEATS = 2
@@ -613,11 +613,6 @@ def game_winner(totals: list[int], target: int) -> int | None:
     return None if totals[0] == totals[1] else int(totals[1] > totals[0])
 
 
-def _parse(cards: Any) -> list[int]:
-    """Card types of a list of card strings or integers."""
-    return [card_from_str(c) if isinstance(c, str) else int(c) for c in cards]
-
-
 def _validated_deal(
     deal: list[list[Any]] | dict[str, Any] | None, rng: np.random.Generator
 ) -> tuple[list[list[int]], int, list[int]]:
@@ -627,41 +622,25 @@ def _validated_deal(
     turn-up and the stock in draw order. ``ValueError`` on anything but a whole deck.
     """
     if deal is None:
-        deck = np.repeat(np.arange(NUM_TYPES), COPIES)
-        rng.shuffle(deck)
-        cards = deck.tolist()
+        cards = shuffled_deck(rng)
         return [sorted(cards[:HAND_SIZE]), sorted(cards[HAND_SIZE : 2 * HAND_SIZE])], cards[24], cards[25:]
     if isinstance(deal, dict):
         unknown = set(deal) - {"hands", "turn_up", "stock"}
         if unknown or "hands" not in deal or ("turn_up" in deal) != ("stock" in deal):
             raise ValueError("a deal dict needs 'hands', and 'turn_up' with 'stock' (both or neither)")
-        hands_given, rest = deal["hands"], deal.get("stock")
-        rest = None if rest is None else [deal["turn_up"], *rest]
+        hands = parse_hands(deal["hands"], NUM_SEATS, HAND_SIZE)
+        rest = card_types([deal["turn_up"], *deal["stock"]]) if "stock" in deal else None
+        if rest is not None and len(rest) != STOCK_SIZE + 1:
+            raise ValueError(f"the stock needs {STOCK_SIZE} cards, got {len(rest) - 1}")
     else:
-        hands_given, rest = deal, None
-    if len(hands_given) != NUM_SEATS:
-        raise ValueError(f"a deal needs {NUM_SEATS} hands, got {len(hands_given)}")
-    hands = [sorted(_parse(h)) for h in hands_given]
-    for seat, hand in enumerate(hands):
-        if len(hand) != HAND_SIZE:
-            raise ValueError(f"hand of seat {seat} has {len(hand)} cards; each hand needs {HAND_SIZE}")
+        hands, rest = parse_hands(deal, NUM_SEATS, HAND_SIZE), None
     if rest is None:
-        left = counts_from_cards(c for hand in hands for c in hand if 0 <= c < NUM_TYPES)
-        deck = np.array([c for c in range(NUM_TYPES) for _ in range(max(0, COPIES - left[c]))])
+        check_copies([c for hand in hands for c in hand], whole_deck=False)
+        left = counts_from_cards(c for hand in hands for c in hand)
+        deck = np.array([c for c in range(NUM_TYPES) for _ in range(COPIES - left[c])])
         rng.shuffle(deck)
         rest = deck.tolist()
-    else:
-        rest = _parse(rest)
-        if len(rest) != STOCK_SIZE + 1:
-            raise ValueError(f"the stock needs {STOCK_SIZE} cards, got {len(rest) - 1}")
-    everything = [c for hand in hands for c in hand] + rest
-    if any(not 0 <= c < NUM_TYPES for c in everything):
-        raise ValueError(f"a deal holds a card type outside 0..{NUM_TYPES - 1}")
-    counts = counts_from_cards(everything)
-    wrong = [c for c in range(NUM_TYPES) if counts[c] != COPIES]
-    if wrong:
-        names = ", ".join(f"{card_to_str(c)} x{counts[c]}" for c in wrong)
-        raise ValueError(f"a deal must hold each card exactly twice; wrong counts: {names}")
+    check_copies([c for hand in hands for c in hand] + rest, whole_deck=True)
     return hands, rest[0], rest[1:]
 
 
