@@ -32,11 +32,11 @@ from .cards import (
     format_cards,
     parse_cards,
     sorted_for_display,
-    suit_from_str,
 )
 from .engine import AuctionEngine
 from .options import Rules
 from .render import format_hand
+from .replay import auction_action, recorded_decisions, replay_record, take
 
 NUM_SEATS = 3
 HAND_SIZE = 15
@@ -461,51 +461,16 @@ def _start(record: dict[str, Any]) -> CutthroatGame:
 
 
 def _recorded_action(game: CutthroatGame, record: dict[str, Any], cursor: dict[str, int]) -> int:
-    """The record's action at the game's current decision; ``cursor`` tracks progress per list."""
-    layout = game.layout
-
-    def take(key: str) -> int:
-        index = cursor.get(key, 0)
-        cursor[key] = index + 1
-        return index
-
-    if game.phase == Phase.AUCTION:
-        seat, call = record["auction"][take("auction")]
-        if seat != game.to_act:
-            raise ValueError(f"record's auction has player {seat} calling where player {game.to_act} is to act")
-        if call == "pass":
-            return layout.passing
-        if type(call) is not int:
-            raise ValueError(f"auction call {call!r} is not a bid or 'pass'")
-        return layout.bid_action(call)
-    if game.phase == Phase.TRUMP:
-        return layout.trump_action(suit_from_str(record["trump"]))
+    """The record's action at the game's current decision (see :mod:`pinochle_env.replay`)."""
     if game.phase == Phase.BURY:
-        return layout.card_action(card_from_str(record["buried"][take("buried")]))
-    if game.phase == Phase.THROW_IN:
-        return layout.throw_in if record["thrown_in"] else layout.play_on
-    index = take("card")
-    return layout.card_action(card_from_str(record["tricks"][index // NUM_SEATS]["cards"][index % NUM_SEATS]))
-
-
-def _choose(game: CutthroatGame, record: dict[str, Any], cursor: dict[str, int]) -> int:
-    """:func:`_recorded_action`, with a ``ValueError`` naming the decision when the record has none."""
-    try:
-        return _recorded_action(game, record, cursor)
-    except (IndexError, KeyError, TypeError, ValueError) as error:
-        where = f"player {game.to_act} in phase {game.phase.name.lower()}"
-        raise ValueError(f"the record has no valid decision for {where}: {error!r}") from None
+        return game.layout.card_action(card_from_str(record["buried"][take(cursor, "buried")]))
+    return auction_action(game, record, cursor)
 
 
 def decisions(record: dict[str, Any]) -> Iterator[tuple[CutthroatGame, int, int]]:
     """Each decision of a recorded hand as ``(game, seat, action)``, the game as it stands *before*
     the action (the same object, advanced after each yield: clone it to keep it)."""
-    game = _start(record)
-    cursor: dict[str, int] = {}
-    while not game.hand_over:
-        action = _choose(game, record, cursor)
-        yield game, game.to_act, action
-        game.apply(action)
+    return recorded_decisions(record, _start, _recorded_action)
 
 
 def replay(record: dict[str, Any], upto: int | None = None) -> CutthroatGame:
@@ -514,15 +479,5 @@ def replay(record: dict[str, Any], upto: int | None = None) -> CutthroatGame:
     Raises ``ValueError`` for a record of another variant or one that is not a legal hand, and,
     after a whole hand, when the replay's record differs from the given one (an edited record).
     """
-    game = _start(record)
-    cursor: dict[str, int] = {}
-    done = 0
-    while not game.hand_over and (upto is None or done < upto):
-        game.apply(_choose(game, record, cursor))
-        done += 1
-    if upto is None:
-        replayed = game.record()
-        differ = [key for key in RECORD_KEYS if key not in ("deal", "widow") and replayed[key] != record.get(key)]
-        if differ:
-            raise ValueError(f"the record's {', '.join(differ)} differ from its replay (an edited record?)")
-    return game
+    keys = tuple(key for key in RECORD_KEYS if key not in ("deal", "widow"))
+    return replay_record(record, _start, _recorded_action, keys, upto)

@@ -16,9 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from .cards import card_from_str, suit_from_str
+from .cards import card_from_str
 from .game import Game, Phase
 from .options import Rules
+from .replay import auction_action, recorded_decisions, replay_record, take
 from .variants import VariantKit, margins, variant_kit
 
 #: Keys every hand record of every variant has (extra keys are allowed).
@@ -82,44 +83,13 @@ def _start(record: dict[str, Any]) -> Game:
     return game
 
 
-def _choose(game: Game, record: dict[str, Any], cursor: dict[str, int]) -> int:
-    """The record's action at the game's current decision; ``ValueError`` if the record has none."""
-    try:
-        return _recorded_action(game, record, cursor)
-    except (IndexError, KeyError, TypeError, ValueError) as error:
-        where = f"player {game.to_act} in phase {game.phase.name.lower()}"
-        raise ValueError(f"the record has no valid decision for {where}: {error!r}") from None
-
-
 def _recorded_action(game: Game, record: dict[str, Any], cursor: dict[str, int]) -> int:
-    """The record's action at the game's current decision; ``cursor`` tracks progress per list."""
-    layout = game.layout
-
-    def take(key: str) -> Any:
-        index = cursor.get(key, 0)
-        cursor[key] = index + 1
-        return index
-
-    if game.phase == Phase.AUCTION:
-        seat, call = record["auction"][take("auction")]
-        if seat != game.to_act:
-            raise ValueError(f"record's auction has player {seat} calling where player {game.to_act} is to act")
-        if call in ("help", "pass"):
-            return layout.help if call == "help" else layout.passing
-        if type(call) is not int:
-            raise ValueError(f"auction call {call!r} is not a bid, 'pass' or 'help'")
-        return layout.bid_action(call)
-    if game.phase == Phase.TRUMP:
-        return layout.trump_action(suit_from_str(record["trump"]))
+    """The record's action at the game's current decision (see :mod:`pinochle_env.replay`)."""
     if game.phase == Phase.PASS_TO_DECLARER:
-        return layout.card_action(card_from_str(record["passed_to_declarer"][take("to_declarer")]))
+        return game.layout.card_action(card_from_str(record["passed_to_declarer"][take(cursor, "to_declarer")]))
     if game.phase == Phase.PASS_BACK:
-        return layout.card_action(card_from_str(record["passed_back"][take("back")]))
-    if game.phase == Phase.THROW_IN:
-        return layout.throw_in if record["thrown_in"] else layout.play_on
-    index = take("card")
-    trick = record["tricks"][index // 4]
-    return layout.card_action(card_from_str(trick["cards"][index % 4]))
+        return game.layout.card_action(card_from_str(record["passed_back"][take(cursor, "back")]))
+    return auction_action(game, record, cursor)
 
 
 def decisions(record: dict[str, Any]) -> Iterator[tuple[Any, int, int]]:
@@ -143,28 +113,12 @@ def _kit(record: dict[str, Any]) -> VariantKit:
 
 def partnership_decisions(record: dict[str, Any]) -> Iterator[tuple[Game, int, int]]:
     """:func:`decisions` of a partnership hand."""
-    game = _start(record)
-    cursor: dict[str, int] = {}
-    while not game.hand_over:
-        action = _choose(game, record, cursor)
-        yield game, game.to_act, action
-        game.apply(action)
+    return recorded_decisions(record, _start, _recorded_action)
 
 
 def replay_partnership(record: dict[str, Any], upto: int | None = None) -> Game:
     """:func:`replay` of a partnership hand."""
-    game = _start(record)
-    cursor: dict[str, int] = {}
-    done = 0
-    while not game.hand_over and (upto is None or done < upto):
-        game.apply(_choose(game, record, cursor))
-        done += 1
-    if upto is None:
-        replayed = game.record()
-        differ = [k for k in RECORD_KEYS if k != "deal" and replayed[k] != record[k]]
-        if differ:
-            raise ValueError(f"the record's {', '.join(differ)} differ from its replay (an edited record?)")
-    return game
+    return replay_record(record, _start, _recorded_action, tuple(k for k in RECORD_KEYS if k != "deal"), upto)
 
 
 def to_arrays(

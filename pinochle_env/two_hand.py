@@ -47,6 +47,7 @@ from .cards import (
 )
 from .engine import Engine, card_types, check_copies, parse_hands, shuffled_deck
 from .options import Rules
+from .replay import recorded_decisions, replay_record, take
 
 NUM_SEATS = 2
 HAND_SIZE = 12
@@ -54,6 +55,11 @@ STOCK_SIZE = 23
 PHASE_TRICKS = 12
 NUM_TRICKS = 2 * PHASE_TRICKS
 DIX_POINTS = 10
+#: The keys of a two-handed hand record (docs/two_hand.md).
+RECORD_KEYS = (
+    "variant", "options", "dealer", "deal", "turn_up", "stock", "trump", "turn_up_dix", "tricks", "melds",
+    "draws", "meld", "points", "score", "totals", "game_winner", "hand_number",
+)  # fmt: skip
 
 
 class Phase(IntEnum):
@@ -660,38 +666,27 @@ def _start(record: dict[str, Any]) -> TwoHandGame:
     return game
 
 
-def _recorded_action(game: TwoHandGame, record: dict[str, Any], made: list[int]) -> int:
-    """The record's action at the game's current decision; ``made`` counts the meld actions taken
-    in the current meld turn (reset by the caller when a trick ends)."""
+def _recorded_action(game: TwoHandGame, record: dict[str, Any], cursor: dict[str, int]) -> int:
+    """The record's action at the game's current decision (see :mod:`pinochle_env.replay`): a card
+    of ``tricks``, or the next entry of the meld turn's list in ``melds`` ("no meld" after the last)."""
     if game.phase == Phase.MELD:
-        entries = record["melds"][len(game.tricks) - 1]
-        if made[0] == len(entries):
+        turn = len(game.tricks) - 1
+        entries = record["melds"][turn]
+        made = cursor.get(f"meld {turn}", 0)
+        if made == len(entries):
             return LAYOUT.no_meld
-        entry = entries[made[0]]
+        entry = entries[take(cursor, f"meld {turn}")]
         if entry["seat"] != game.to_act:
             raise ValueError(f"record has player {entry['seat']} melding where player {game.to_act} is to act")
-        made[0] += 1
         return LAYOUT.from_string(entry["meld"])
-    cards = [c for trick in record["tricks"] for c in trick["cards"]]
-    return LAYOUT.card_action(card_from_str(cards[2 * len(game.tricks) + len(game.trick)]))
+    index = take(cursor, "card")
+    return LAYOUT.card_action(card_from_str(record["tricks"][index // NUM_SEATS]["cards"][index % NUM_SEATS]))
 
 
 def decisions(record: dict[str, Any]) -> Iterator[tuple[TwoHandGame, int, int]]:
     """Each decision of a recorded hand as ``(game, seat, action)``, the game as it stands *before*
     the action (the same object, advanced after each yield: clone it to keep it)."""
-    game = _start(record)
-    made = [0]
-    while not game.hand_over:
-        try:
-            action = _recorded_action(game, record, made)
-        except (IndexError, KeyError, TypeError, ValueError) as error:
-            where = f"player {game.to_act} in phase {game.phase.name.lower()}"
-            raise ValueError(f"the record has no valid decision for {where}: {error!r}") from None
-        yield game, game.to_act, action
-        tricks = len(game.tricks)
-        game.apply(action)
-        if len(game.tricks) != tricks:
-            made[0] = 0
+    return recorded_decisions(record, _start, _recorded_action)
 
 
 def replay(record: dict[str, Any], upto: int | None = None) -> TwoHandGame:
@@ -700,12 +695,4 @@ def replay(record: dict[str, Any], upto: int | None = None) -> TwoHandGame:
     Raises ``ValueError`` for a record of another variant, an illegal decision, or a record whose
     results differ from its replay (an edited record).
     """
-    for done, (game, _, _) in enumerate(decisions(record)):
-        if done == upto:
-            return game
-    # decisions() applies the last action after its last yield, so ``game`` is the finished hand.
-    replayed = game.record()
-    differ = [key for key in replayed if key != "deal" and replayed[key] != record.get(key)]
-    if differ:
-        raise ValueError(f"the record's {', '.join(differ)} differ from its replay (an edited record?)")
-    return game
+    return replay_record(record, _start, _recorded_action, tuple(k for k in RECORD_KEYS if k != "deal"), upto)
