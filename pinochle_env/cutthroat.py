@@ -187,6 +187,8 @@ class CutthroatGame(AuctionEngine):
     NUM_SEATS: ClassVar[int] = NUM_SEATS
     VARIANT: ClassVar[str] = "cutthroat"
     HAND_SIZE: ClassVar[int] = HAND_SIZE
+    NUM_TRICKS: ClassVar[int] = NUM_TRICKS
+    PHASES: ClassVar[type[Phase]] = Phase
 
     # ------------------------------------------------------------------ hand set-up
 
@@ -225,7 +227,7 @@ class CutthroatGame(AuctionEngine):
 
     # ------------------------------------------------------------------ transitions
 
-    def _dealer_stuck(self) -> None:
+    def _on_stuck(self) -> None:
         self.stuck = True
 
     def _end_auction(self, declarer: int, contract: int) -> None:
@@ -249,49 +251,7 @@ class CutthroatGame(AuctionEngine):
         self.buried.append(card)
         if len(self.buried) < BURY_COUNT:
             return
-        short = self.contract - self.melds[self.declarer].points
-        mode = self.rules.throw_in
-        if mode == "always" or (mode == "seed" and short == 250):
-            self.phase = Phase.THROW_IN
-        else:
-            self._decide_throw_in(mode == "seed" and short > 250)
-
-    def _apply_throw_in(self, action: int) -> None:
-        self._decide_throw_in(action == self.layout.throw_in)
-
-    def _decide_throw_in(self, thrown: bool) -> None:
-        self.thrown_in = thrown
-        if thrown:
-            self._end_hand()
-        else:
-            self.phase = Phase.PLAY
-            self.to_act = self.trick_leader = self.declarer
-
-    def _apply_play(self, action: int) -> None:
-        card = action - self._card0
-        seat = self.to_act
-        self._take(seat, card)
-        if not self.trick or R.BEATEN_BY[self.trump][self._winning] >> card & 1:
-            self._winning = card
-        self.trick.append(card)
-        if len(self.trick) < NUM_SEATS:
-            self.to_act = (seat + 1) % NUM_SEATS
-        else:
-            self._end_trick()
-
-    def _end_trick(self) -> None:
-        """Score the full trick; its winner leads the next one (or the hand ends after the 15th)."""
-        trick = self.trick
-        # Of two identical cards the first played wins, and ``index`` finds the first.
-        winner = (self.trick_leader + trick.index(self._winning)) % NUM_SEATS
-        last = len(self.tricks) == NUM_TRICKS - 1
-        self.trick_points[winner] += R.trick_points(trick, self._values, last)
-        self.tricks_won[winner] += 1
-        self.tricks.append((self.trick_leader, trick, winner))
-        self.trick = []
-        self.to_act = self.trick_leader = winner
-        if last:
-            self._end_hand()
+        self._offer_throw_in(self.contract - self.melds[self.declarer].points)
 
     def _end_hand(self) -> None:
         """Score the hand (buried counters count for the declarer in a played hand) and check the game end."""
@@ -322,8 +282,8 @@ class CutthroatGame(AuctionEngine):
         Phase.AUCTION: AuctionEngine._apply_auction,
         Phase.TRUMP: _apply_trump,
         Phase.BURY: _apply_bury,
-        Phase.THROW_IN: _apply_throw_in,
-        Phase.PLAY: _apply_play,
+        Phase.THROW_IN: AuctionEngine._apply_throw_in,
+        Phase.PLAY: AuctionEngine._apply_play,
     }
 
     # ------------------------------------------------------------------ copies, views, records

@@ -179,13 +179,17 @@ class AuctionEngine(Engine):
 
     A subclass sets ``HAND_SIZE``, calls :meth:`_deal` at the start of each hand (the hands as
     counts and held bits, the auction, trump, meld and trick state) and implements
-    ``_end_auction(declarer, contract)``. ``_called`` and ``_dealer_stuck`` are hooks
-    for what a game notes besides (the partnership game's event log).
+    ``_end_auction(declarer, contract)`` and ``_end_hand()``; ``PHASES`` is its phase
+    enum (with ``THROW_IN`` and ``PLAY``), ``NUM_TRICKS`` its tricks per hand, and ``trick_points``
+    and ``tricks_won`` are indexed by team. The ``_on_...`` methods are hooks for what a game notes
+    besides (the partnership game's event log).
     """
 
     #: Whether "pass with help" exists (only with a partner, and only if the rules allow it).
     HELP_CALL: ClassVar[bool] = False
     HAND_SIZE: ClassVar[int]
+    NUM_TRICKS: ClassVar[int]
+    PHASES: ClassVar[Any]
 
     def __init__(
         self,
@@ -282,7 +286,7 @@ class AuctionEngine(Engine):
         else:
             self.passed[seat] = True
             self.auction.append((seat, "help" if action == layout.help else "pass"))
-        self._called(seat, self.auction[-1][1])
+        self._on_call(seat, self.auction[-1][1])
         passed = self.passed
         alone = passed.index(False) if passed.count(False) == 1 else -1  # the one seat still in, if so
         if self.high_bidder >= 0 and alone == self.high_bidder:
@@ -291,7 +295,7 @@ class AuctionEngine(Engine):
             if self.rules.all_pass == "redeal":
                 self._start_hand(self.dealer, None)
             else:
-                self._dealer_stuck()
+                self._on_stuck()
                 self._end_auction(self.dealer, MIN_BID)
         else:
             nxt = (seat + 1) % self.NUM_SEATS
@@ -299,11 +303,74 @@ class AuctionEngine(Engine):
                 nxt = (nxt + 1) % self.NUM_SEATS
             self.to_act = nxt
 
-    def _called(self, seat: int, call: int | str) -> None:
+    def _offer_throw_in(self, short: int) -> None:
+        """After meld (and burying): the throw-in rule, the declaring side being ``short`` of its
+        contract by that many points of meld. Under ``throw_in="seed"`` a hand short by more than
+        250 is thrown in, one short by exactly 250 leaves the declarer the choice; ``"always"``
+        always asks, ``"never"`` never throws in."""
+        mode = self.rules.throw_in
+        if mode == "always" or (mode == "seed" and short == 250):
+            self.phase = self.PHASES.THROW_IN
+            self.to_act = self.declarer
+        else:
+            self._decide_throw_in(mode == "seed" and short > 250)
+
+    def _apply_throw_in(self, action: int) -> None:
+        self._decide_throw_in(action == self.layout.throw_in)
+
+    def _decide_throw_in(self, thrown: bool) -> None:
+        self.thrown_in = thrown
+        self._on_throw_in(thrown)
+        if thrown:
+            self._end_hand()
+        else:
+            self.phase = self.PHASES.PLAY
+            self.to_act = self.trick_leader = self.declarer
+
+    def _apply_play(self, action: int) -> None:
+        """A card played to the trick; the last card of a trick ends it."""
+        card = action - self._card0
+        seat = self.to_act
+        self._take(seat, card)
+        if not self.trick or R.BEATEN_BY[self.trump][self._winning] >> card & 1:
+            self._winning = card
+        self.trick.append(card)
+        if len(self.trick) < self.NUM_SEATS:
+            self.to_act = (seat + 1) % self.NUM_SEATS
+        else:
+            self._end_trick()
+
+    def _end_trick(self) -> None:
+        """Score the full trick; its winner leads the next one (or the hand ends after the last)."""
+        trick = self.trick
+        # Of two identical cards the first played wins, and ``index`` finds the first.
+        winner = (self.trick_leader + trick.index(self._winning)) % self.NUM_SEATS
+        last = len(self.tricks) == self.NUM_TRICKS - 1
+        points = R.trick_points(trick, self._values, last)
+        team = self.rules.teams[winner]
+        self.trick_points[team] += points
+        self.tricks_won[team] += 1
+        self.tricks.append((self.trick_leader, trick, winner))
+        self._on_trick(winner, points)
+        self.trick = []
+        self.to_act = self.trick_leader = winner
+        if last:
+            self._end_hand()
+
+    def _on_call(self, seat: int, call: int | str) -> None:
         """Hook: ``seat`` made ``call`` (a bid, ``"pass"`` or ``"help"``)."""
 
-    def _dealer_stuck(self) -> None:
+    def _on_stuck(self) -> None:
         """Hook: nobody bid, so the dealer becomes declarer at 250."""
 
+    def _on_throw_in(self, thrown: bool) -> None:
+        """Hook: the hand is thrown in (``thrown``) or played."""
+
+    def _on_trick(self, winner: int, points: int) -> None:
+        """Hook: ``winner`` took the trick just completed, worth ``points``."""
+
     def _end_auction(self, declarer: int, contract: int) -> None:
+        raise NotImplementedError
+
+    def _end_hand(self) -> None:
         raise NotImplementedError

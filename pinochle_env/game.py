@@ -120,6 +120,8 @@ class Game(AuctionEngine):
     WINNER: ClassVar[str] = "team"
     HELP_CALL: ClassVar[bool] = True
     HAND_SIZE: ClassVar[int] = HAND_SIZE
+    NUM_TRICKS: ClassVar[int] = NUM_TRICKS
+    PHASES: ClassVar[type[Phase]] = Phase
 
     # ------------------------------------------------------------------ hand set-up
 
@@ -157,13 +159,13 @@ class Game(AuctionEngine):
 
     # ------------------------------------------------------------------ transitions
 
-    def _called(self, seat: int, call: int | str) -> None:
+    def _on_call(self, seat: int, call: int | str) -> None:
         if isinstance(call, int):
             self.events.append((_BID, seat, call, EVERYONE))
         else:
             self.events.append((_PASS, seat, call == "help", EVERYONE))
 
-    def _dealer_stuck(self) -> None:
+    def _on_stuck(self) -> None:
         self.events.append((Event.STUCK, self.dealer, MIN_BID, EVERYONE))
 
     def _end_auction(self, declarer: int, contract: int) -> None:
@@ -214,29 +216,13 @@ class Game(AuctionEngine):
             self.melds[seat] = shown
             self.events.append((Event.MELD, seat, shown, EVERYONE))
         team_meld = self.melds[self.declarer].points + self.melds[self.partner_of_declarer].points
-        short = self.contract - team_meld
-        mode = self.rules.throw_in
-        if mode == "always" or (mode == "seed" and short == 250):
-            self.phase = Phase.THROW_IN
-            self.to_act = self.declarer
-        elif mode == "seed" and short > 250:
-            self._decide_throw_in(True)
-        else:
-            self._decide_throw_in(False)
+        self._offer_throw_in(self.contract - team_meld)
 
-    def _apply_throw_in(self, action: int) -> None:
-        self._decide_throw_in(action == self.layout.throw_in)
-
-    def _decide_throw_in(self, thrown: bool) -> None:
-        self.thrown_in = thrown
+    def _on_throw_in(self, thrown: bool) -> None:
         self.events.append((Event.THROW_IN, self.declarer, thrown, EVERYONE))
-        if thrown:
-            self._end_hand()
-        else:
-            self.phase = Phase.PLAY
-            self.to_act = self.trick_leader = self.declarer
 
     def _apply_play(self, action: int) -> None:
+        """:meth:`AuctionEngine._apply_play` with the event log, inlined: the engine's hottest path."""
         card = action - self._card0
         seat = self.to_act
         counts = self.hands[seat]
@@ -251,22 +237,10 @@ class Game(AuctionEngine):
         if len(trick) < NUM_SEATS:
             self.to_act = (seat + 1) & 3
             return
-        self._end_trick(trick)
+        self._end_trick()
 
-    def _end_trick(self, trick: list[int]) -> None:
-        """Score the full ``trick``; its winner leads the next one (or the hand ends after the 12th)."""
-        # Of two identical cards the first played wins, and ``index`` finds the first.
-        winner = (self.trick_leader + trick.index(self._winning)) % NUM_SEATS
-        last = len(self.tricks) == NUM_TRICKS - 1
-        points = R.trick_points(trick, self._values, last)
-        self.trick_points[winner & 1] += points
-        self.tricks_won[winner & 1] += 1
-        self.tricks.append((self.trick_leader, trick, winner))
+    def _on_trick(self, winner: int, points: int) -> None:
         self.events.append((_TRICK_END, winner, points, EVERYONE))
-        self.trick = []
-        self.to_act = self.trick_leader = winner
-        if last:
-            self._end_hand()
 
     def _end_hand(self) -> None:
         team_meld = [self.melds[0].points + self.melds[2].points, self.melds[1].points + self.melds[3].points]
@@ -295,7 +269,7 @@ class Game(AuctionEngine):
         Phase.TRUMP: _apply_trump,
         Phase.PASS_TO_DECLARER: _apply_pass,
         Phase.PASS_BACK: _apply_pass,
-        Phase.THROW_IN: _apply_throw_in,
+        Phase.THROW_IN: AuctionEngine._apply_throw_in,
         Phase.PLAY: _apply_play,
     }
 
