@@ -70,7 +70,6 @@ from pinochle_env.episode import EpisodeConfig
 from pinochle_env.game import NUM_SEATS, Game
 from pinochle_env.options import Rules
 from pinochle_env.render import render_for_mode
-from pinochle_env.variants import partnership_bounds
 
 from .base import Agent, decide, legal_mask
 from .registry import load_agent
@@ -117,7 +116,7 @@ class SingleSeatEnv(gymnasium.Env):
         self.observation_spec = ObservationSpec(self.rules)
         self._encoder = GameEncoder(self.observation_spec)
         self.agents = _seat_agents(seat, partner, opponents)
-        self.observation_space = spaces.Box(*partnership_bounds(self.observation_spec), dtype=np.float32)
+        self.observation_space = spaces.Box(*self.observation_spec.bounds(), dtype=np.float32)
         self.action_space = spaces.Discrete(self.layout.size)
         self.game: Game | None = None
         self.hand_records: list[dict[str, Any]] = []

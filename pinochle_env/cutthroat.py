@@ -320,13 +320,8 @@ class CutthroatGame(AuctionEngine):
 
     def record(self) -> dict[str, Any]:
         """The finished hand as a hand record (``docs/cutthroat.md``, "Hand record")."""
-        if self.phase != Phase.HAND_OVER:
-            raise RuntimeError("record() needs a finished hand")
         return {
-            "variant": self.rules.variant,
-            "options": self.rules.to_dict(),
-            "dealer": self.dealer,
-            "deal": [format_cards(sorted_for_display(cards)) for cards in self.deal],
+            **self._record_start(),
             "widow": format_cards(sorted_for_display(self.widow)),
             "auction": [[seat, call] for seat, call in self.auction],
             "declarer": self.declarer,

@@ -71,15 +71,6 @@ class CutthroatSpec(ObservationSpec):
         super().__init__(rules, pieces=piece_labels(rules))
         self.state_size = self.size + NUM_SEATS * THERMO
 
-    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        """Box bounds: [0, 1] except meld points (>= 0) and running scores (any real)."""
-        low = np.zeros(self.size, np.float32)
-        high = np.ones(self.size, np.float32)
-        high[self.piece("meld_points").slice] = np.inf
-        low[self.piece("scores").slice] = -np.inf
-        high[self.piece("scores").slice] = np.inf
-        return low, high
-
     def encode_view(self, view: CutthroatView) -> np.ndarray:
         """The observation of ``view.seat`` (seats relative: me, left, right), from the view alone."""
         obs = np.zeros(self.size, np.float32)

@@ -123,6 +123,15 @@ class ObservationSpec:
         self.offsets = {p.name: p.offset for p in self.pieces}
         self.num_bids = (rules.max_bid - MIN_BID) // BID_STEP + 1
 
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Box bounds of the observation: [0, 1] except meld points (>= 0) and running scores (any)."""
+        low = np.zeros(self.size, np.float32)
+        high = np.ones(self.size, np.float32)
+        high[self.piece("meld_points").slice] = np.inf
+        low[self.piece("scores").slice] = -np.inf
+        high[self.piece("scores").slice] = np.inf
+        return low, high
+
     def describe(self, index: int | None = None) -> str:
         """What observation entry ``index`` means, or a table of every piece when ``index`` is None."""
         if index is None:

@@ -18,7 +18,16 @@ import numpy as np
 
 from . import rules as R
 from .actions import layout_for
-from .cards import COPIES, COUNTING_VALUES, NUM_TYPES, card_from_str, card_to_str, counts_from_cards
+from .cards import (
+    COPIES,
+    COUNTING_VALUES,
+    NUM_TYPES,
+    card_from_str,
+    card_to_str,
+    counts_from_cards,
+    format_cards,
+    sorted_for_display,
+)
 from .options import MIN_BID, Rules
 
 #: The 48 cards of the deck; each deal shuffles a copy.
@@ -168,6 +177,17 @@ class Engine:
 
     def _legal_none(self) -> int:
         return 0
+
+    def _record_start(self) -> dict[str, Any]:
+        """The keys every game's hand record starts with (``RuntimeError`` before the hand is over)."""
+        if not self.hand_over:
+            raise RuntimeError("record() needs a finished hand")
+        return {
+            "variant": self.rules.variant,
+            "options": self.rules.to_dict(),
+            "dealer": self.dealer,
+            "deal": [format_cards(sorted_for_display(cards)) for cards in self.deal],
+        }
 
     def clone(self) -> Any:
         """An independent copy (its own generator state too): changing one never touches the other."""

@@ -22,7 +22,6 @@ from .cards import (
     SUITS,
     counts_from_cards,
     format_cards,
-    sorted_for_display,
 )
 from .engine import AuctionEngine
 from .options import MIN_BID, Rules
@@ -337,13 +336,8 @@ class Game(AuctionEngine):
 
     def record(self) -> dict[str, Any]:
         """The finished hand in the RULES.md section 8 hand-record format (plus a few extra keys)."""
-        if self.phase != Phase.HAND_OVER:
-            raise RuntimeError("record() needs a finished hand")
         return {
-            "variant": self.rules.variant,
-            "options": self.rules.to_dict(),
-            "dealer": self.dealer,
-            "deal": [format_cards(sorted_for_display(cards)) for cards in self.deal],
+            **self._record_start(),
             "auction": [[seat, call] for seat, call in self.auction],
             "declarer": self.declarer,
             "bid": self.contract,

@@ -42,7 +42,6 @@ from .cards import (
     card_to_str,
     counts_from_cards,
     format_cards,
-    sorted_for_display,
     suit_from_str,
 )
 from .engine import Engine, card_types, check_copies, parse_hands, shuffled_deck
@@ -563,13 +562,8 @@ class TwoHandGame(Engine):
 
     def record(self) -> dict[str, Any]:
         """The finished hand as a record (format in ``docs/two_hand.md``); replays with :func:`replay`."""
-        if self.phase != Phase.HAND_OVER:
-            raise RuntimeError("record() needs a finished hand")
         return {
-            "variant": self.rules.variant,
-            "options": self.rules.to_dict(),
-            "dealer": self.dealer,
-            "deal": [format_cards(sorted_for_display(cards)) for cards in self.deal],
+            **self._record_start(),
             "turn_up": card_to_str(self.turn_up_dealt),
             "stock": format_cards(self.stock),
             "trump": SUITS[self.trump],

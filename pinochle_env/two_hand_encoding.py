@@ -92,15 +92,6 @@ class TwoHandSpec(ObservationSpec):
         out[o["tricks_done"]] = len(view.tricks) / NUM_TRICKS
         return out
 
-    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        """Box bounds: [0, 1] except meld points (>= 0) and running scores (any)."""
-        low = np.zeros(self.size, np.float32)
-        high = np.ones(self.size, np.float32)
-        high[self.piece("meld_points").slice] = np.inf
-        low[self.piece("scores").slice] = -np.inf
-        high[self.piece("scores").slice] = np.inf
-        return low, high
-
     def encode_state(
         self, game: TwoHandGame, seat: int, observation: np.ndarray, out: np.ndarray | None = None
     ) -> np.ndarray:

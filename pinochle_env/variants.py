@@ -85,16 +85,6 @@ def margins(values: Sequence[float], teams: Sequence[int]) -> list[float]:
     return [values[t] - (total - values[t]) / (num_teams - 1) for t in teams]
 
 
-def partnership_bounds(spec: encoding.ObservationSpec) -> tuple[np.ndarray, np.ndarray]:
-    """Box bounds of the partnership observation: [0, 1] except meld points (>= 0) and scores (any)."""
-    low = np.zeros(spec.size, np.float32)
-    high = np.ones(spec.size, np.float32)
-    high[spec.piece("meld_points").slice] = np.inf
-    low[spec.piece("scores").slice] = -np.inf
-    high[spec.piece("scores").slice] = np.inf
-    return low, high
-
-
 def _partnership(rules: Rules) -> VariantKit:
     from . import records
     from .game import Game
@@ -111,7 +101,7 @@ def _partnership(rules: Rules) -> VariantKit:
         stamp_turn=functools.partial(encoding.stamp_turn, spec),
         encode_state=encoding.encode_state,
         observation_from_view=functools.partial(encoding.observation_from_view, spec),
-        bounds=functools.partial(partnership_bounds, spec),
+        bounds=spec.bounds,
         replay=records.replay_partnership,
         decisions=records.partnership_decisions,
     )
