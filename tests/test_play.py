@@ -157,6 +157,7 @@ def test_a_whole_game_to_the_target_score():
         (["--partner", "no_such_agent"], "unknown agent"),
         (["--hands", "0"], "at least 1"),
         (["--save", "/no/such/folder/x.jsonl"], "no folder"),
+        (["--rule", "variant=cutthroat"], "partnership game only"),
     ],
 )
 def test_bad_command_lines_are_refused(args, message):

@@ -17,6 +17,7 @@ import pinochle_env
 from agents.arena import ArenaConfig, run_arena
 from agents.arena_report import deal_pair_margin
 from agents.base import decide
+from agents.gym_env import SingleSeatEnv
 from agents.registry import load_agent
 from pinochle_env import BatchedGames, Rules
 from pinochle_env.records import replay, to_arrays
@@ -46,6 +47,11 @@ def test_target_score_defaults_per_variant_and_can_be_set():
     assert Rules(variant="two_hand", target_score=500).target_score == 500
     assert Rules().replace(variant="two_hand").target_score == 1000
     assert Rules(target_score=700).replace(variant="two_hand").target_score == 700
+
+
+def test_single_seat_env_refuses_the_variants():
+    with pytest.raises(ValueError, match="partnership game only"):
+        SingleSeatEnv(variant="two_hand")
 
 
 def test_partnership_engine_refuses_a_variant_rule_set():
