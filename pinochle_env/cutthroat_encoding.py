@@ -21,12 +21,12 @@ from .encoding import (
     POINT_SCALE,
     THERMO,
     ObservationSpec,
+    Thermometers,
     bid_labels,
     card_labels,
     hidden_hands,
     per_seat,
     thermo_labels,
-    write_thermometer,
 )
 from .options import BID_STEP, MIN_BID, Rules
 
@@ -70,6 +70,10 @@ class CutthroatSpec(ObservationSpec):
             raise ValueError(f"CutthroatSpec encodes variant='cutthroat', got variant={rules.variant!r}")
         super().__init__(rules, pieces=piece_labels(rules))
         self.state_size = self.size + NUM_SEATS * THERMO
+        o = self.offsets
+        blocks = [o["hand"], o["widow"], o["buried"]]
+        blocks += [o[piece] + rel * THERMO for piece in ("meld_shown", "played") for rel in range(NUM_SEATS)]
+        self._thermometers = Thermometers(blocks)
 
     def encode_view(self, view: CutthroatView) -> np.ndarray:
         """The observation of ``view.seat`` (seats relative: me, left, right), from the view alone."""
@@ -116,19 +120,17 @@ class CutthroatSpec(ObservationSpec):
     def _encode_cards(self, obs: np.ndarray, view: CutthroatView) -> None:
         """My hand, the widow, my buried cards, every seat's meld and the cards each seat played."""
         rel = _relative(view.seat)
-        self._thermo(obs, "hand", 0, view.hand)
-        self._thermo(obs, "widow", 0, counts_from_cards(view.widow))
-        self._thermo(obs, "buried", 0, counts_from_cards(view.buried))
+        shown = [_NONE] * NUM_SEATS
         for who, meld in enumerate(view.meld):
             if meld is not None:
-                self._thermo(obs, "meld_shown", rel(who), meld.shown)
+                shown[rel(who)] = meld.shown
                 self._set(obs, "meld_points", rel(who), meld.points / POINT_SCALE)
         played = [[0] * NUM_TYPES for _ in range(NUM_SEATS)]
         for leader, cards in [(leader, cards) for leader, cards, _ in view.tricks] + [(view.trick_leader, view.trick)]:
             for k, card in enumerate(cards):
                 played[rel(leader + k)][card] += 1
-        for block, counts in enumerate(played):
-            self._thermo(obs, "played", block, counts)
+        own = [view.hand, counts_from_cards(view.widow), counts_from_cards(view.buried)]
+        self._thermometers.write(obs, [*own, *shown, *played])
 
     def _encode_play(self, obs: np.ndarray, view: CutthroatView) -> None:
         """Throw-in decision, the trick in progress and its leader, tricks, trick points, scores."""
@@ -144,10 +146,9 @@ class CutthroatSpec(ObservationSpec):
             self._set(obs, "trick_points", rel(who), view.trick_points[who] / HAND_POINTS)
             self._set(obs, "scores", rel(who), view.totals[who] / self.rules.target_score)
 
-    def _thermo(self, obs: np.ndarray, piece: str, block: int, counts) -> None:
-        """Write ``counts`` as a thermometer into block ``block`` (0 for single-block pieces) of ``piece``."""
-        start = self.offsets[piece] + block * THERMO
-        write_thermometer(obs, start, counts)
+
+#: The count vector of no cards (a seat that has not melded yet).
+_NONE = (0,) * NUM_TYPES
 
 
 def _relative(seat: int) -> Callable[[int], int]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .cards import COPIES, NUM_TYPES, SUITS
-from .encoding import THERMO, ObservationSpec, card_labels, hidden_hands, per_seat, thermo_labels, write_thermometer
+from .encoding import THERMO, ObservationSpec, Thermometers, card_labels, hidden_hands, per_seat, thermo_labels
 from .options import Rules
 from .two_hand import LAYOUT, NUM_SEATS, NUM_TRICKS, STOCK_SIZE, Phase, TwoHandGame, TwoHandView
 
@@ -56,6 +56,9 @@ class TwoHandSpec(ObservationSpec):
     def __init__(self, rules: Rules | None = None) -> None:
         super().__init__(rules if rules is not None else Rules(variant="two_hand"), pieces=piece_labels())
         self.state_size = self.size + 2 * THERMO + NUM_TYPES
+        o = self.offsets
+        blocks = [o["hand"]] + [o[piece] + rel * THERMO for piece in ("table", "known", "played") for rel in (0, 1)]
+        self._thermometers = Thermometers(blocks)
 
     def encode_view(self, view: TwoHandView) -> np.ndarray:
         """The observation of ``view.seat``, from the view alone."""
@@ -70,14 +73,12 @@ class TwoHandSpec(ObservationSpec):
             played[(view.trick_leader + k) % NUM_SEATS][c] += 1
             out[o["trick"] + order.index((view.trick_leader + k) % NUM_SEATS) * NUM_TYPES + c] = 1.0
         known = _known(view, played)
-        write_thermometer(out, o["hand"], view.hand)
+        blocks = [view.hand, *(view.table[who] for who in order), *(known[who] for who in order)]
+        self._thermometers.write(out, [*blocks, *(played[who] for who in order)])
         for rel, who in enumerate(order):
-            write_thermometer(out, o["table"] + rel * THERMO, view.table[who])
-            write_thermometer(out, o["known"] + rel * THERMO, known[who])
-            write_thermometer(out, o["played"] + rel * THERMO, played[who])
             out[o["meld_points"] + rel] = view.meld_points[who] / POINT_SCALE
-            counts = np.asarray(view.meld_counts[who], np.float32) / COPIES
-            out[o["meld_kinds"] + rel * len(MELD_COUNT_NAMES) + np.arange(len(counts))] = counts
+            start = o["meld_kinds"] + rel * len(MELD_COUNT_NAMES)
+            out[start : start + len(MELD_COUNT_NAMES)] = [count / COPIES for count in view.meld_counts[who]]
             out[o["trick_points"] + rel] = view.trick_points[who] / HAND_POINTS
             out[o["scores"] + rel] = view.totals[who] / view.rules.target_score
         out[o["phase"] + int(view.phase)] = 1.0
