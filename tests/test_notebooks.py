@@ -84,6 +84,8 @@ def test_environment_tour(tmp_path, monkeypatch):
     assert "last trick (led by p" in text  # a trick, rendered
     assert "starts with the acting player's observation: True" in text  # state()
     assert "hand result:" in text  # the hand played out
+    assert "agents: ['player_0', 'player_1']  actions: 43" in text  # the two-handed game
+    assert "after trick" in text and " melds " in text  # its meld turns, from the hand record
     assert not list(tmp_path.iterdir()), "the tour writes no files"
 
 
