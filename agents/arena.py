@@ -6,13 +6,20 @@ Usage::
     pinochle-arena random heuristic pimc:samples=16 --deals 500 --games 20 --rule head_rule=led_card
     pinochle-arena random heuristic --name first --deals 2000  # Ctrl-C, then:
     pinochle-arena --resume --name first                       # plays only the missing deal pairs
+    pinochle-arena random heuristic --backend ray --ray-address auto  # on a Ray cluster (pip extra ray)
 
 Two specs play a match, more play a round robin (every pair, A = the earlier spec). Every deal
-is played twice with the same cards and dealer and the teams swapped (a *deal pair*); with
-``--games N`` each pairing also plays N *game pairs* (whole games to the target score, or
-``--hand-cap`` hands, twice on the same deal sequence, teams swapped). Deal i is the same in every
+is played twice with the same cards and dealer and the teams swapped (a *deal pair*; in the
+variants without partners, once per seat A takes: three times in cutthroat, B in the other seats);
+with ``--games N`` each pairing also plays N *game pairs* (whole games to the target score, or
+``--hand-cap`` hands, on the same deal sequence, once per team of A). Deal i is the same in every
 pairing and every run with the same ``--seed``, and agents are built per play from seeds derived
 from the unit id, so results do not depend on ``--workers`` (see :mod:`agents.arena_play`).
+
+With ``--backend ray`` the jobs are Ray tasks spread over a cluster (``--ray-address auto`` or
+HOST:PORT joins one; without an address a local Ray instance starts): a task whose worker process
+or node dies is run again (up to ``RAY_TASK_RETRIES`` times), and results stream into the same
+results file as tasks finish, so the results and ``--resume`` are as with local workers.
 
 The out directory (``--out``, default ``runs/arena/<--name or timestamp>``) receives
 ``config.json``, ``results.jsonl`` (one line per finished deal or game pair, written as it
@@ -28,6 +35,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import logging
 import multiprocessing
 import os
 import signal
@@ -49,6 +57,10 @@ RESULTS, CONFIG = "results.jsonl", "config.json"
 FIXED_ON_RESUME = ("seed", "rules", "hand_cap")
 #: Most deal pairs one worker call plays: bounds the work lost to an interruption.
 MAX_CHUNK = 8
+#: Where jobs run: ``local`` (this process or a process pool) or ``ray`` (Ray tasks on a cluster).
+BACKENDS = ("local", "ray")
+#: Times Ray runs a job again whose worker process or node died (a failure in the job itself is not retried).
+RAY_TASK_RETRIES = 5
 
 
 class ArenaError(ValueError):
@@ -232,6 +244,50 @@ def execute(jobs: list[Job], workers: int) -> Iterator[list[dict[str, Any]]]:
         yield from pool.imap_unordered(play_job, jobs)
 
 
+def import_ray() -> Any:
+    """The ``ray`` module, imported on first use: the local backend never needs Ray."""
+    try:
+        import ray
+    except ImportError:
+        raise ImportError('the ray backend needs Ray: pip install -e ".[ray]"') from None
+    return ray
+
+
+def connect_ray(address: str) -> Any:
+    """Ray, connected to the cluster at ``address`` (``auto`` or HOST:PORT) or, when empty, to a new
+    local instance. A process connects once: later calls (the trainer's rollouts, then its
+    evaluations) reuse the first connection."""
+    ray = import_ray()
+    if not ray.is_initialized():
+        ray.init(address=address or "local", logging_level=logging.WARNING)
+    return ray
+
+
+def _play_in(directory: str, job: Job) -> list[dict[str, Any]]:
+    """:func:`play_job` as a Ray task, in the driver's working directory where the node has it (Ray
+    workers start where ``ray start`` ran), so that relative paths in agent specs name the files
+    the driver means (``checkpoint:runs/x/policy.pt``)."""
+    if os.path.isdir(directory):
+        os.chdir(directory)
+    return play_job(job)
+
+
+def execute_on_ray(jobs: list[Job], ray: Any) -> Iterator[list[dict[str, Any]]]:
+    """Each job's lines as it finishes, every job a Ray task; leaving cancels the tasks not finished.
+
+    A task whose worker dies is retried (``RAY_TASK_RETRIES``), so no unit is lost to a dead worker.
+    """
+    task = ray.remote(max_retries=RAY_TASK_RETRIES)(_play_in)
+    pending = [task.remote(os.getcwd(), job) for job in jobs]
+    try:
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            yield ray.get(done[0])
+    finally:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+
+
 def _check_resume(config: ArenaConfig, out: Path) -> None:
     """A resumed run must share seed, rules and hand cap with the stored one."""
     path = out / CONFIG
@@ -251,13 +307,26 @@ def run_arena(
     resume: bool = False,
     progress_every: float = 2.0,
     log: TextIO | None = None,
+    backend: str = "local",
+    ray_address: str = "",
 ) -> dict[str, Any]:
     """Play what ``config`` asks that ``out`` does not hold yet, then write and return the summary.
 
+    ``workers`` processes play with the local backend; with ``backend="ray"`` the jobs are Ray
+    tasks on the cluster at ``ray_address`` (see :func:`connect_ray`), cut for its CPUs.
     ``log`` (e.g. ``sys.stderr``) receives the plan, the progress line and where the outputs went.
     On an interruption (``KeyboardInterrupt``) the pairs finished so far stay in the results file.
     """
     validate(config)
+    if backend not in BACKENDS:
+        raise ArenaError(f"--backend {backend!r}; allowed: {', '.join(BACKENDS)}")
+    if ray_address and backend != "ray":
+        raise ArenaError(f"--ray-address {ray_address!r} needs --backend ray")
+    if backend == "ray":
+        try:
+            import_ray()
+        except ImportError as error:
+            raise ArenaError(f"--backend ray: {error}") from None
     if workers < 1:
         raise ArenaError(f"--workers must be at least 1, got {workers}")
     out.mkdir(parents=True, exist_ok=True)
@@ -268,11 +337,21 @@ def run_arena(
         raise ArenaError(f"{results} already holds results: pass --resume to continue it, or another --out")
     (out / CONFIG).write_text(json.dumps(config.to_dict(), indent=2) + "\n", encoding="utf-8")
     lines = [slim_line(line) for line in read_results(results)] if resume else []
+    if backend == "ray":
+        try:
+            ray = connect_ray(ray_address)
+        except ConnectionError as error:
+            raise ArenaError(f"--ray-address {ray_address!r}: {error}") from None
+        workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        where = f"Ray tasks on {workers} CPU(s)"
+    else:
+        where = f"{workers} worker(s)"
     jobs = plan_jobs(config, {unit_key(line) for line in lines}, workers)
     total = sum(len(job.ids) for job in jobs)
-    _say(log, f"arena: {len(config.pairings)} pairing(s), {total} pairs to play, {workers} worker(s), out {out}")
+    _say(log, f"arena: {len(config.pairings)} pairing(s), {total} pairs to play, {where}, out {out}")
     progress = Progress(total, log, progress_every, "pairs" if config.games else "deal pairs")
-    with open(results, "a", encoding="utf-8") as stream, contextlib.closing(execute(jobs, workers)) as batches:
+    batches = execute_on_ray(jobs, ray) if backend == "ray" else execute(jobs, workers)
+    with open(results, "a", encoding="utf-8") as stream, contextlib.closing(batches):
         try:
             for finished in batches:
                 for line in finished:
@@ -329,7 +408,18 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--games", type=int, help="game pairs per pairing, for game win rates (default 0)")
     parser.add_argument("--hand-cap", type=int, help="most hands in one game (default 50)")
     parser.add_argument("--seed", type=int, help="seed of every deal and agent (default 0)")
-    parser.add_argument("--workers", type=int, default=usable_cpus(), help="worker processes (default: usable CPUs)")
+    parser.add_argument(
+        "--workers", type=int, default=usable_cpus(), help="worker processes, local backend (default: usable CPUs)"
+    )
+    parser.add_argument(
+        "--backend", choices=BACKENDS, default="local", help="local (processes here) or ray (tasks on a Ray cluster)"
+    )
+    parser.add_argument(
+        "--ray-address",
+        default="",
+        metavar="ADDRESS",
+        help="Ray cluster to join with --backend ray: auto or HOST:PORT (default: start a local one)",
+    )
     parser.add_argument("--out", type=Path, help="out directory (default runs/arena/<name or timestamp>)")
     parser.add_argument("--name", help="run name, for the default out directory")
     parser.add_argument("--resume", action="store_true", help="continue the run in the out directory")
@@ -382,6 +472,8 @@ def main(argv: list[str] | None = None) -> int:
                 resume=args.resume,
                 progress_every=args.progress_every,
                 log=sys.stderr,
+                backend=args.backend,
+                ray_address=args.ray_address,
             )
         finally:
             signal.signal(signal.SIGTERM, previous)

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from agents.arena import BACKENDS, import_ray
 from pinochle_env.options import Rules
 
 if sys.version_info >= (3, 11):
@@ -41,6 +42,8 @@ class TrainConfig:
     seed: int = _field(0, "seed of everything: network initialisation, deals, sampling, minibatches")
     device: str = _field("auto", "where the learner runs: auto (cuda when available), cpu, cuda")
     workers: int = _field(2, "rollout worker processes (0: in this process, deterministic single-process mode)")
+    backend: str = _field("local", "where rollout workers run: local (processes here) or ray (actors on a Ray cluster)")
+    ray_address: str = _field("", "Ray cluster to join with backend=ray: auto or HOST:PORT (empty: start a local one)")
     games_per_worker: int = _field(64, "games each worker steps in lockstep (batched inference)")
     updates: int = _field(100, "PPO updates to run")
     decisions_per_update: int = _field(16384, "trained decisions collected per update, over all workers")
@@ -92,6 +95,8 @@ FIELDS = {field.name: field for field in dataclasses.fields(TrainConfig)}
 RESUMABLE_CHANGES = (
     "updates",
     "workers",
+    "backend",
+    "ray_address",
     "device",
     "log_every",
     "eval_every",
@@ -183,6 +188,15 @@ def validate(config: TrainConfig) -> None:
     )
     for name in (*non_negative, "final_eval_deals"):
         _require(getattr(config, name) >= 0, f"config {name}={getattr(config, name)!r} must be >= 0")
+    _require(config.backend in BACKENDS, f"config backend={config.backend!r}; allowed: {', '.join(BACKENDS)}")
+    if config.backend == "ray":
+        _require(config.workers >= 1, f"config workers={config.workers} must be >= 1 with backend=ray")
+        try:
+            import_ray()
+        except ImportError as error:
+            raise ValueError(f"config backend=ray: {error}") from None
+    else:
+        _require(not config.ray_address, f"config ray_address={config.ray_address!r} needs backend=ray")
     _require(config.device in DEVICES, f"config device={config.device!r}; allowed: {', '.join(DEVICES)}")
     _require(
         config.critic_input in CRITIC_INPUTS,

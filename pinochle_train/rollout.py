@@ -14,8 +14,9 @@ but not trained. Once a worker has its share, hands that start later are played 
 first legal action (engine time only) and thrown away, while the hands that count finish.
 
 Backends (:class:`RolloutBackend`): :class:`InProcessBackend` (``workers=0``, deterministic
-single-process mode) and :class:`ProcessBackend` (worker processes); a distributed backend only
-has to implement ``collect`` and ``close``.
+single-process mode), :class:`ProcessBackend` (worker processes) and, with ``backend="ray"``,
+:class:`~.ray_backend.RayBackend` (Ray actors on a cluster); a backend only has to implement
+``collect`` and ``close``.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import contextlib
 import dataclasses
 import multiprocessing
 import traceback
-from typing import Any, Protocol
+from typing import Any, Protocol, TextIO
 
 import numpy as np
 import torch
@@ -94,7 +95,8 @@ def to_numpy(state_dict: dict[str, torch.Tensor]) -> dict[str, np.ndarray]:
 
 
 def _load(module: MLP, weights: dict[str, np.ndarray]) -> None:
-    module.load_state_dict({name: torch.from_numpy(array) for name, array in weights.items()})
+    """Copy weights in (``torch.tensor`` copies: arrays from Ray's object store are read-only)."""
+    module.load_state_dict({name: torch.tensor(array) for name, array in weights.items()})
 
 
 def rollout_seeds(seed: int, update: int, worker: int) -> tuple[int, np.random.Generator]:
@@ -395,5 +397,10 @@ class ProcessBackend:
                 process.terminate()
 
 
-def make_backend(config: TrainConfig) -> RolloutBackend:
+def make_backend(config: TrainConfig, log: TextIO | None = None) -> RolloutBackend:
+    """The backend ``config`` asks for; ``log`` receives what it has to report (a restarted Ray actor)."""
+    if config.backend == "ray":
+        from .ray_backend import RayBackend  # it imports this module
+
+        return RayBackend(config, log)
     return InProcessBackend(config) if config.workers == 0 else ProcessBackend(config)

@@ -19,7 +19,7 @@ from typing import Any, TextIO
 import numpy as np
 import torch
 
-from agents.arena import format_duration
+from agents.arena import format_duration, usable_cpus
 from pinochle_env import BatchedGames
 from pinochle_env.encoding import ENCODER_VERSION
 
@@ -71,6 +71,8 @@ class Trainer:
         self.history: list[dict[str, float]] = []
         #: Evaluations of this process: update, decisions so far, and the result rows.
         self.evaluations: list[dict[str, Any]] = []
+        #: Worker processes of the arena evaluations, which run here: with Ray, at most this machine's CPUs.
+        self.eval_workers = config.workers if config.backend == "local" else min(config.workers, usable_cpus())
 
     # ---------------------------------------------------------------- checkpoints
 
@@ -155,10 +157,10 @@ class Trainer:
         writer = SummaryWriter(str(self.run_dir), purge_step=start + 1 if start else None)
         if start == 0:
             writer.add_text("config", "```toml\n" + to_toml(config) + "```", 0)
-        backend = make_backend(config)
+        backend = make_backend(config, self.log)
         self._say(
             f"train: run {self.run_dir}, updates {start + 1}..{config.updates}, {config.decisions_per_update} "
-            f"trained decisions per update, {config.workers} worker(s), learner on {self.device}"
+            f"trained decisions per update, {config.workers} {config.backend} worker(s), learner on {self.device}"
         )
         if config.imitate and not self.counters.get("imitated"):
             self._warm_start(writer)
@@ -285,7 +287,7 @@ class Trainer:
             config.eval_deals,
             config.seed,
             self.run_dir / "eval" / f"update_{step:06d}",
-            config.workers,
+            self.eval_workers,
         )
         for row in rows:
             name = "previous_checkpoint" if row["opponent"].startswith("checkpoint:") else spec_slug(row["opponent"])
@@ -309,7 +311,7 @@ class Trainer:
                 config.final_eval_deals,
                 config.seed + 1,  # deals the periodic evaluations did not use
                 self.run_dir / "eval" / "final",
-                config.workers,
+                self.eval_workers,
                 self.log,
             )
             for row in rows:
