@@ -41,7 +41,11 @@ class TrainConfig:
     out_dir: str = _field("runs", "where run directories go")
     seed: int = _field(0, "seed of everything: network initialisation, deals, sampling, minibatches")
     device: str = _field("auto", "where the learner runs: auto (cuda when available), cpu, cuda")
-    workers: int = _field(2, "rollout worker processes (0: in this process, deterministic single-process mode)")
+    workers: int = _field(
+        2,
+        "rollout worker processes (0: in this process, deterministic single-process mode); with backend=ray, "
+        "Ray actors (0: one per CPU of the cluster)",
+    )
     backend: str = _field("local", "where rollout workers run: local (processes here) or ray (actors on a Ray cluster)")
     ray_address: str = _field("", "Ray cluster to join with backend=ray: auto or HOST:PORT (empty: start a local one)")
     games_per_worker: int = _field(64, "games each worker steps in lockstep (batched inference)")
@@ -190,7 +194,6 @@ def validate(config: TrainConfig) -> None:
         _require(getattr(config, name) >= 0, f"config {name}={getattr(config, name)!r} must be >= 0")
     _require(config.backend in BACKENDS, f"config backend={config.backend!r}; allowed: {', '.join(BACKENDS)}")
     if config.backend == "ray":
-        _require(config.workers >= 1, f"config workers={config.workers} must be >= 1 with backend=ray")
         try:
             import_ray()
         except ImportError as error:

@@ -7,7 +7,8 @@ index)`` and the weights, never on where it ran or on the actor's past, so the t
 the same as with the local backend and the same worker count, and an actor that dies (its process
 or its node) is replaced by a fresh one that redoes its share of the update.
 
-Each actor takes one CPU of the cluster (``--workers`` must not exceed the cluster's CPUs) and runs
+Each actor takes one CPU of the cluster (``--workers`` must not exceed the cluster's CPUs;
+``--workers 0`` starts one per CPU, which ties the run's results to the cluster's size) and runs
 PyTorch on one thread (Ray sets ``OMP_NUM_THREADS`` to the actor's CPUs). Ray is imported only
 when this backend is made: the local backend never needs it.
 """
@@ -27,17 +28,20 @@ MAX_RESTARTS = 3
 
 
 class RayBackend:
-    """``config.workers`` Ray actors on the cluster at ``config.ray_address`` (a new local one if empty)."""
+    """``config.workers`` Ray actors (one per CPU when 0) on the cluster at ``config.ray_address``
+    (a new local one if empty)."""
 
     def __init__(self, config: TrainConfig, log: TextIO | None = None) -> None:
         self.ray = connect_ray(config.ray_address)
-        cpus = self.ray.cluster_resources().get("CPU", 0)
-        if cpus < config.workers:
-            raise ValueError(f"workers={config.workers} needs that many CPUs in the Ray cluster, which has {cpus:g}")
+        cpus = int(self.ray.cluster_resources().get("CPU", 0))
+        if cpus < max(config.workers, 1):
+            raise ValueError(f"workers={config.workers} needs that many CPUs in the Ray cluster, which has {cpus}")
         self.config = config
         self.log = log
         self.actor_class = self.ray.remote(num_cpus=1)(RolloutWorker)
-        self.actors = [self._start(index) for index in range(config.workers)]
+        self.actors = [self._start(index) for index in range(config.workers or cpus)]
+        if not config.workers:
+            self._say(f"train: workers=0 with Ray: one actor per cluster CPU, {cpus} actors")
 
     def _start(self, index: int) -> Any:
         return self.actor_class.remote(self.config, index)

@@ -72,7 +72,8 @@ class Trainer:
         #: Evaluations of this process: update, decisions so far, and the result rows.
         self.evaluations: list[dict[str, Any]] = []
         #: Worker processes of the arena evaluations, which run here: with Ray, at most this machine's CPUs.
-        self.eval_workers = config.workers if config.backend == "local" else min(config.workers, usable_cpus())
+        ray_workers = min(config.workers, usable_cpus()) if config.workers else usable_cpus()
+        self.eval_workers = config.workers if config.backend == "local" else ray_workers
 
     # ---------------------------------------------------------------- checkpoints
 

@@ -8,6 +8,7 @@ is killed on purpose while it plays, which must cost nothing but time. The clust
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import secrets
@@ -27,6 +28,7 @@ from agents.arena import ArenaConfig, run_arena
 from pinochle_train import cli
 from pinochle_train.checkpoints import load_checkpoint
 from pinochle_train.config import build_config
+from pinochle_train.ray_backend import RayBackend
 
 REPO = Path(__file__).resolve().parent.parent
 RAY = Path(sys.executable).parent / "ray"
@@ -112,6 +114,23 @@ def test_training_on_the_cluster_equals_local_training_despite_a_killed_worker(
     assert ray["config"]["backend"] == "ray" and ray["config"]["ray_address"] == address
 
 
+def test_zero_workers_start_one_actor_per_cluster_cpu(
+    cluster: tuple[str, dict[str, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    address, env = cluster
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    config = build_config({"backend": "ray", "ray_address": address, "workers": 0, "games_per_worker": 2})
+    log = io.StringIO()
+    backend = RayBackend(config, log)
+    try:
+        assert len(backend.actors) == 2  # the cluster's two CPUs
+        assert "one actor per cluster CPU, 2 actors" in log.getvalue()
+    finally:
+        backend.close()
+        backend.ray.shutdown()
+
+
 def read_plays(out: Path) -> dict[tuple, list]:
     """Each unit's plays (the hand records: everything but the timing), by unit key; no unit twice."""
     lines = [json.loads(text) for text in (out / "results.jsonl").read_text().splitlines()]
@@ -159,8 +178,6 @@ def test_without_ray_the_error_names_the_extra(
 def test_ray_settings_need_the_ray_backend(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="ray_address='auto' needs backend=ray"):
         build_config({"ray_address": "auto"})
-    with pytest.raises(ValueError, match="workers=0 must be >= 1 with backend=ray"):
-        build_config({"backend": "ray", "workers": 0})
     config = ArenaConfig(agents=("random", "heuristic"), deals=1)
     with pytest.raises(arena.ArenaError, match="needs --backend ray"):
         run_arena(config, tmp_path / "a", ray_address="auto")
