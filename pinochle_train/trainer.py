@@ -252,16 +252,17 @@ class Trainer:
         column = {name: hands[:, k] for k, name in enumerate(HAND_STATS)}
         if len(hands):
             declared = column["thrown_in"] == 0
-            writer.add_scalar("hands/contract", column["contract"].mean(), step)
-            writer.add_scalar("hands/made_pct", 100 * column["made"].mean(), step)
-            writer.add_scalar("hands/set_pct", 100 * column["set"].mean(), step)
-            writer.add_scalar("hands/thrown_in_pct", 100 * column["thrown_in"].mean(), step)
             writer.add_scalar("hands/declarer_meld", column["declarer_meld"].mean(), step)
             if declared.any():
                 writer.add_scalar("hands/declarer_trick_points", column["declarer_tricks"][declared].mean(), step)
-            writer.add_scalar("hands/help_calls_per_hand", column["help_calls"].mean(), step)
-            writer.add_scalar("hands/bids_per_hand", column["bids"].mean(), step)
-            writer.add_scalar("hands/raised_pct", 100 * column["raised"].mean(), step)
+            if not np.isnan(column["contract"]).all():  # the two-handed game has no auction
+                writer.add_scalar("hands/contract", column["contract"].mean(), step)
+                writer.add_scalar("hands/made_pct", 100 * column["made"].mean(), step)
+                writer.add_scalar("hands/set_pct", 100 * column["set"].mean(), step)
+                writer.add_scalar("hands/thrown_in_pct", 100 * column["thrown_in"].mean(), step)
+                writer.add_scalar("hands/help_calls_per_hand", column["help_calls"].mean(), step)
+                writer.add_scalar("hands/bids_per_hand", column["bids"].mean(), step)
+                writer.add_scalar("hands/raised_pct", 100 * column["raised"].mean(), step)
             pool_hands = column["pool_hand"] == 1
             if pool_hands.any():
                 writer.add_scalar("selfplay/margin_vs_pool", column["learner_margin"][pool_hands].mean(), step)
@@ -357,11 +358,15 @@ class _Progress:
         eta = (now - self.began) / max(done, 1) * remaining
         rate = counters["decisions"] / max(counters["seconds"], 1e-9)
         hands = samples.hand_stats
-        contract = hands[:, HAND_STATS.index("contract")].mean() if len(hands) else float("nan")
-        made = 100 * hands[:, HAND_STATS.index("made")].mean() if len(hands) else float("nan")
+        means = hands.mean(axis=0) if len(hands) else [float("nan")] * len(HAND_STATS)
+        column = dict(zip(HAND_STATS, means, strict=True))
+        if config.rules.get("variant", "partnership") == "two_hand":  # no auction: meld and tricks per player
+            hand = f"meld {column['declarer_meld']:.0f}  tricks {column['declarer_tricks']:.0f}"
+        else:
+            hand = f"contract {column['contract']:.0f}  made {100 * column['made']:.0f}%"
         trainer._say(
             f"update {counters['update']}/{config.updates}  {counters['decisions']:,} decisions  "
-            f"{rate:,.0f} dec/s  ETA {format_duration(eta)}  |  contract {contract:.0f}  made {made:.0f}%  "
+            f"{rate:,.0f} dec/s  ETA {format_duration(eta)}  |  {hand}  "
             f"entropy {statistics['entropy']['all']:.3f}  kl {statistics['approx_kl']['all']:.4f}  "
             f"value loss {statistics['value_loss']['all']:.4f}"
         )
