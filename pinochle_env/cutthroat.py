@@ -40,7 +40,6 @@ from .replay import auction_action, recorded_decisions, replay_record, take
 
 NUM_SEATS = 3
 HAND_SIZE = 15
-WIDOW_SIZE = 3
 BURY_COUNT = 3
 NUM_TRICKS = 15
 
