@@ -27,7 +27,6 @@ from .cards import (
     NUM_TYPES,
     SUITS,
     card_from_str,
-    card_to_str,
     counts_from_cards,
     format_cards,
     parse_cards,
@@ -35,7 +34,7 @@ from .cards import (
 )
 from .engine import AuctionEngine
 from .options import Rules
-from .render import format_hand
+from .render import format_card_list, format_hand, header_line, meld_lines, trick_lines
 from .replay import auction_action, recorded_decisions, replay_record, take
 
 NUM_SEATS = 3
@@ -350,34 +349,24 @@ class CutthroatGame(AuctionEngine):
 def _table_lines(game: CutthroatGame) -> list[str]:
     """The table as a kibitzer sees it, all hands, the widow and the buried cards included."""
     lines = [
-        f"hand {game.hand_number + 1}  dealer: player {game.dealer}  phase: {game.phase.name.lower()}"
-        + (f"  to act: player {game.to_act}" if game.to_act >= 0 else ""),
+        header_line(game),
         "score  " + "  ".join(f"player {seat}: {total}" for seat, total in enumerate(game.totals)),
     ]
     lines += [f"  player {seat}: {format_hand(game.hands[seat])}" for seat in range(NUM_SEATS)]
-    lines.append(f"widow{' (shown, taken by the declarer)' if game.widow_shown else ''}: {_cards(game.widow)}")
+    shown = " (shown, taken by the declarer)" if game.widow_shown else ""
+    lines.append(f"widow{shown}: {format_card_list(game.widow)}")
     if game.auction or game.stuck:
         calls = ", ".join(f"p{seat} {call}" for seat, call in game.auction)
         lines.append(f"auction: {calls}" + ("  (dealer stuck at 250)" if game.stuck else ""))
     if game.declarer >= 0:
         trump = SUITS[game.trump] if game.trump >= 0 else "?"
         lines.append(f"declarer: player {game.declarer}  contract: {game.contract}  trump: {trump}")
-    if game.melds[0] is not None:
-        for seat, meld in enumerate(game.melds):
-            shown = ", ".join(f"{name} {points}" for name, points in meld.melds) or "none"
-            lines.append(f"  meld player {seat}: {meld.points:>4}  ({shown})")
+    lines += meld_lines(game.melds)
     if game.buried:
-        lines.append(f"buried: {_cards(game.buried)}")
+        lines.append(f"buried: {format_card_list(game.buried)}")
     if game.thrown_in:
         lines.append("thrown in")
-    if game.tricks or game.trick:
-        points = ", ".join(f"p{seat} {p}" for seat, p in enumerate(game.trick_points))
-        lines.append(f"tricks: {len(game.tricks)}  trick points: {points}")
-        if game.tricks:
-            leader, cards, winner = game.tricks[-1]
-            lines.append(f"  last trick (led by p{leader}): {_cards(cards)} -> p{winner}")
-        if game.trick:
-            lines.append(f"  trick in progress (led by p{game.trick_leader}): {_cards(game.trick)}")
+    lines += trick_lines(game, ", ".join(f"p{seat} {p}" for seat, p in enumerate(game.trick_points)))
     if game.score is not None:
         result = "thrown in" if game.thrown_in else ("made" if game.made else "set")
         changes = ", ".join(f"player {seat} {change:+d}" for seat, change in enumerate(game.score))
@@ -385,10 +374,6 @@ def _table_lines(game: CutthroatGame) -> list[str]:
         if game.winner is not None:
             lines.append(f"game over: player {game.winner} wins")
     return lines
-
-
-def _cards(cards: list[int]) -> str:
-    return " ".join(map(card_to_str, cards))
 
 
 def _widow_of(deal: list[list[int]]) -> list[int]:

@@ -26,11 +26,46 @@ def _call(call: int | str) -> str:
     return str(call)
 
 
+def header_line(game: Any) -> str:
+    """The first line of any game's table: hand number, dealer, phase and who is to act."""
+    line = f"hand {game.hand_number + 1}  dealer: player {game.dealer}  phase: {game.phase.name.lower()}"
+    return line + (f"  to act: player {game.to_act}" if game.to_act >= 0 else "")
+
+
+def meld_lines(melds: list) -> list[str]:
+    """Each seat's meld (points and the melds shown), once melded (the auction games)."""
+    if melds[0] is None:
+        return []
+    lines = []
+    for seat, meld in enumerate(melds):
+        shown = ", ".join(f"{name} {points}" for name, points in meld.melds) or "none"
+        lines.append(f"  meld player {seat}: {meld.points:>4}  ({shown})")
+    return lines
+
+
+def trick_lines(game: Any, points: str) -> list[str]:
+    """Tricks so far with the trick ``points`` (as the game words them), the last trick and the
+    trick in progress (the auction games)."""
+    if not (game.tricks or game.trick):
+        return []
+    lines = [f"tricks: {len(game.tricks)}  trick points: {points}"]
+    if game.tricks:
+        leader, cards, winner = game.tricks[-1]
+        lines.append(f"  last trick (led by p{leader}): {format_card_list(cards)} -> p{winner}")
+    if game.trick:
+        lines.append(f"  trick in progress (led by p{game.trick_leader}): {format_card_list(game.trick)}")
+    return lines
+
+
+def format_card_list(cards: list[int]) -> str:
+    """Cards in the order given, as ``TS AH 9C``."""
+    return " ".join(map(card_to_str, cards))
+
+
 def render_game(game: Game) -> str:
     """The whole deal as the table a kibitzer would see, all four hands included."""
     lines = [
-        f"hand {game.hand_number + 1}  dealer: player {game.dealer}  phase: {game.phase.name.lower()}"
-        + (f"  to act: player {game.to_act}" if game.to_act >= 0 else ""),
+        header_line(game),
         f"score  team 0 (players 0+2): {game.totals[0]}  team 1 (players 1+3): {game.totals[1]}",
     ]
     for seat in range(4):
@@ -42,26 +77,13 @@ def render_game(game: Game) -> str:
         lines.append(f"declarer: player {game.declarer}  contract: {game.contract}  trump: {trump}")
     if game.passed_to_declarer or game.passed_back:
         lines.append(
-            "passed to declarer: "
-            + " ".join(map(card_to_str, game.passed_to_declarer))
-            + "  passed back: "
-            + " ".join(map(card_to_str, game.passed_back))
+            f"passed to declarer: {format_card_list(game.passed_to_declarer)}"
+            f"  passed back: {format_card_list(game.passed_back)}"
         )
-    if game.melds[0] is not None:
-        for seat, meld in enumerate(game.melds):
-            shown = ", ".join(f"{name} {points}" for name, points in meld.melds) or "none"
-            lines.append(f"  meld player {seat}: {meld.points:>4}  ({shown})")
+    lines += meld_lines(game.melds)
     if game.thrown_in:
         lines.append("thrown in")
-    if game.tricks or game.trick:
-        lines.append(
-            f"tricks: {len(game.tricks)}  trick points: team 0 {game.trick_points[0]}, team 1 {game.trick_points[1]}"
-        )
-        if game.tricks:
-            leader, cards, winner = game.tricks[-1]
-            lines.append(f"  last trick (led by p{leader}): {' '.join(map(card_to_str, cards))} -> p{winner}")
-        if game.trick:
-            lines.append(f"  trick in progress (led by p{game.trick_leader}): {' '.join(map(card_to_str, game.trick))}")
+    lines += trick_lines(game, f"team 0 {game.trick_points[0]}, team 1 {game.trick_points[1]}")
     if game.score is not None:
         result = "thrown in" if game.thrown_in else ("made" if game.made else "set")
         lines.append(f"hand result: {result}; score team 0 {game.score[0]:+d}, team 1 {game.score[1]:+d}")

@@ -46,6 +46,7 @@ from .cards import (
 )
 from .engine import Engine, card_types, check_copies, parse_hands, shuffled_deck
 from .options import Rules
+from .render import format_card_list, format_hand, header_line
 from .replay import recorded_decisions, replay_record, take
 
 NUM_SEATS = 2
@@ -583,11 +584,8 @@ class TwoHandGame(Engine):
         }
 
     def __str__(self) -> str:
-        from .render import format_hand
-
         lines = [
-            f"hand {self.hand_number + 1}  dealer: player {self.dealer}  phase: {self.phase.name.lower()}"
-            + (f"  to act: player {self.to_act}" if self.to_act >= 0 else ""),
+            header_line(self),
             f"trump: {SUITS[self.trump]}  turn-up: {card_to_str(self.turn_up) if self.turn_up >= 0 else '-'}"
             f"  stock: {len(self.stock) - self.drawn} cards",
         ]
@@ -597,7 +595,7 @@ class TwoHandGame(Engine):
                 f"   meld {self.meld_points[seat]}  tricks {self.trick_points[seat]}  game {self.totals[seat]}"
             )
         if self.trick:
-            lines.append(f"trick (led by player {self.trick_leader}): " + " ".join(format_cards(self.trick)))
+            lines.append(f"trick (led by player {self.trick_leader}): {format_card_list(self.trick)}")
         if self.score is not None:
             won = f"  player {self.winner} wins the game" if self.winner is not None else ""
             lines.append(f"hand score: {self.score}{won}")
