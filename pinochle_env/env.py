@@ -175,14 +175,14 @@ class raw_env(AECEnv):
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
-                    "observation": spaces.Box(*kit.bounds(), dtype=np.float32),
+                    "observation": spaces.Box(*kit.spec.bounds(), dtype=np.float32),
                     "action_mask": spaces.Box(0, 1, (self.layout.size,), dtype=np.int8),
                 }
             )
             for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(self.layout.size) for agent in self.possible_agents}
-        low, high = kit.bounds()
+        low, high = kit.spec.bounds()
         size = kit.state_size
         self.state_space = spaces.Box(
             np.concatenate([low, np.zeros(size - self.spec.size, np.float32)]),

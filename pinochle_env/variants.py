@@ -56,8 +56,6 @@ class VariantKit:
     """Everything variant-specific that the generic layers use, for one rule set."""
 
     rules: Rules
-    num_seats: int
-    teams: tuple[int, ...]  # team index of each seat
     game_class: type
     spec: encoding.ObservationSpec
     state_size: int
@@ -65,9 +63,17 @@ class VariantKit:
     stamp_turn: Callable[[np.ndarray, Any, Any], None]  # (observations, phases, acting)
     encode_state: Callable[..., np.ndarray]  # (game, seat, observation, out=None)
     observation_from_view: Callable[[Any], np.ndarray]
-    bounds: Callable[[], tuple[np.ndarray, np.ndarray]]
     replay: Callable[..., Any]  # (record, upto=None) -> game
     decisions: Callable[[dict[str, Any]], Iterator[tuple[Any, int, int]]]
+
+    @property
+    def num_seats(self) -> int:
+        return self.rules.num_seats
+
+    @property
+    def teams(self) -> tuple[int, ...]:
+        """The team index of each seat."""
+        return self.rules.teams
 
     @property
     def num_teams(self) -> int:
@@ -92,8 +98,6 @@ def _partnership(rules: Rules) -> VariantKit:
     spec = encoding.ObservationSpec(rules)
     return VariantKit(
         rules=rules,
-        num_seats=4,
-        teams=rules.teams,
         game_class=Game,
         spec=spec,
         state_size=encoding.state_size(spec),
@@ -101,7 +105,6 @@ def _partnership(rules: Rules) -> VariantKit:
         stamp_turn=functools.partial(encoding.stamp_turn, spec),
         encode_state=encoding.encode_state,
         observation_from_view=functools.partial(encoding.observation_from_view, spec),
-        bounds=spec.bounds,
         replay=records.replay_partnership,
         decisions=records.partnership_decisions,
     )
@@ -120,8 +123,6 @@ def _from_views(rules: Rules, engine: Any, game_class: type, spec: Any) -> Varia
 
     return VariantKit(
         rules=rules,
-        num_seats=seats,
-        teams=rules.teams,
         game_class=game_class,
         spec=spec,
         state_size=spec.state_size,
@@ -129,7 +130,6 @@ def _from_views(rules: Rules, engine: Any, game_class: type, spec: Any) -> Varia
         stamp_turn=lambda observations, phases, acting: None,  # encode_view writes the turn itself
         encode_state=encode_state,
         observation_from_view=spec.encode_view,
-        bounds=spec.bounds,
         replay=engine.replay,
         decisions=engine.decisions,
     )
