@@ -22,7 +22,7 @@ from typing import Any
 
 from pinochle_env import rules as R
 from pinochle_env.actions import layout_for
-from pinochle_env.cards import ACE, COUNTING_VALUES, NUM_SUITS, RANK_OF, SUIT_OF, TEN
+from pinochle_env.cards import ACE, COUNTING_VALUES, KING, NUM_SUITS, RANK_OF, SUIT_OF, TEN
 from pinochle_env.two_hand import LAYOUT as TWO_HAND_LAYOUT
 from pinochle_env.two_hand import Phase as TwoHandPhase
 from pinochle_env.two_hand import meld_points as two_hand_meld_points
@@ -73,7 +73,7 @@ def _bury_cost(hand: list[int], c: int, trump: int) -> float:
         return 50.0 + rank
     if rank == ACE:
         return 30.0
-    cost = float(rank) - (12.0 if rank == TEN else 8.0 if rank == 3 else 0.0)  # rank 3 is the king
+    cost = float(rank) - (12.0 if rank == TEN else 8.0 if rank == KING else 0.0)
     return cost - 2.0 * max(0, 3 - suit_length(hand, suit))
 
 
