@@ -42,7 +42,10 @@ def main() -> None:
     rates = [entry["decisions"] / entry["seconds"] for entry in steady]
     trained = [entry["samples"] / entry["seconds"] for entry in steady]
     print(f"machine: {platform.machine()} {platform.processor() or ''} python {platform.python_version()}")
-    print(f"torch {torch.__version__}, {torch.get_num_threads()} learner threads, {config.workers} rollout workers")
+    print(
+        f"torch {torch.__version__}, learner on {trainer.device} ({torch.get_num_threads()} CPU threads), "
+        f"{config.workers} rollout workers"
+    )
     print(f"network: policy {config.hidden}, critic {config.critic_hidden} on the {config.critic_input}")
     print(f"updates measured: {len(steady)} of {config.decisions_per_update} trained decisions each")
     print(

@@ -308,3 +308,42 @@ def test_margin_plot_fits_long_agent_specs(tmp_path):
         warnings.simplefilter("error")
         write_plot({"pairings": [pairing], "confidence": 0.95}, tmp_path / "margins.png")
     assert (tmp_path / "margins.png").stat().st_size > 0
+
+
+PARALLEL_TORCH_JOB = '''
+import torch
+
+
+def play(job):
+    """A job whose first PyTorch operation is large enough to run on OpenMP threads."""
+    torch.manual_seed(job)
+    matrix = torch.randn(1500, 1500)
+    return [{"job": job, "threads": torch.get_num_threads(), "sum": float((matrix @ matrix + matrix * 3).sum())}]
+'''
+
+
+def test_arena_workers_survive_multithreaded_pytorch_work_in_the_parent(tmp_path):
+    """A forked worker of a process that ran multi-threaded PyTorch hangs at its first parallel
+    operation (as a trainer's evaluations and a validated checkpoint agent would); spawned ones do not.
+    Each worker runs PyTorch on one thread, since the pool already uses the cores."""
+    (tmp_path / "parallel_job.py").write_text(PARALLEL_TORCH_JOB)
+    script = (
+        "import torch\n"
+        "torch.set_num_threads(2)\n"
+        "matrix = torch.randn(1500, 1500)\n"
+        "print(float((matrix @ matrix).sum() + (matrix * 3).sum()) != 0)\n"
+        "from agents.arena import execute\n"
+        "from parallel_job import play\n"
+        "lines = [line for lines in execute([1, 2, 3, 4], 2, play=play) for line in lines]\n"
+        "print(sorted(line['job'] for line in lines), {line['threads'] for line in lines})\n"
+    )
+    path = os.pathsep.join([str(tmp_path), str(ROOT), os.environ.get("PYTHONPATH", "")])
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        env={**os.environ, "PYTHONPATH": path},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "[1,", "2,", "3,", "4]", "{1}"]

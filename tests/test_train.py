@@ -295,14 +295,13 @@ def test_imitation_warm_start_learns_the_bots_choices(tmp_path: Path) -> None:
     trainer = Trainer(config, tmp_path)
 
     def agreement() -> float:
+        observation, mask = (torch.from_numpy(data[name]).to(trainer.device) for name in ("observation", "action_mask"))
         with torch.no_grad():
-            logits = masked_logits(
-                trainer.policy(torch.from_numpy(data["observation"]).float()), torch.from_numpy(data["action_mask"])
-            )
-        return float((logits.argmax(dim=1).numpy() == data["action"]).mean())
+            logits = masked_logits(trainer.policy(observation.float()), mask)
+        return float((logits.argmax(dim=1).cpu().numpy() == data["action"]).mean())
 
-    before = agreement()
-    statistics = fit_imitation(trainer.policy, trainer.critic, trainer.optimizer, data, config, torch.device("cpu"))
+    before = agreement()  # on the learner's device (device=auto): the GPU where there is one
+    statistics = fit_imitation(trainer.policy, trainer.critic, trainer.optimizer, data, config, trainer.device)
     after = agreement()
     assert after > before + 0.15, (before, after)
     assert statistics["agreement"] > before
