@@ -32,7 +32,7 @@ from .options import BID_STEP, MIN_BID
 def masks_from_bits(legal_bits: list[int], num_actions: int) -> np.ndarray:
     """(N, num_actions) int8 action masks from N legal-action bit masks (bit ``a`` = action ``a``)."""
     nbytes = (num_actions + 7) // 8
-    packed = b"".join(bits.to_bytes(nbytes, "little") for bits in legal_bits)
+    packed = b"".join([bits.to_bytes(nbytes, "little") for bits in legal_bits])  # a list joins faster
     rows = np.frombuffer(packed, np.uint8).reshape(len(legal_bits), nbytes)
     return np.unpackbits(rows, axis=1, count=num_actions, bitorder="little").view(np.int8)
 

@@ -130,10 +130,11 @@ class BatchedGames:
         phases: list[int] = []
         legal: list[int] = []
         # One pass per game: act, restart a finished hand, then read the next decision while the
-        # game's objects are still in cache.
-        for i, action in enumerate(action_list):
-            game = games[i]
-            game.apply_unchecked(action)
+        # game's objects are still in cache. The engine's per-phase tables are called directly: the
+        # actions were checked against the masks above, and a call of ``apply``/``legal_bits``
+        # would cost a Python frame per decision each.
+        for i, (game, action) in enumerate(zip(games, action_list, strict=True)):
+            game._APPLY[game.phase](game, action)
             if game.to_act < 0:
                 if self.record:
                     records.append(game.record())
@@ -146,8 +147,9 @@ class BatchedGames:
                     game.next_hand()
             encoders[i].update(game)
             seats.append(game.to_act)
-            phases.append(game.phase)
-            legal.append(game.legal_bits())
+            phase = game.phase
+            phases.append(phase)
+            legal.append(game._LEGAL[phase](game))
         rewards = np.zeros((self.num_games, self.num_seats), dtype=np.float32)
         hand_over, terminated, truncated = np.zeros((3, self.num_games), dtype=bool)
         if ended:  # filled in at once: a numpy call costs more than a step of the loop above

@@ -157,10 +157,6 @@ class Engine:
             raise IllegalActionError(self._illegal_message(action, self.legal_actions()))
         self._APPLY[self.phase](self, int(action))
 
-    def apply_unchecked(self, action: int) -> None:
-        """``apply`` for an action already known to be legal (the batched fast path)."""
-        self._APPLY[self.phase](self, action)
-
     def _illegal_message(self, action: Any, legal: list[int]) -> str:
         """Why ``action`` is refused, naming the ``legal`` ones (the batched API asks for it too)."""
         try:
