@@ -13,7 +13,7 @@
 # 4. benchmarks/train_speed.py with the default preset, learner on the CPU and on the GPU, with the
 #    preset's 2 rollout workers and with WORKERS;
 # 5. the trainer tests (tests/test_train.py, the default device auto) pass with the learner on the GPU,
-#    resume equivalence included.
+#    resume equivalence included (needs the dev extra: pip install -e ".[dev]").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python}
