@@ -35,12 +35,14 @@ class Windows:
         self.rates: list[float] = []  # decisions/s of each finished window
         self.hands = self.hand_decisions = 0  # finished hands, and the decisions they took
         self._in_window = 0
-        self._start = self._window_start = time.perf_counter()
+        self._start = self._window_start = -1.0  # set by the first call of running(), after set-up
 
     def running(self) -> bool:
         """Close the window if its time is up; False once the whole measurement is over."""
         now = time.perf_counter()
-        if now - self._window_start >= self.window:
+        if self._start < 0:
+            self._start = self._window_start = now
+        elif now - self._window_start >= self.window:
             self.rates.append(self._in_window / (now - self._window_start))
             self._in_window = 0
             self._window_start = now
