@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .actions import masks_from_bits
+from .cards import NUM_TYPES
 from .episode import EpisodeConfig
 from .options import Rules
 from .variants import variant_kit
@@ -88,7 +89,10 @@ class BatchedGames:
         self._masks = np.zeros((num_games, self.num_actions), dtype=np.int8)
         self._encoders = [kit.make_encoder(self._buffer[i]) for i in range(num_games)]
         self._seed = seed
-        self.games: list[Any] = []
+        self._games: list[Any] = []
+        # Trick play of all games at once, as arrays, where the variant has it (partnership only).
+        self._play = kit.lockstep_play(num_games, self._buffer) if kit.lockstep_play is not None else None
+        self._play_phase = kit.play_phase if self._play is not None else None
 
     def _generators(self, seed: int | Sequence[int] | None) -> list[np.random.Generator]:
         if seed is None or isinstance(seed, (int, np.integer)):
@@ -97,22 +101,26 @@ class BatchedGames:
             raise ValueError(f"got {len(seed)} seeds for {self.num_games} games")
         return [np.random.default_rng(int(s)) for s in seed]
 
+    @property
+    def games(self) -> list[Any]:
+        """The N engines, brought up to date (a game in trick play lags behind its arrays until read)."""
+        if self._play is not None:
+            for i in np.flatnonzero(self._play.active).tolist():
+                self._play.sync(i, self._games[i], self._encoders[i])
+        return self._games
+
     def reset(self, seed: int | Sequence[int] | None = None) -> BatchStep:
         """Start every game afresh (seeded by ``seed``, or the constructor's seed)."""
         generators = self._generators(seed if seed is not None else self._seed)
-        self.games = games = [self.kit.new_game(rng) for rng in generators]
-        for game, encoder in zip(games, self._encoders, strict=True):
-            encoder.update(game)
-        seats = [game.to_act for game in games]
-        phases = [game.phase for game in games]
-        legal = [game.legal_bits() for game in games]
-        rewards = np.zeros((self.num_games, self.num_seats), np.float32)
-        hand_over, terminated, truncated = np.zeros((3, self.num_games), dtype=bool)
-        return self._result(seats, phases, legal, rewards, hand_over, terminated, truncated, [])
+        self._games = [self.kit.new_game(rng) for rng in generators]
+        if self._play is not None:
+            self._play.active[:] = False
+        rows = list(range(self.num_games))
+        return self._advance(rows, [None] * self.num_games)
 
     def step(self, actions: np.ndarray | Sequence[int]) -> BatchStep:
         """Apply one action per game (each must be legal per the last mask) and return the next step."""
-        if not self.games:
+        if not self._games:
             raise RuntimeError("call reset() before step()")
         actions = np.asarray(actions)
         if actions.shape != (self.num_games,):
@@ -121,20 +129,43 @@ class BatchedGames:
             actions.min() >= 0 and actions.max() < self.num_actions and self._masks[self._rows, actions].all()
         ):
             self._raise_illegal(actions)
+        play = self._play
+        if play is None or not play.active.any():
+            return self._advance(range(self.num_games), actions.tolist())
+        # Games in trick play take their cards together as arrays; the others, and those whose
+        # last trick just ended, go through their engines one by one.
+        in_play = play.active.copy()
+        playing = np.flatnonzero(in_play)
+        finished, playing, play_seats, play_legal = play.play(playing, actions[playing] - self.layout.card0)
+        finished = finished.tolist()
         action_list = actions.tolist()
+        for i in finished:
+            play.finish(i, self._games[i])
+            action_list[i] = None  # played above
+        rows = sorted(np.flatnonzero(~in_play).tolist() + finished)
+        return self._advance(rows, action_list, (playing, play_seats, play_legal))
+
+    def _advance(self, rows, action_list, playing=None) -> BatchStep:
+        """Apply ``action_list[i]`` to game ``i`` of ``rows`` through its engine (None: already
+        applied), restart finished hands, and return the step. ``playing`` (rows, seats to act,
+        legal cards) are the other games, in trick play and already stepped as arrays."""
         records: list[dict[str, Any]] = []
         ended: list[int] = []  # games whose hand ended, and what it paid
         outcomes: list[tuple[list[float], bool, bool]] = []
-        games, encoders, teams, new_game = self.games, self._encoders, self.kit.teams, self.kit.new_game
+        games, encoders, teams, new_game = self._games, self._encoders, self.kit.teams, self.kit.new_game
+        play, play_phase = self._play, self._play_phase
         seats: list[int] = []
         phases: list[int] = []
         legal: list[int] = []
         # One pass per game: act, restart a finished hand, then read the next decision while the
         # game's objects are still in cache. The engine's per-phase tables are called directly: the
-        # actions were checked against the masks above, and a call of ``apply``/``legal_bits``
-        # would cost a Python frame per decision each.
-        for i, (game, action) in enumerate(zip(games, action_list, strict=True)):
-            game._APPLY[game.phase](game, action)
+        # actions were checked against the masks, and a call of ``apply``/``legal_bits`` would cost
+        # a Python frame per decision each.
+        for i in rows:
+            game = games[i]
+            action = action_list[i]
+            if action is not None:
+                game._APPLY[game.phase](game, action)
             if game.to_act < 0:
                 if self.record:
                     records.append(game.record())
@@ -150,6 +181,8 @@ class BatchedGames:
             phase = game.phase
             phases.append(phase)
             legal.append(game._LEGAL[phase](game))
+            if phase == play_phase:
+                play.load(i, game)
         rewards = np.zeros((self.num_games, self.num_seats), dtype=np.float32)
         hand_over, terminated, truncated = np.zeros((3, self.num_games), dtype=bool)
         if ended:  # filled in at once: a numpy call costs more than a step of the loop above
@@ -158,7 +191,21 @@ class BatchedGames:
             terminated[ended] = over
             truncated[ended] = cut
             hand_over[ended] = True
-        return self._result(seats, phases, legal, rewards, hand_over, terminated, truncated, records)
+        masks = masks_from_bits(legal, self.num_actions)
+        if playing is not None:  # ``rows`` are not all the games: fill in theirs and those in trick play
+            playing, play_seats, play_legal = playing
+            seats_now = np.empty(self.num_games, dtype=np.int64)
+            seats_now[rows] = seats
+            seats_now[playing] = play_seats
+            phases_now = np.empty(self.num_games, dtype=np.int64)
+            phases_now[rows] = phases
+            phases_now[playing] = play_phase
+            masks_now = np.zeros((self.num_games, self.num_actions), dtype=np.int8)
+            masks_now[rows] = masks
+            card0 = self.layout.card0
+            masks_now[playing, card0 : card0 + NUM_TYPES] = play_legal
+            seats, phases, masks = seats_now, phases_now, masks_now
+        return self._result(seats, phases, masks, rewards, hand_over, terminated, truncated, records)
 
     def _raise_illegal(self, actions: np.ndarray) -> None:
         """Name the first game whose action is out of range or masked out (or refuse non-integers)."""
@@ -172,13 +219,13 @@ class BatchedGames:
         game = self.games[i]
         raise IllegalActionError(f"game {i}: " + game._illegal_message(actions[i], game.legal_actions()))
 
-    def _result(self, seats, phases, legal, rewards, hand_over, terminated, truncated, records) -> BatchStep:
+    def _result(self, seats, phases, masks, rewards, hand_over, terminated, truncated, records) -> BatchStep:
         """The step's arrays: each acting seat's observation (with its turn stamped) and mask."""
-        self._seats = seats = np.array(seats, dtype=np.int64)
-        self._masks = masks_from_bits(legal, self.num_actions)
+        self._seats = seats = np.asarray(seats, dtype=np.int64)
+        self._masks = masks
         observations = self._seat_rows.take(self._first_row + seats, axis=0)
         self.kit.stamp_turn(observations, phases, 0)  # each row is its acting seat's own view
-        return BatchStep(observations, self._masks, seats, rewards, hand_over, terminated, truncated, records)
+        return BatchStep(observations, masks, seats, rewards, hand_over, terminated, truncated, records)
 
     def states(self) -> np.ndarray:
         """(N, state_size) perfect-information states from each acting seat's point of view."""

@@ -65,6 +65,11 @@ class VariantKit:
     observation_from_view: Callable[[Any], np.ndarray]
     replay: Callable[..., Any]  # (record, upto=None) -> game
     decisions: Callable[[dict[str, Any]], Iterator[tuple[Any, int, int]]]
+    #: The batched API's array-based trick play, (num_games, observation buffer) -> a
+    #: :class:`~pinochle_env.lockstep.LockstepPlay`, and the phase it takes over; None: every
+    #: decision goes through the engine.
+    lockstep_play: Callable[..., Any] | None = None
+    play_phase: Any = None
 
     @property
     def num_seats(self) -> int:
@@ -93,7 +98,8 @@ def margins(values: Sequence[float], teams: Sequence[int]) -> list[float]:
 
 def _partnership(rules: Rules) -> VariantKit:
     from . import records
-    from .game import Game
+    from .game import Game, Phase
+    from .lockstep import LockstepPlay
 
     spec = encoding.ObservationSpec(rules)
     return VariantKit(
@@ -107,6 +113,8 @@ def _partnership(rules: Rules) -> VariantKit:
         observation_from_view=functools.partial(encoding.observation_from_view, spec),
         replay=records.replay_partnership,
         decisions=records.partnership_decisions,
+        lockstep_play=lambda num_games, observations: LockstepPlay(num_games, spec, observations),
+        play_phase=Phase.PLAY,
     )
 
 

@@ -16,6 +16,11 @@ CONFIGS = {
     "hand-default": ({}, {}),
     "hand-variants": ({"pass_mode": "simultaneous", "bid_raises": "any", "max_bid": 400, "throw_in": "always"}, {}),
     "game-300-max3": ({"target_score": 300}, {"episode": "game", "max_hands": 3}),
+    # The trick-rule switches, which the batched API's array-based trick play implements again.
+    "led-card-no-overtrump": ({"head_rule": "led_card", "must_overtrump": False, "counting": "classic"}, {}),
+    "highest-led": ({"head_rule": "highest_led", "counting": "ak10_kq5"}, {}),
+    "trump-lead-only": ({"head_rule": "trump_lead_only"}, {}),
+    "no-heading": ({"head_rule": "none", "must_overtrump": False}, {}),
     "cutthroat-game-max3": ({"variant": "cutthroat", "target_score": 300}, {"episode": "game", "max_hands": 3}),
     "two-hand": ({"variant": "two_hand"}, {}),
 }
@@ -52,10 +57,14 @@ def test_batch_matches_env_decision_for_decision(config):
             np.testing.assert_array_equal(step.observations[i], observation, err_msg=f"step {t} game {i}")
             np.testing.assert_array_equal(step.action_masks[i], mask, err_msg=f"step {t} game {i}")
             assert step.observations[i].dtype == observation.dtype and step.action_masks[i].dtype == mask.dtype
-        if t % 13 == 0:
+        if t % 13 == 0:  # reading the games brings those in trick play up to date: mid-trick too
             states = batch.states()
             for i, e in enumerate(envs):
                 np.testing.assert_array_equal(states[i], e.state())
+                assert vars(batch.games[i]).keys() == vars(e.unwrapped.game).keys()
+                for name, value in vars(e.unwrapped.game).items():
+                    if name != "rng":
+                        assert getattr(batch.games[i], name) == value, (t, i, name)
         actions = random_actions(step.action_masks, rng)
         step = batch.step(actions)
         finished = iter(step.records)
