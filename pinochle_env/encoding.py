@@ -169,6 +169,7 @@ class GameEncoder:
         self._mv = self._bytes.cast("f")  # flat, for scalar stores
         self._tables = tables = _index_tables(spec)
         self._play_index, self._hand_index = tables.play, tables.own["hand"]
+        self._passed_index, self._received_index = tables.own["cards_passed"], tables.own["cards_received"]
         self._trick_zeros = tables.zeros[: tables.trick_spans[0][1] - tables.trick_spans[0][0]]
         self._events: list | None = None
         self._cursor = 0
@@ -272,18 +273,25 @@ class GameEncoder:
     def _on_trump(self, declarer: int, suit: int, audience: int) -> None:
         self._put(self._tables.base["trump"][suit])
 
+    # A hand passes eight cards, so the two handlers below store through the tables directly.
     def _on_pass_card(self, passer: int, card: int, audience: int) -> None:
+        mv, hands, passed = self._mv, self._hands, self._passed
         key = passer * NUM_TYPES + card
-        self._hands[key] -= 1
-        self._mv[self._hand_index[key][self._hands[key]]] = 0.0
-        self._thermo_add("cards_passed", self._passed, passer, (card,))
+        hands[key] -= 1
+        mv[self._hand_index[key][hands[key]]] = 0.0
+        mv[self._passed_index[key][passed[key]]] = 1.0
+        passed[key] += 1
         receiver = (passer + 2) % NUM_SEATS
         if audience >> receiver & 1:
             self._on_receive(receiver, card, audience)
 
     def _on_receive(self, receiver: int, card: int, audience: int) -> None:
-        self._thermo_add("hand", self._hands, receiver, (card,))
-        self._thermo_add("cards_received", self._received, receiver, (card,))
+        mv, hands, received = self._mv, self._hands, self._received
+        key = receiver * NUM_TYPES + card
+        mv[self._hand_index[key][hands[key]]] = 1.0
+        hands[key] += 1
+        mv[self._received_index[key][received[key]]] = 1.0
+        received[key] += 1
 
     def _on_meld(self, who: int, shown, audience: int) -> None:
         mv, entries = self._mv, self._tables.relative["meld_shown"][who]

@@ -50,12 +50,12 @@ _BEATS = np.array(
 _BIT_ORDER = np.arange(NUM_TYPES)
 _HEAD_RULES = ("winner", "trump_lead_only", "led_card", "highest_led", "none")
 
-# Columns of a game's row of ``LockstepPlay.state``: the seat to act, the leader of the trick in
-# progress, its number of cards, the card heading it (``NO_CARD`` while empty) and the seat that
-# played it, trump, tricks done, tricks won and trick points per team, and the trick's cards in
-# play order.
-TO_ACT, LEADER, TRICK_LEN, HEADING, WINNER, TRUMP, DONE, WON, POINTS, TRICK = 0, 1, 2, 3, 4, 5, 6, 7, 9, 11
-_COLUMNS = TRICK + NUM_SEATS
+# Columns of a game's row of ``LockstepPlay.state``: the seat to act, the card heading the trick in
+# progress (``NO_CARD`` while empty), its number of cards, trump, tricks done, tricks won and trick
+# points per team, then the trick's cards in play order, its leader and the seat of the heading
+# card (its winner once full): those last six are what the history of tricks keeps.
+TO_ACT, HEADING, TRICK_LEN, TRUMP, DONE, WON, POINTS, TRICK, LEADER, WINNER = 0, 1, 2, 3, 4, 5, 7, 9, 13, 14
+_COLUMNS = WINNER + 1
 
 
 class LockstepPlay:
@@ -72,14 +72,14 @@ class LockstepPlay:
         self.rules = rules
         self._observations = observations.reshape(-1)  # a view: writes land in the encoders' rows
         self._row_size = NUM_SEATS * spec.size
-        self._trick_piece = observations[:, :, spec.piece("trick").slice]
         tables = _index_tables(spec)
         # Flat indices into one game's four rows, by [(seat * 24 + card) * copies + copy].
         self._play_entries = np.array(tables.play, dtype=np.int64).reshape(-1, 8)  # "played" and "trick", 8
         self._hand_entries = np.array(tables.own["hand"], dtype=np.int64).reshape(-1)  # 5 "copies" each
+        self._trick_entries = self._play_entries[::2, 4:].copy()  # [seat * 24 + card] -> its 4 "trick" entries
         self._leader_entries = np.array([entries[0] for entries in tables.relative["trick_leader"]], dtype=np.int64)
-        self._won_entries = np.array(tables.team["tricks_won"], dtype=np.int64)  # [team] -> 4 entries
-        self._points_entries = np.array(tables.team["trick_points"], dtype=np.int64)
+        # [team] -> its "tricks_won" then its "trick_points" entry in each row
+        self._score_entries = np.hstack([tables.team["tricks_won"], tables.team["trick_points"]]).astype(np.int64)
         values = COUNTING_VALUES[rules.counting]
         self._values = np.array([values[RANK_OF[c]] for c in _CARDS], dtype=np.int64)
         n = num_games
@@ -89,7 +89,8 @@ class LockstepPlay:
         self.hands = np.zeros(n * NUM_SEATS * NUM_TYPES, dtype=np.int64)  # copies held, [(game * 4 + seat) * 24 + card]
         self.played = np.zeros(n * NUM_SEATS * NUM_TYPES, dtype=np.int64)  # copies played this hand, likewise
         self.held = np.zeros(n * NUM_SEATS, dtype=np.int64)  # bit mask of the card types held, [game * 4 + seat]
-        self.history = np.zeros((n, NUM_TRICKS, NUM_SEATS + 3), dtype=np.int64)  # cards, leader, winner, points
+        # Finished tricks, [game * 12 + trick]: cards, leader, winner.
+        self.history = np.zeros((n * NUM_TRICKS, NUM_SEATS + 2), dtype=np.int64)
 
     # -- entering and leaving -----------------------------------------------------------------
     def load(self, i: int, game: Game) -> None:
@@ -111,10 +112,11 @@ class LockstepPlay:
         self._write_engine(i, game)
         events = game.events
         del events[self._start[i] :]
-        points = self.history[i, : len(game.tricks), -1].tolist()
-        for (leader, cards, winner), value in zip(game.tricks, points, strict=True):
+        values = COUNTING_VALUES[self.rules.counting]
+        for number, (leader, cards, winner) in enumerate(game.tricks):
             events += [(Event.PLAY, (leader + k) & 3, card, EVERYONE) for k, card in enumerate(cards)]
-            events.append((Event.TRICK_END, winner, value, EVERYONE))
+            points = R.trick_points(cards, values, number == NUM_TRICKS - 1)
+            events.append((Event.TRICK_END, winner, points, EVERYONE))
         leader = game.trick_leader
         events += [(Event.PLAY, (leader + k) & 3, card, EVERYONE) for k, card in enumerate(game.trick)]
         cards = slice(i * NUM_SEATS * NUM_TYPES, (i + 1) * NUM_SEATS * NUM_TYPES)
@@ -140,8 +142,8 @@ class LockstepPlay:
             game.hands[seat][:] = hands[seat * NUM_TYPES : (seat + 1) * NUM_TYPES]
         game.held[:] = self.held[i * NUM_SEATS : (i + 1) * NUM_SEATS].tolist()
         row = self.state[i].tolist()
-        done = self.history[i, : row[DONE]].tolist()
-        game.tricks = [(leader, cards, winner) for *cards, leader, winner, _ in done]
+        done = self.history[i * NUM_TRICKS : i * NUM_TRICKS + row[DONE]].tolist()
+        game.tricks = [(leader, cards, winner) for *cards, leader, winner in done]
         game.trick = row[TRICK : TRICK + row[TRICK_LEN]]
         game.to_act, game.trick_leader = row[TO_ACT], row[LEADER]
         game.tricks_won, game.trick_points = row[WON : WON + 2], row[POINTS : POINTS + 2]
@@ -149,7 +151,7 @@ class LockstepPlay:
         if game.trick:
             game._winning = row[HEADING]
         elif done:
-            *cards, leader, winner, _ = done[-1]
+            *cards, leader, winner = done[-1]
             game._winning = cards[(winner - leader) & 3]
         else:
             game._winning = None
@@ -201,11 +203,10 @@ class LockstepPlay:
     def _end_tricks(self, rows: np.ndarray, state: np.ndarray) -> np.ndarray:
         """Score the full tricks of ``rows`` (``state``: their rows, updated in place); their
         winners lead next. Returns which of them were the hand's last trick."""
-        leader = state[:, LEADER].copy()
-        winner = state[:, WINNER].copy()
         done = state[:, DONE].copy()
         last = done == NUM_TRICKS - 1
-        cards = state[:, TRICK:]
+        leader, winner, cards = state[:, LEADER], state[:, WINNER], state[:, TRICK:LEADER]
+        self.history[rows * NUM_TRICKS + done] = state[:, TRICK:]
         points = self._values.take(cards).sum(axis=1) + LAST_TRICK_BONUS * last
         team = winner & 1
         flat = state.reshape(-1)
@@ -214,14 +215,16 @@ class LockstepPlay:
         flat[at + WON] = won
         total = flat.take(at + POINTS) + points
         flat[at + POINTS] = total
-        self.history[rows, done] = np.column_stack((cards, leader, winner, points))
         base = rows[:, None] * self._row_size
         observations = self._observations
-        self._trick_piece[rows] = 0.0
+        played_by = ((leader[:, None] + np.arange(NUM_SEATS)) & 3) * NUM_TYPES + cards
+        observations[base[:, :, None] + self._trick_entries.take(played_by, axis=0)] = 0.0  # the trick is gone
         observations[base + self._leader_entries.take(leader, axis=0)] = 0.0
         observations[base + self._leader_entries.take(winner, axis=0)] = 1.0
-        observations[base + self._won_entries.take(team, axis=0)] = (won / NUM_TRICKS)[:, None]
-        observations[base + self._points_entries.take(team, axis=0)] = (total / HAND_POINTS)[:, None]
+        scores = np.empty((len(rows), 2 * NUM_SEATS), dtype=np.float32)
+        scores[:, :NUM_SEATS] = (won / NUM_TRICKS)[:, None]
+        scores[:, NUM_SEATS:] = (total / HAND_POINTS)[:, None]
+        observations[base + self._score_entries.take(team, axis=0)] = scores
         state[:, LEADER] = state[:, TO_ACT] = winner
         state[:, TRICK_LEN] = 0
         state[:, HEADING] = NO_CARD
@@ -258,7 +261,7 @@ class LockstepPlay:
         if head_rule == "led_card":
             return state[:, TRICK]
         if head_rule == "highest_led":
-            cards = state[:, TRICK:]
+            cards = state[:, TRICK:LEADER]
             counted = (np.arange(NUM_SEATS) < state[:, TRICK_LEN, None]) & (_SUIT.take(cards) == led_suit[:, None])
             return led_suit * 6 + np.where(counted, cards % 6, -1).max(axis=1)
         heads = _SUIT.take(heading) == led_suit
