@@ -16,7 +16,9 @@ CONFIGS = {
     "hand-default": ({}, {}),
     "hand-variants": ({"pass_mode": "simultaneous", "bid_raises": "any", "max_bid": 400, "throw_in": "always"}, {}),
     "game-300-max3": ({"target_score": 300}, {"episode": "game", "max_hands": 3}),
-    # The trick-rule switches, which the batched API's array-based trick play implements again.
+    # The passing and trick-rule switches, which the batched API's lockstep phases implement again.
+    "pass-3-simultaneous": ({"pass_count": 3, "pass_mode": "simultaneous"}, {}),
+    "no-passing": ({"pass_count": 0}, {}),
     "led-card-no-overtrump": ({"head_rule": "led_card", "must_overtrump": False, "counting": "classic"}, {}),
     "highest-led": ({"head_rule": "highest_led", "counting": "ak10_kq5"}, {}),
     "trump-lead-only": ({"head_rule": "trump_lead_only"}, {}),
