@@ -182,7 +182,7 @@ class BatchedGames:
             phases.append(phase)
             legal.append(game._LEGAL[phase](game))
             if phase == play_phase:
-                play.load(i, game)
+                play.load(i, game, encoders[i])
         rewards = np.zeros((self.num_games, self.num_seats), dtype=np.float32)
         hand_over, terminated, truncated = np.zeros((3, self.num_games), dtype=bool)
         if ended:  # filled in at once: a numpy call costs more than a step of the loop above

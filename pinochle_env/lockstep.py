@@ -93,12 +93,12 @@ class LockstepPlay:
         self.history = np.zeros((n * NUM_TRICKS, NUM_SEATS + 2), dtype=np.int64)
 
     # -- entering and leaving -----------------------------------------------------------------
-    def load(self, i: int, game: Game) -> None:
-        """Take over game ``i``, which has just reached the play phase (its encoder up to date)."""
+    def load(self, i: int, game: Game, encoder: GameEncoder) -> None:
+        """Take over game ``i``, which has just reached the play phase (``encoder`` up to date)."""
         self.active[i] = True
         self._start[i] = len(game.events)
         cards = slice(i * NUM_SEATS * NUM_TYPES, (i + 1) * NUM_SEATS * NUM_TYPES)
-        self.hands[cards] = [count for hand in game.hands for count in hand]
+        self.hands[cards] = encoder._hands  # the game's hands, flat
         self.played[cards] = 0
         self.held[i * NUM_SEATS : (i + 1) * NUM_SEATS] = game.held
         row = self.state[i]
@@ -128,11 +128,13 @@ class LockstepPlay:
     def finish(self, i: int, game: Game) -> None:
         """Game ``i`` has played its last trick: hand it back to the engine, which scores the hand.
 
-        Only what scoring and the hand record read is written back, not the play's events nor the
-        encoder's rows: the batch restarts the hand at once, which replaces both.
+        Only the engine's state is written back (every hand empty now), not the play's events nor
+        the encoder's rows: the batch restarts the hand at once, which replaces both.
         """
         self.active[i] = False
-        self._write_engine(i, game)
+        game.hands = [[0] * NUM_TYPES for _ in range(NUM_SEATS)]
+        game.held = [0] * NUM_SEATS
+        self._write_play(i, game)
         game._end_hand()
 
     def _write_engine(self, i: int, game: Game) -> None:
@@ -141,6 +143,10 @@ class LockstepPlay:
         for seat in range(NUM_SEATS):
             game.hands[seat][:] = hands[seat * NUM_TYPES : (seat + 1) * NUM_TYPES]
         game.held[:] = self.held[i * NUM_SEATS : (i + 1) * NUM_SEATS].tolist()
+        self._write_play(i, game)
+
+    def _write_play(self, i: int, game: Game) -> None:
+        """Set ``game``'s tricks, trick in progress, turn and counts to game ``i``'s arrays."""
         row = self.state[i].tolist()
         done = self.history[i * NUM_TRICKS : i * NUM_TRICKS + row[DONE]].tolist()
         game.tricks = [(leader, cards, winner) for *cards, leader, winner in done]
