@@ -251,7 +251,7 @@ class LockstepPlay:
             following = np.where(above != 0, above, following)
         trumps = held & _SUIT_BITS.take(trump)
         if self.rules.must_overtrump:
-            over = trumps & _ABOVE_BITS.take(np.where(_SUIT.take(heading) == trump, heading, NO_CARD))
+            over = trumps & _ABOVE_BITS.take(heading)  # empty unless a trump heads the trick
             trumps = np.where(over != 0, over, trumps)
         legal = np.where(following != 0, following, np.where(trumps != 0, trumps, held))
         legal = np.where(state[:, TRICK_LEN] == 0, held, legal)
