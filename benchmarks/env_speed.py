@@ -10,7 +10,7 @@ and the best window: on a shared or virtual machine other work only ever slows a
 best one is the closest to the code's own speed (the reasoning of ``timeit``'s best-of-repeats),
 and the median says what to expect while the machine is busy.
 
-Usage: ``python benchmarks/env_speed.py [--seconds 5] [--window 1] [--batch 64 256] [--variants partnership]``.
+Usage: ``python benchmarks/env_speed.py [--seconds 5] [--window 1] [--batch 64 128 256] [--variants partnership]``.
 """
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per measurement (default 5)")
     parser.add_argument("--window", type=float, default=1.0, help="seconds per window (default 1)")
-    parser.add_argument("--batch", type=int, nargs="+", default=[64, 256], help="batch sizes (default 64 256)")
+    parser.add_argument("--batch", type=int, nargs="+", default=[64, 128, 256], help="batch sizes (default 64 128 256)")
     parser.add_argument("--variants", nargs="+", choices=VARIANTS, default=list(VARIANTS), help="games (default all)")
     args = parser.parse_args(argv)
     if not 0 < args.window <= args.seconds:

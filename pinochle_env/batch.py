@@ -15,6 +15,10 @@ Every game is an engine of the rules' variant (:func:`~pinochle_env.variants.new
 own generator; observations come from the same encoder as the PettingZoo env, so for the same seed
 game ``i`` matches ``env().reset(seed=seeds[i])`` decision for decision. When an episode ends the
 game restarts at once (a new hand, or a new game), so every row always holds a decision to make.
+
+Where the variant has one (the partnership game's trick play, :mod:`pinochle_env.lockstep`), a
+phase runs for all games in it at once as arrays; their engines catch up whenever anything reads
+them (``games``, ``states()``, ``views()``, the message of a refused action).
 """
 
 from __future__ import annotations
