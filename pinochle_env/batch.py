@@ -17,8 +17,9 @@ game ``i`` matches ``env().reset(seed=seeds[i])`` decision for decision. When an
 game restarts at once (a new hand, or a new game), so every row always holds a decision to make.
 
 Where the variant has one (the partnership game's trick play, :mod:`pinochle_env.lockstep`), a
-phase runs for all games in it at once as arrays; their engines catch up whenever anything reads
-them (``games``, ``states()``, ``views()``, the message of a refused action).
+phase runs for all games in it at once as arrays; their engines catch up whenever they are read
+(``games``, ``views()``, the message of a refused action). ``BatchStep.phases`` and ``states()``
+need no engine, so a training loop stays on the fast path.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ class BatchStep(NamedTuple):
     terminated: np.ndarray  # (N,) bool: this step ended the episode (a new one has started)
     truncated: np.ndarray  # (N,) bool: this step cut a game short at max_hands (a new one has started)
     records: list[dict[str, Any]]  # hand records finished by this step (only with record=True)
+    phases: np.ndarray  # (N,) int64: the phase of each decision (a value of the variant's ``kit.phase_type``)
 
     @property
     def episode_over(self) -> np.ndarray:
@@ -226,18 +228,41 @@ class BatchedGames:
     def _result(self, seats, phases, masks, rewards, hand_over, terminated, truncated, records) -> BatchStep:
         """The step's arrays: each acting seat's observation (with its turn stamped) and mask."""
         self._seats = seats = np.asarray(seats, dtype=np.int64)
+        self._phases = phases = np.asarray(phases, dtype=np.int64)
         self._masks = masks
         observations = self._seat_rows.take(self._first_row + seats, axis=0)
         self.kit.stamp_turn(observations, phases, 0)  # each row is its acting seat's own view
-        return BatchStep(observations, masks, seats, rewards, hand_over, terminated, truncated, records)
+        return BatchStep(observations, masks, seats, rewards, hand_over, terminated, truncated, records, phases.copy())
 
-    def states(self) -> np.ndarray:
-        """(N, state_size) perfect-information states from each acting seat's point of view."""
-        out = np.empty((self.num_games, self.state_size), dtype=np.float32)
-        for i, game in enumerate(self.games):
-            seat = int(self._seats[i])
-            self.kit.encode_state(game, seat, self._encoders[i].observation(game, seat), out[i])
-        return out
+    def states(self, rows: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
+        """(len(rows), state_size) perfect-information states of games ``rows`` (default: all), each
+        from its acting seat's point of view.
+
+        It reads no engine of a game in a lockstep phase (so no catching up): cheap enough for a
+        centralised critic's input at every step.
+        """
+        rows = self._rows if rows is None else np.asarray(rows, dtype=np.int64).reshape(-1)
+        seats = self._seats[rows]
+        observations = self._seat_rows.take(self._first_row[rows] + seats, axis=0)
+        self.kit.stamp_turn(observations, self._phases[rows], 0)
+        if self.kit.stack_states is not None:
+            return self.kit.stack_states(observations, self._hands(rows), seats)
+        states = [
+            self.kit.encode_state(self._games[i], seat, observation)
+            for i, seat, observation in zip(rows.tolist(), seats.tolist(), observations, strict=True)
+        ]
+        return np.stack(states) if states else np.zeros((0, self.state_size), dtype=np.float32)
+
+    def _hands(self, rows: np.ndarray) -> np.ndarray:
+        """(len(rows), seats, 24) the cards every seat of games ``rows`` holds now, as counts."""
+        hands = np.empty((len(rows), self.num_seats, NUM_TYPES), dtype=np.int64)
+        in_play = self._play.active[rows] if self._play is not None else np.zeros(len(rows), dtype=bool)
+        if in_play.any():
+            hands[in_play] = self._play.hands.reshape(-1, self.num_seats, NUM_TYPES)[rows[in_play]]
+        engine_rows = np.flatnonzero(~in_play)
+        if len(engine_rows):
+            hands[engine_rows] = [self._games[i].hands for i in rows[engine_rows].tolist()]
+        return hands
 
     def views(self) -> list:
         """Information-set views (:class:`~pinochle_env.game.PlayerView` or the variant's) of each acting seat."""

@@ -458,6 +458,14 @@ def encode_state(game: Game, seat: int, observation: np.ndarray, out: np.ndarray
     return out
 
 
+def stack_states(observations: np.ndarray, hands: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """:func:`encode_state` for a stack: (k, size) observations of ``seats``, then the hands (of
+    ``hands``, (k, 4, 24) counts per absolute seat) of each one's left, partner and right."""
+    others = (seats[:, None] + np.arange(1, NUM_SEATS)) % NUM_SEATS
+    hidden = hands[np.arange(len(seats))[:, None], others]
+    return np.concatenate([observations, hidden_hands(hidden)], axis=1)
+
+
 #: A card type's thermometer entries ("holds at least one", "holds both") by its count (0, 1, 2).
 _AT_LEAST_ONE = np.array([0, 1, 1], dtype=np.float32)
 _BOTH = np.array([0, 0, 1], dtype=np.float32)

@@ -65,6 +65,10 @@ class VariantKit:
     observation_from_view: Callable[[Any], np.ndarray]
     replay: Callable[..., Any]  # (record, upto=None) -> game
     decisions: Callable[[dict[str, Any]], Iterator[tuple[Any, int, int]]]
+    phase_type: type  # the game's phase enum (``BatchStep.phases`` holds its values)
+    #: ``encode_state`` for a stack, from the hands as counts ((observations, hands, seats) -> states),
+    #: where the variant's state is an observation plus hands; None: game by game.
+    stack_states: Callable[..., np.ndarray] | None = None
     #: The batched API's array-based trick play, (num_games, observation buffer) -> a
     #: :class:`~pinochle_env.lockstep.LockstepPlay`, and the phase it takes over; None: every
     #: decision goes through the engine.
@@ -113,6 +117,8 @@ def _partnership(rules: Rules) -> VariantKit:
         observation_from_view=functools.partial(encoding.observation_from_view, spec),
         replay=records.replay_partnership,
         decisions=records.partnership_decisions,
+        phase_type=Phase,
+        stack_states=encoding.stack_states,
         lockstep_play=lambda num_games, observations: LockstepPlay(num_games, spec, observations),
         play_phase=Phase.PLAY,
     )
@@ -140,6 +146,7 @@ def _from_views(rules: Rules, engine: Any, game_class: type, spec: Any) -> Varia
         observation_from_view=spec.encode_view,
         replay=engine.replay,
         decisions=engine.decisions,
+        phase_type=engine.Phase,
     )
 
 

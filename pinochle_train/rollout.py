@@ -32,7 +32,6 @@ import torch
 
 from agents.base import DECISION_PHASES, phase_name
 from pinochle_env import BatchedGames
-from pinochle_env.encoding import hidden_hands
 from pinochle_env.variants import margins
 
 from .config import TrainConfig
@@ -133,6 +132,12 @@ class RolloutWorker:
         self.policy = build_policy(sizes["observation_size"], config.hidden, sizes["num_actions"])
         self.critic = build_critic(sizes["critic_input_size"][config.critic_input], config.critic_hidden)
         self.opponents: list[MLP] = []
+        # Index into PHASE_GROUPS of each engine phase a decision can be in (-1: none).
+        phase_type = self.games.kit.phase_type
+        self._phase_group = np.full(max(phase_type) + 1, -1, dtype=np.int8)
+        for phase in phase_type:
+            with contextlib.suppress(KeyError):
+                self._phase_group[phase] = PHASE_GROUPS.index(phase_name(phase))
 
     def _set_weights(self, weights: Weights) -> None:
         _load(self.policy, weights["policy"])
@@ -186,16 +191,14 @@ class RolloutWorker:
                 log_probs = torch.log_softmax(logits, dim=1).numpy()
                 chosen = sample(np.exp(log_probs), rng)
                 actions[rows] = chosen
-                critic_in = self._critic_input(obs, rows, seats[rows])
+                critic_in = obs if config.critic_input == "observation" else games.states(rows)
                 values.append(self.critic(torch.from_numpy(critic_in)).squeeze(1).numpy())
                 stored["obs"].append(obs.astype(np.uint8))
                 stored["critic"].append(critic_in.astype(np.uint8) if config.critic_input == "state" else None)
                 stored["mask"].append(mask.astype(np.uint8))
                 stored["action"].append(chosen)
                 stored["logp"].append(log_probs[np.arange(len(rows)), chosen])
-                stored["phase"].append(
-                    np.array([PHASE_GROUPS.index(phase_name(games.games[row].phase)) for row in rows], np.int8)
-                )
+                stored["phase"].append(self._phase_group[step.phases[rows]])
                 for offset, (row, seat) in enumerate(zip(rows.tolist(), seats[rows].tolist(), strict=True)):
                     chains[row][seat].append(count + offset)
                 count += len(rows)
@@ -233,22 +236,6 @@ class RolloutWorker:
             hand_stats=np.asarray(hand_stats, np.float32).reshape(-1, len(HAND_STATS)),
             decisions=decisions,
         )
-
-    def _critic_input(self, observations: np.ndarray, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
-        """The state (as the variant's ``encode_state`` builds it) or the observation.
-
-        The partnership state (observation plus the other three hands) is built for all rows at
-        once; the other variants' states row by row through their kit."""
-        if self.config.critic_input == "observation":
-            return observations
-        games, kit = self.games.games, self.games.kit
-        pairs = zip(rows.tolist(), seats.tolist(), strict=True)
-        if kit.rules.variant != "partnership":
-            return np.stack(
-                [kit.encode_state(games[row], seat, observations[k]) for k, (row, seat) in enumerate(pairs)]
-            )
-        hands = np.array([[games[row].hands[(seat + rel) % 4] for rel in range(1, 4)] for row, seat in pairs])
-        return np.concatenate([observations, hidden_hands(hands)], axis=1)
 
     def _opponent_action(self, opponent: int, step: Any, row: int, rng: np.random.Generator) -> int:
         """A sampled action of a pool policy for one row (not trained, so no value or storage)."""

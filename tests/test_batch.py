@@ -56,6 +56,7 @@ def test_batch_matches_env_decision_for_decision(config):
         for i, e in enumerate(envs):
             seat, observation, mask = env_decision(e)
             assert step.seats[i] == seat, (t, i)
+            assert step.phases[i] == e.unwrapped.game.phase, (t, i)
             np.testing.assert_array_equal(step.observations[i], observation, err_msg=f"step {t} game {i}")
             np.testing.assert_array_equal(step.action_masks[i], mask, err_msg=f"step {t} game {i}")
             assert step.observations[i].dtype == observation.dtype and step.action_masks[i].dtype == mask.dtype
@@ -219,6 +220,7 @@ def test_states_shape_and_content():
         assert states.shape == (n, batch.state_size) and states.dtype == np.float32
         assert batch.state_size == batch.observation_size + 3 * 48
         np.testing.assert_array_equal(states[:, : batch.observation_size], step.observations)
+        np.testing.assert_array_equal(batch.states([2, 0]), states[[2, 0]])  # any rows, in any order
         for i, game in enumerate(batch.games):
             seat = int(step.seats[i])
             tail = states[i, batch.observation_size :].reshape(3, 2, 24)
