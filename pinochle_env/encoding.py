@@ -450,11 +450,10 @@ def state_size(spec: ObservationSpec) -> int:
 def encode_state(game: Game, seat: int, observation: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """The perfect-information state from ``seat``'s point of view: its observation, then the
     current hands of left, partner and right (thermometers). ``observation`` is ``seat``'s vector."""
-    size = observation.shape[0]
+    state = stack_states(observation[None], np.asarray(game.hands)[None], np.array([seat]))[0]
     if out is None:
-        out = np.empty(size + (NUM_SEATS - 1) * THERMO, dtype=np.float32)
-    out[:size] = observation
-    out[size:] = hidden_hands(np.asarray([game.hands[(seat + rel) % NUM_SEATS] for rel in range(1, NUM_SEATS)]))
+        return state
+    out[:] = state
     return out
 
 

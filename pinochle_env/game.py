@@ -188,13 +188,9 @@ class Game(AuctionEngine):
         receiver = (passer + 2) % NUM_SEATS
         count = self.rules.pass_count
         sequential = self.rules.pass_mode == "sequential"
-        counts = self.hands[passer]  # ``_take`` and ``_give`` inlined: eight passes a hand
-        counts[card] -= 1
-        if not counts[card]:
-            self.held[passer] &= ~(1 << card)
+        self._take(passer, card)
         if sequential:
-            self.hands[receiver][card] += 1
-            self.held[receiver] |= 1 << card
+            self._give(receiver, card)
         audience = (1 << passer) | (1 << receiver) if sequential else 1 << passer
         self.events.append((_PASS_CARD, passer, card, audience))
         if self.phase == Phase.PASS_TO_DECLARER:
