@@ -98,7 +98,7 @@ class BatchedGames:
         self._games: list[Any] = []
         # Trick play of all games at once, as arrays, where the variant has it (partnership only).
         self._play = kit.lockstep_play(num_games, self._buffer) if kit.lockstep_play is not None else None
-        self._play_phase = kit.play_phase if self._play is not None else None
+        self._play_phase = self._play.PHASE if self._play is not None else None
 
     def _generators(self, seed: int | Sequence[int] | None) -> list[np.random.Generator]:
         if seed is None or isinstance(seed, (int, np.integer)):

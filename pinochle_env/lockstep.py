@@ -12,8 +12,8 @@ It implements RULES.md section 5 a second time, so its results are checked again
   ``Game`` and its ``GameEncoder`` then lag behind until :meth:`LockstepPlay.sync` writes the
   arrays back into both: hands, tricks, the trick in progress, counts, the ``PLAY`` and
   ``TRICK_END`` events, and the encoder's counters and cursor. The result is exactly the state the
-  engine would have reached card by card. ``BatchedGames`` syncs a game before anything reads it
-  (``games``, ``states()``, ``views()``, a refused action); when a hand's last trick ends,
+  engine would have reached card by card. ``BatchedGames`` syncs a game before anything reads its
+  engine (``games``, ``views()``, a refused action's message); when a hand's last trick ends,
   :meth:`LockstepPlay.finish` hands the game back to the engine, which scores it.
 - The observation entries are written through the encoder's own index tables, so both paths put
   the same value in the same place. The batched-versus-env tests compare every decision and the
@@ -31,7 +31,7 @@ import numpy as np
 from . import rules as R
 from .cards import COUNTING_VALUES, LAST_TRICK_BONUS, NUM_SUITS, NUM_TYPES, RANK_OF, SUIT_OF
 from .encoding import HAND_POINTS, GameEncoder, ObservationSpec, _index_tables
-from .game import EVERYONE, NUM_SEATS, NUM_TRICKS, Event, Game
+from .game import EVERYONE, NUM_SEATS, NUM_TRICKS, Event, Game, Phase
 from .options import Rules
 
 #: Stands for "no card": the heading card of an empty trick, and "nothing to head" in legality.
@@ -65,6 +65,8 @@ class LockstepPlay:
     fast path writes the same entries the encoders would. Rows of games not in play are ignored.
     """
 
+    PHASE = Phase.PLAY  # where a game enters
+
     def __init__(self, num_games: int, spec: ObservationSpec, observations: np.ndarray) -> None:
         rules: Rules = spec.rules
         if rules.head_rule not in _HEAD_RULES:
@@ -97,9 +99,8 @@ class LockstepPlay:
         """Take over game ``i``, which has just reached the play phase (``encoder`` up to date)."""
         self.active[i] = True
         self._start[i] = len(game.events)
-        cards = slice(i * NUM_SEATS * NUM_TYPES, (i + 1) * NUM_SEATS * NUM_TYPES)
-        self.hands[cards] = encoder._hands  # the game's hands, flat
-        self.played[cards] = 0
+        self.hands[self._cards(i)] = encoder._hands  # the game's hands, flat
+        self.played[self._cards(i)] = 0
         self.held[i * NUM_SEATS : (i + 1) * NUM_SEATS] = game.held
         row = self.state[i]
         row[:] = 0
@@ -119,8 +120,7 @@ class LockstepPlay:
             events.append((Event.TRICK_END, winner, points, EVERYONE))
         leader = game.trick_leader
         events += [(Event.PLAY, (leader + k) & 3, card, EVERYONE) for k, card in enumerate(game.trick)]
-        cards = slice(i * NUM_SEATS * NUM_TYPES, (i + 1) * NUM_SEATS * NUM_TYPES)
-        encoder._hands, encoder._played = self.hands[cards].tolist(), self.played[cards].tolist()
+        encoder._hands, encoder._played = self.hands[self._cards(i)].tolist(), self.played[self._cards(i)].tolist()
         encoder._leader = leader
         encoder._tricks_won, encoder._trick_points = list(game.tricks_won), list(game.trick_points)
         encoder._cursor = len(events)
@@ -139,11 +139,16 @@ class LockstepPlay:
 
     def _write_engine(self, i: int, game: Game) -> None:
         """Set ``game``'s hands and play state (not its events) to game ``i``'s arrays."""
-        hands = self.hands[i * NUM_SEATS * NUM_TYPES : (i + 1) * NUM_SEATS * NUM_TYPES].tolist()
+        hands = self.hands[self._cards(i)].tolist()
         for seat in range(NUM_SEATS):
             game.hands[seat][:] = hands[seat * NUM_TYPES : (seat + 1) * NUM_TYPES]
         game.held[:] = self.held[i * NUM_SEATS : (i + 1) * NUM_SEATS].tolist()
         self._write_play(i, game)
+
+    @staticmethod
+    def _cards(i: int) -> slice:
+        """Game ``i``'s entries of ``hands`` and ``played``."""
+        return slice(i * NUM_SEATS * NUM_TYPES, (i + 1) * NUM_SEATS * NUM_TYPES)
 
     def _write_play(self, i: int, game: Game) -> None:
         """Set ``game``'s tricks, trick in progress, turn and counts to game ``i``'s arrays."""
@@ -192,19 +197,18 @@ class LockstepPlay:
         state[:, TRICK_LEN] = position + 1
         state[:, TO_ACT] = (seat + 1) & 3
         full = np.flatnonzero(position == NUM_SEATS - 1)
+        last = full[:0]  # positions in ``rows`` of the games whose hand just ended
         if len(full):
             ending = state.take(full, axis=0)
-            last = self._end_tricks(rows.take(full), ending)
+            last = full[self._end_tricks(rows.take(full), ending)]
             state[full] = ending
-            if last.any():
-                finished = rows.take(full[last])
-                going = np.ones(len(rows), dtype=bool)
-                going[full[last]] = False
-                self.state[rows] = state
-                rows, state = rows[going], state[going]
-                return finished, rows, state[:, TO_ACT], self._legal(rows, state)
         self.state[rows] = state
-        return rows[:0], rows, state[:, TO_ACT], self._legal(rows, state)
+        finished = rows.take(last)
+        if len(last):
+            going = np.ones(len(rows), dtype=bool)
+            going[last] = False
+            rows, state = rows[going], state[going]
+        return finished, rows, state[:, TO_ACT], self._legal(rows, state)
 
     def _end_tricks(self, rows: np.ndarray, state: np.ndarray) -> np.ndarray:
         """Score the full tricks of ``rows`` (``state``: their rows, updated in place); their

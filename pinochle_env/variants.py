@@ -70,10 +70,8 @@ class VariantKit:
     #: where the variant's state is an observation plus hands; None: game by game.
     stack_states: Callable[..., np.ndarray] | None = None
     #: The batched API's array-based trick play, (num_games, observation buffer) -> a
-    #: :class:`~pinochle_env.lockstep.LockstepPlay`, and the phase it takes over; None: every
-    #: decision goes through the engine.
+    #: :class:`~pinochle_env.lockstep.LockstepPlay`; None: every decision goes through the engine.
     lockstep_play: Callable[..., Any] | None = None
-    play_phase: Any = None
 
     @property
     def num_seats(self) -> int:
@@ -120,7 +118,6 @@ def _partnership(rules: Rules) -> VariantKit:
         phase_type=Phase,
         stack_states=encoding.stack_states,
         lockstep_play=lambda num_games, observations: LockstepPlay(num_games, spec, observations),
-        play_phase=Phase.PLAY,
     )
 
 

@@ -16,7 +16,8 @@ CONFIGS = {
     "hand-default": ({}, {}),
     "hand-variants": ({"pass_mode": "simultaneous", "bid_raises": "any", "max_bid": 400, "throw_in": "always"}, {}),
     "game-300-max3": ({"target_score": 300}, {"episode": "game", "max_hands": 3}),
-    # The passing and trick-rule switches, which the batched API's lockstep phases implement again.
+    # The trick-rule switches, which the batched API's lockstep trick play implements again, and the
+    # passing switches that lead into it.
     "pass-3-simultaneous": ({"pass_count": 3, "pass_mode": "simultaneous"}, {}),
     "no-passing": ({"pass_count": 0}, {}),
     "led-card-no-overtrump": ({"head_rule": "led_card", "must_overtrump": False, "counting": "classic"}, {}),
