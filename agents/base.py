@@ -13,7 +13,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from pinochle_env import Game, PlayerView
-from pinochle_env.actions import masks_from_bits
+from pinochle_env.actions import mask_from_bits
 from pinochle_env.game import Phase
 
 #: The decision phases an agent meets, as named in specs such as ``mix:auction=heuristic,play=random``
@@ -78,7 +78,7 @@ class RandomAgent:
 
 def legal_mask(game: Game) -> np.ndarray:
     """The (num_actions,) int8 legal mask of the seat to act in ``game``."""
-    return masks_from_bits([game.legal_bits()], game.layout.size)[0]
+    return mask_from_bits(game.legal_bits(), game.layout.size)
 
 
 def decide(agent: Agent, game: Game) -> int:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import functools
 import platform
+import random
 import time
 
 import numpy as np
@@ -89,7 +90,7 @@ def aec_speed(windows: Windows, *, seed: int = 0, variant: str = "partnership") 
     from pinochle_env import env as make_env
 
     environment = make_env(variant=variant)
-    rng = np.random.default_rng(seed)
+    choice = random.Random(seed).choice  # a quarter of the time of numpy's flatnonzero and integers
     environment.reset(seed=seed)
     while windows.running():
         decisions = 0
@@ -98,8 +99,7 @@ def aec_speed(windows: Windows, *, seed: int = 0, variant: str = "partnership") 
             if terminated or truncated:
                 environment.step(None)
                 continue
-            legal = np.flatnonzero(observation["action_mask"])
-            environment.step(int(legal[rng.integers(len(legal))]))
+            environment.step(int(choice(observation["action_mask"].nonzero()[0])))
             decisions += 1
         windows.count(decisions, 1, decisions)
         environment.reset()

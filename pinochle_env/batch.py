@@ -33,6 +33,7 @@ from .actions import masks_from_bits
 from .cards import NUM_TYPES
 from .episode import EpisodeConfig
 from .options import Rules
+from .recycling import RecycledArrays
 from .variants import variant_kit
 
 
@@ -93,6 +94,7 @@ class BatchedGames:
         self._first_row = np.arange(num_games) * seats
         self._rows = np.arange(num_games)
         self._masks = np.zeros((num_games, self.num_actions), dtype=np.int8)
+        self._observations = RecycledArrays((num_games, self.spec.size), np.float32)  # each step's output
         self._encoders = [kit.make_encoder(self._buffer[i]) for i in range(num_games)]
         self._seed = seed
         self._games: list[Any] = []
@@ -230,7 +232,9 @@ class BatchedGames:
         self._seats = seats = np.asarray(seats, dtype=np.int64)
         self._phases = phases = np.asarray(phases, dtype=np.int64)
         self._masks = masks
-        observations = self._seat_rows.take(self._first_row + seats, axis=0)
+        # mode="clip": the rows are valid, and the default mode would copy through a temporary
+        rows = self._first_row + seats
+        observations = self._seat_rows.take(rows, axis=0, out=self._observations.get(), mode="clip")
         self.kit.stamp_turn(observations, phases, 0)  # each row is its acting seat's own view
         return BatchStep(observations, masks, seats, rewards, hand_over, terminated, truncated, records, phases.copy())
 

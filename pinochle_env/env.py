@@ -88,7 +88,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .actions import ActionLayout, masks_from_bits
+from .actions import ActionLayout, mask_from_bits
 from .encoding import ObservationSpec, state_size
 from .engine import IllegalActionError
 from .episode import EpisodeConfig
@@ -118,16 +118,31 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's order-enforcing wrapper with ``last()`` handed to the wrapped env in one call.
+    """PettingZoo's order-enforcing wrapper with its hot paths forwarded directly.
 
     The inherited ``last()`` runs on the wrapper and reads eight attributes through the wrappers'
-    ``__getattr__`` forwarding, a fifth of the time of a decision; the result is the same.
+    ``__getattr__`` forwarding, a fifth of the time of a decision; here it is handed to the wrapped
+    env in one call. ``agents`` and ``agent_selection``, read by ``agent_iter`` and ``step`` at
+    every decision, are properties for the same reason. The results and the errors before
+    ``reset()`` are the inherited ones.
     """
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
             raise AttributeError("last cannot be called before reset")
         return self.env.last(observe)
+
+    @property
+    def agents(self) -> list[str]:
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        return self.env.agents
+
+    @property
+    def agent_selection(self) -> str:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.agent_selection
 
 
 class raw_env(AECEnv):
@@ -216,6 +231,7 @@ class raw_env(AECEnv):
         self.hand_records = []
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._paid = False  # ``rewards`` hold a hand's payout (cleared at the next step)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -226,7 +242,7 @@ class raw_env(AECEnv):
         seat = self._seat_of[agent]
         game = self.game
         if seat == game.to_act:
-            mask = masks_from_bits([game.legal_bits()], self.layout.size)[0]
+            mask = mask_from_bits(game.legal_bits(), self.layout.size)
         else:
             mask = np.zeros(self.layout.size, dtype=np.int8)
         return {"observation": self._encoder.observation(game, seat), "action_mask": mask}
@@ -247,13 +263,16 @@ class raw_env(AECEnv):
         except IllegalActionError as error:
             raise IllegalActionError(f"{agent}: {error}") from None
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        if self._paid:  # rewards are only ever non-zero from the step that ends a hand to the next
+            self._clear_rewards()
+            self._paid = False
         self.infos[agent] = {}
         if game.hand_over:
             self._finish_hand(game)
+            self._accumulate_rewards()
+            self._paid = True
         else:
             self.agent_selection = self.possible_agents[game.to_act]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

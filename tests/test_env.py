@@ -705,3 +705,29 @@ def test_last_before_reset_is_refused():
     environment = pinochle_env.env()
     with pytest.raises(AttributeError, match="before reset"):
         environment.last()
+    for name in ("agents", "agent_selection", "rewards"):
+        with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
+            getattr(environment, name)
+
+
+def test_rewards_are_paid_at_a_hand_end_and_cleared_at_the_next_step():
+    e = pinochle_env.env(episode="game", max_hands=3)
+    e.reset(seed=8)
+    rng = np.random.default_rng(8)
+    paid_steps = 0
+    while e.agents:
+        obs, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        hands_before = len(e.unwrapped.hand_records)
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        rewards = list(e.rewards.values())
+        if len(e.unwrapped.hand_records) > hands_before:
+            score = e.unwrapped.hand_records[-1]["score"]
+            margin = (score[0] - score[1]) / 1000
+            assert rewards == pytest.approx([margin, -margin, margin, -margin])
+            paid_steps += 1
+        else:
+            assert rewards == [0.0] * len(rewards)
+    assert paid_steps == 3
