@@ -232,10 +232,7 @@ class BatchedGames:
         self._seats = seats = np.asarray(seats, dtype=np.int64)
         self._phases = phases = np.asarray(phases, dtype=np.int64)
         self._masks = masks
-        # mode="clip": the rows are valid, and the default mode would copy through a temporary
-        rows = self._first_row + seats
-        observations = self._seat_rows.take(rows, axis=0, out=self._observations.get(), mode="clip")
-        self.kit.stamp_turn(observations, phases, 0)  # each row is its acting seat's own view
+        observations = self._acting_observations(self._rows, out=self._observations.get())
         return BatchStep(observations, masks, seats, rewards, hand_over, terminated, truncated, records, phases.copy())
 
     def states(self, rows: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
@@ -247,8 +244,7 @@ class BatchedGames:
         """
         rows = self._rows if rows is None else np.asarray(rows, dtype=np.int64).reshape(-1)
         seats = self._seats[rows]
-        observations = self._seat_rows.take(self._first_row[rows] + seats, axis=0)
-        self.kit.stamp_turn(observations, self._phases[rows], 0)
+        observations = self._acting_observations(rows)
         if self.kit.stack_states is not None:
             return self.kit.stack_states(observations, self._hands(rows), seats)
         states = [
@@ -256,6 +252,14 @@ class BatchedGames:
             for i, seat, observation in zip(rows.tolist(), seats.tolist(), observations, strict=True)
         ]
         return np.stack(states) if states else np.zeros((0, self.state_size), dtype=np.float32)
+
+    def _acting_observations(self, rows: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """The observations of the seats to act in games ``rows``, each with its turn stamped (each
+        row is its acting seat's own view), into ``out`` if given."""
+        # mode="clip": the rows are valid, and with ``out`` the default mode copies through a temporary
+        observations = self._seat_rows.take(self._first_row[rows] + self._seats[rows], axis=0, out=out, mode="clip")
+        self.kit.stamp_turn(observations, self._phases[rows], 0)
+        return observations
 
     def _hands(self, rows: np.ndarray) -> np.ndarray:
         """(len(rows), seats, 24) the cards every seat of games ``rows`` holds now, as counts."""
