@@ -10,16 +10,16 @@ and the best window: on a shared or virtual machine other work only ever slows a
 best one is the closest to the code's own speed (the reasoning of ``timeit``'s best-of-repeats),
 and the median says what to expect while the machine is busy.
 
-Usage: ``python benchmarks/env_speed.py [--seconds 5] [--window 1] [--batch 64 128 256] [--variants partnership]``.
+Usage: ``python benchmarks/env_speed.py [--seconds 5] [--window 1] [--batch 64 256 1024] [--variants partnership]``.
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
 import platform
 import random
 import time
+from functools import partial
 
 import numpy as np
 
@@ -63,11 +63,9 @@ class Windows:
         return ordered[(len(ordered) - 1) // 2], ordered[-1], self.hand_decisions / self.hands
 
 
-def batched_speed(num_games: int, windows: Windows, *, seed: int = 0, variant: str = "partnership") -> Windows:
-    """Random legal play through the batched API, counted in ``windows``."""
-    from pinochle_env import BatchedGames
-
-    batch = BatchedGames(num_games, rules={"variant": variant}, seed=seed)
+def batched_speed(batch, windows: Windows, *, seed: int = 0) -> Windows:
+    """Random legal play through a ``BatchedGames``, counted in ``windows``."""
+    num_games = batch.num_games
     rng = np.random.default_rng(seed)
     step = batch.reset()
     noise = np.empty(step.action_masks.shape, dtype=np.float32)  # reused: the policy should cost little
@@ -107,21 +105,27 @@ def aec_speed(windows: Windows, *, seed: int = 0, variant: str = "partnership") 
 
 
 def main(argv: list[str] | None = None) -> None:
+    from pinochle_env import BatchedGames
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per measurement (default 5)")
     parser.add_argument("--window", type=float, default=1.0, help="seconds per window (default 1)")
-    parser.add_argument("--batch", type=int, nargs="+", default=[64, 128, 256], help="batch sizes (default 64 128 256)")
+    sizes = [64, 256, 1024]
+    parser.add_argument("--batch", type=int, nargs="+", default=sizes, help=f"batch sizes (default {sizes})")
     parser.add_argument("--variants", nargs="+", choices=VARIANTS, default=list(VARIANTS), help="games (default all)")
     args = parser.parse_args(argv)
     if not 0 < args.window <= args.seconds:
         parser.error(f"--window must be above 0 and at most --seconds ({args.seconds}), got {args.window}")
     print(f"machine: {platform.machine()} {platform.processor() or ''} python {platform.python_version()}")
     print(f"{args.seconds:g} s per measurement in {args.window:g} s windows")
-    row = "{:<13}{:<22}{:>20}{:>9}{:>18}{:>9}"
+    row = "{:<13}{:<27}{:>20}{:>9}{:>18}{:>9}"
     print(row.format("variant", "path", "median decisions/s", "hands/s", "best decisions/s", "hands/s"))
     for variant in args.variants:
-        paths = [("env() AEC protocol", functools.partial(aec_speed, variant=variant))]
-        paths += [(f"BatchedGames({n})", functools.partial(batched_speed, n, variant=variant)) for n in args.batch]
+        paths = [("env() AEC protocol", partial(aec_speed, variant=variant))]
+        for n in args.batch:
+            batch = BatchedGames(n, rules={"variant": variant}, seed=0)  # arrays or engines: by its default
+            mode = "arrays" if batch.arrays else "engines"
+            paths.append((f"BatchedGames({n}) {mode}", partial(batched_speed, batch)))
         for name, measure in paths:
             median, best, per_hand = measure(Windows(args.seconds, args.window)).summary()
             figures = (median, median / per_hand, best, best / per_hand)

@@ -16,10 +16,13 @@ own generator; observations come from the same encoder as the PettingZoo env, so
 game ``i`` matches ``env().reset(seed=seeds[i])`` decision for decision. When an episode ends the
 game restarts at once (a new hand, or a new game), so every row always holds a decision to make.
 
-Where the variant has one (the partnership game's trick play, :mod:`pinochle_env.lockstep`), a
-phase runs for all games in it at once as arrays; their engines catch up whenever they are read
-(``games``, ``views()``, the message of a refused action). ``BatchStep.phases`` and ``states()``
-need no engine, so a training loop stays on the fast path.
+The partnership game can instead play whole hands of all games at once as arrays, from the
+opening bid to the last trick (``arrays=True``, the default from ``BatchedGames.ARRAYS_FROM`` games
+on; :mod:`pinochle_env.lockstep_hands`). Its engines then lag behind and catch up whenever they
+are read (``games``, ``views()``, the message of a refused action, a hand record); where nothing
+needs an engine at a hand's end (one-hand episodes without records), hands are scored and the next
+games dealt in the arrays too, and an engine is only made when read. ``BatchStep.phases`` and
+``states()`` need no engine, so a training loop stays on the fast path.
 """
 
 from __future__ import annotations
@@ -63,7 +66,17 @@ class BatchedGames:
     ``rules`` (a :class:`Rules` or a dict of switches), ``episode``, ``max_hands``, ``reward`` and
     ``reward_scale`` mean what they mean for the PettingZoo env. ``record=True`` collects the hand
     record of every finished hand in ``BatchStep.records``.
+
+    ``arrays`` chooses how the partnership game steps: True plays whole hands for all games at once
+    as arrays (:mod:`~pinochle_env.lockstep_hands`), False steps each game's engine; None (the
+    default) takes the arrays from ``ARRAYS_FROM`` games on, where they are faster. The results are
+    the same either way, decision for decision; the other variants always step their engines.
     """
+
+    #: From this many games on, ``arrays=None`` plays the partnership game as arrays: their cost
+    #: is mostly per numpy call, whatever the number of games, so they win only in large batches
+    #: (``benchmarks/env_speed.py``: slower than the engines at 64 games, faster from about 100).
+    ARRAYS_FROM = 128
 
     def __init__(
         self,
@@ -75,9 +88,12 @@ class BatchedGames:
         reward: str = "margin",
         reward_scale: float = 1000.0,
         record: bool = False,
+        arrays: bool | None = None,
     ) -> None:
         if num_games < 1:
             raise ValueError(f"num_games must be >= 1, got {num_games}")
+        if arrays not in (None, True, False):
+            raise ValueError(f"arrays must be True, False or None, got {arrays!r}")
         self.num_games = num_games
         self.rules = rules if isinstance(rules, Rules) else Rules.from_mapping(rules or {})
         self.config = EpisodeConfig(episode, max_hands, reward, reward_scale)
@@ -97,10 +113,20 @@ class BatchedGames:
         self._observations = RecycledArrays((num_games, self.spec.size), np.float32)  # each step's output
         self._encoders = [kit.make_encoder(self._buffer[i]) for i in range(num_games)]
         self._seed = seed
-        self._games: list[Any] = []
-        # Trick play of all games at once, as arrays, where the variant has it (partnership only).
-        self._play = kit.lockstep_play(num_games, self._buffer) if kit.lockstep_play is not None else None
-        self._play_phase = self._play.PHASE if self._play is not None else None
+        self._games: list[Any] = []  # each game's engine; None: not made yet (see ``games``)
+        self._rngs: list[np.random.Generator] = []  # each game's generator
+        # Whole hands of all games at once, as arrays, where the variant has them (partnership only).
+        if arrays and kit.lockstep_hands is None:
+            raise ValueError(f"arrays=True: variant {self.rules.variant!r} has no array path; its engines step")
+        if arrays is None:
+            arrays = kit.lockstep_hands is not None and num_games >= self.ARRAYS_FROM
+        self.arrays = arrays  # whether whole hands are played as arrays
+        self._lockstep = kit.lockstep_hands(num_games, self._buffer) if arrays else None
+        # Where nothing needs an engine at a hand's end (one-hand episodes without records), a hand
+        # that ends in the arrays is scored there and the next game is dealt there too; its engine
+        # is only made, from its first dealer and hands, if something reads it.
+        self._in_arrays_only = self._lockstep is not None and self.config.episode == "hand" and not record
+        self._first_hands: dict[int, tuple[int, list[list[int]]]] = {}  # game -> (dealer, hands) of an unmade engine
 
     def _generators(self, seed: int | Sequence[int] | None) -> list[np.random.Generator]:
         if seed is None or isinstance(seed, (int, np.integer)):
@@ -111,18 +137,32 @@ class BatchedGames:
 
     @property
     def games(self) -> list[Any]:
-        """The N engines, brought up to date (a game in trick play lags behind its arrays until read)."""
-        if self._play is not None:
-            for i in np.flatnonzero(self._play.active).tolist():
-                self._play.sync(i, self._games[i], self._encoders[i])
-        return self._games
+        """The N engines, brought up to date (an engine lags behind its game's arrays until read).
+
+        A list made at each call: a game that starts afresh gets a new engine, so read this again
+        rather than keep it.
+        """
+        if self._lockstep is not None:
+            for i in np.flatnonzero(self._lockstep.active).tolist():
+                self._lockstep.sync(i, self._engine(i))
+        return list(self._games)
+
+    def _engine(self, i: int) -> Any:
+        """Game ``i``'s engine, made now from its first hand if it was dealt in the arrays (it may
+        still lag behind them)."""
+        game = self._games[i]
+        if game is None:
+            dealer, hands = self._first_hands.pop(i)
+            game = self._games[i] = self.kit.new_game(self._rngs[i], dealer=dealer, deal=hands)
+        return game
 
     def reset(self, seed: int | Sequence[int] | None = None) -> BatchStep:
         """Start every game afresh (seeded by ``seed``, or the constructor's seed)."""
-        generators = self._generators(seed if seed is not None else self._seed)
-        self._games = [self.kit.new_game(rng) for rng in generators]
-        if self._play is not None:
-            self._play.active[:] = False
+        self._rngs = self._generators(seed if seed is not None else self._seed)
+        self._games = [self.kit.new_game(rng) for rng in self._rngs]
+        self._first_hands.clear()
+        if self._lockstep is not None:
+            self._lockstep.active[:] = False
         rows = list(range(self.num_games))
         return self._advance(rows, [None] * self.num_games)
 
@@ -137,34 +177,51 @@ class BatchedGames:
             actions.min() >= 0 and actions.max() < self.num_actions and self._masks[self._rows, actions].all()
         ):
             self._raise_illegal(actions)
-        play = self._play
-        if play is None or not play.active.any():
+        lockstep = self._lockstep
+        if lockstep is None:
             return self._advance(range(self.num_games), actions.tolist())
-        # Games in trick play take their cards together as arrays; the others, and those whose
-        # last trick just ended, go through their engines one by one.
-        in_play = play.active.copy()
-        playing = np.flatnonzero(in_play)
-        finished, playing, play_seats, play_legal = play.play(playing, actions[playing] - self.layout.card0)
-        finished = finished.tolist()
-        action_list = actions.tolist()
-        for i in finished:
-            play.finish(i, self._games[i])
-            action_list[i] = None  # played above
-        rows = sorted(np.flatnonzero(~in_play).tolist() + finished)
-        return self._advance(rows, action_list, (playing, play_seats, play_legal))
+        # Every game's hand is in the arrays: all take their actions together. Those whose hand
+        # ended, or was passed out and is dealt again, may then need their engines.
+        lockstep.step(self._rows, actions)
+        action_list: list[int | None] = [None] * self.num_games  # every action was applied above
+        ended, redealt = lockstep.ended, lockstep.redealt
+        outcomes = {}
+        if self._in_arrays_only and ended:
+            teams = self.kit.teams
+            for i in ended:  # a one-hand episode is a new game's first hand (number 0)
+                outcomes[i] = self.config.outcome(*lockstep.score(i), 0, teams)
+            self._deal_in_arrays(ended)
+            ended = []
+        for i in ended + redealt:  # the engine scores the hand (or deals again) itself
+            lockstep.sync(i, self._engine(i))
+        return self._advance(sorted(ended + redealt), action_list, outcomes)
 
-    def _advance(self, rows, action_list, playing=None) -> BatchStep:
+    def _deal_in_arrays(self, rows: list[int]) -> None:
+        """Start a new game in each of ``rows`` in the arrays, its engine made only when read."""
+        game_class = self.kit.game_class
+        dealers, hands = [], []
+        for i in rows:
+            generator = self._rngs[i]
+            dealer = game_class.random_dealer(generator)  # what a new engine would draw, in its order
+            dealers.append(dealer)
+            hands.append(game_class.random_hands(generator))
+            self._first_hands[i] = (dealer, hands[-1])
+            self._games[i] = None
+        self._lockstep.deal(np.array(rows), dealers, hands)
+
+    def _advance(self, rows, action_list, outcomes=None) -> BatchStep:
         """Apply ``action_list[i]`` to game ``i`` of ``rows`` through its engine (None: already
-        applied), restart finished hands, and return the step. ``playing`` (rows, seats to act,
-        legal cards) are the other games, in trick play and already stepped as arrays."""
+        applied), restart finished hands, and return the step. ``outcomes`` holds what the hands
+        that ended in the arrays and were scored there paid (their next game is dealt already)."""
         records: list[dict[str, Any]] = []
-        ended: list[int] = []  # games whose hand ended, and what it paid
-        outcomes: list[tuple[list[float], bool, bool]] = []
+        ended: list[int] = list(outcomes) if outcomes else []  # games whose hand ended, and what it paid
+        paid: list[tuple[list[float], bool, bool]] = list(outcomes.values()) if outcomes else []
         games, encoders, teams, new_game = self._games, self._encoders, self.kit.teams, self.kit.new_game
-        play, play_phase = self._play, self._play_phase
+        lockstep = self._lockstep
         seats: list[int] = []
         phases: list[int] = []
         legal: list[int] = []
+        starting: list[int] = []  # games whose auction starts (a new hand, or one dealt again): to the arrays
         # One pass per game: act, restart a finished hand, then read the next decision while the
         # game's objects are still in cache. The engine's per-phase tables are called directly: the
         # actions were checked against the masks, and a call of ``apply``/``legal_bits`` would cost
@@ -179,40 +236,30 @@ class BatchedGames:
                     records.append(game.record())
                 outcome = self.config.hand_end(game, teams)
                 ended.append(i)
-                outcomes.append(outcome)
+                paid.append(outcome)
                 if outcome[1] or outcome[2]:
                     game = games[i] = new_game(game.rng)
                 else:
                     game.next_hand()
             encoders[i].update(game)
+            if lockstep is not None:
+                starting.append(i)
+                continue
             seats.append(game.to_act)
             phase = game.phase
             phases.append(phase)
             legal.append(game._LEGAL[phase](game))
-            if phase == play_phase:
-                play.load(i, game, encoders[i])
         rewards = np.zeros((self.num_games, self.num_seats), dtype=np.float32)
         hand_over, terminated, truncated = np.zeros((3, self.num_games), dtype=bool)
         if ended:  # filled in at once: a numpy call costs more than a step of the loop above
-            paid, over, cut = zip(*outcomes, strict=True)
-            rewards[ended] = paid
-            terminated[ended] = over
-            truncated[ended] = cut
+            rewards[ended], terminated[ended], truncated[ended] = zip(*paid, strict=True)
             hand_over[ended] = True
-        masks = masks_from_bits(legal, self.num_actions)
-        if playing is not None:  # ``rows`` are not all the games: fill in theirs and those in trick play
-            playing, play_seats, play_legal = playing
-            seats_now = np.empty(self.num_games, dtype=np.int64)
-            seats_now[rows] = seats
-            seats_now[playing] = play_seats
-            phases_now = np.empty(self.num_games, dtype=np.int64)
-            phases_now[rows] = phases
-            phases_now[playing] = play_phase
-            masks_now = np.zeros((self.num_games, self.num_actions), dtype=np.int8)
-            masks_now[rows] = masks
-            card0 = self.layout.card0
-            masks_now[playing, card0 : card0 + NUM_TYPES] = play_legal
-            seats, phases, masks = seats_now, phases_now, masks_now
+        if lockstep is not None:  # every game's hand is in the arrays
+            if starting:
+                lockstep.load(starting, [games[i] for i in starting], [encoders[i]._hands for i in starting])
+            seats, phases, masks = lockstep.decisions(self._rows)
+        else:
+            masks = masks_from_bits(legal, self.num_actions)
         return self._result(seats, phases, masks, rewards, hand_over, terminated, truncated, records)
 
     def _raise_illegal(self, actions: np.ndarray) -> None:
@@ -264,9 +311,10 @@ class BatchedGames:
     def _hands(self, rows: np.ndarray) -> np.ndarray:
         """(len(rows), seats, 24) the cards every seat of games ``rows`` holds now, as counts."""
         hands = np.empty((len(rows), self.num_seats, NUM_TYPES), dtype=np.int64)
-        in_play = self._play.active[rows] if self._play is not None else np.zeros(len(rows), dtype=bool)
+        lockstep = self._lockstep
+        in_play = lockstep.active[rows] if lockstep is not None else np.zeros(len(rows), dtype=bool)
         if in_play.any():
-            hands[in_play] = self._play.hands.reshape(-1, self.num_seats, NUM_TYPES)[rows[in_play]]
+            hands[in_play] = lockstep.hands.reshape(-1, self.num_seats, NUM_TYPES)[rows[in_play]]
         engine_rows = np.flatnonzero(~in_play)
         if len(engine_rows):
             hands[engine_rows] = [self._games[i].hands for i in rows[engine_rows].tolist()]

@@ -110,10 +110,15 @@ class Engine:
         self.hand_number = 0
         self.winner: int | None = None
         if dealer is None:
-            return int(self.rng.integers(self.NUM_SEATS))
+            return self.random_dealer(self.rng)
         if dealer not in range(self.NUM_SEATS):
             raise ValueError(f"dealer must be a seat 0..{self.NUM_SEATS - 1}, got {dealer!r}")
         return dealer
+
+    @classmethod
+    def random_dealer(cls, rng: np.random.Generator) -> int:
+        """A first dealer drawn from ``rng``: a new game's first draw when no dealer is given."""
+        return int(rng.integers(cls.NUM_SEATS))
 
     def _start_hand(self, dealer: int, deal: Any) -> None:
         raise NotImplementedError
@@ -221,6 +226,13 @@ class AuctionEngine(Engine):
         self._values = COUNTING_VALUES[self.rules.counting]
         self._start_hand(dealer, self._validated_deal(deal) if deal is not None else None)
 
+    @classmethod
+    def random_hands(cls, rng: np.random.Generator) -> list[list[int]]:
+        """Each seat's hand (sorted card types) dealt from a deck shuffled by ``rng``: a hand's
+        draw when no deal is given (after :meth:`random_dealer` in a new game)."""
+        cards = shuffled_deck(rng)
+        return [sorted(cards[s * cls.HAND_SIZE : (s + 1) * cls.HAND_SIZE]) for s in range(cls.NUM_SEATS)]
+
     def _validated_deal(self, deal: list[list[Any]]) -> list[list[int]]:
         """A preset deal's hands as card types (``ValueError`` naming what is wrong)."""
         hands = parse_hands(deal, self.NUM_SEATS, self.HAND_SIZE)
@@ -231,11 +243,8 @@ class AuctionEngine(Engine):
         """Deal (or take the preset ``deal``) and open the auction left of ``dealer``: the state
         every hand of an auction game starts from."""
         self.dealer = dealer
-        if deal is None:
-            cards = shuffled_deck(self.rng)
-            deal = [sorted(cards[s * self.HAND_SIZE : (s + 1) * self.HAND_SIZE]) for s in range(self.NUM_SEATS)]
-        self.deal = deal
-        self.hands = [counts_from_cards(cards) for cards in deal]
+        self.deal = deal if deal is not None else self.random_hands(self.rng)
+        self.hands = [counts_from_cards(cards) for cards in self.deal]
         self.held = [R.held_bits(counts) for counts in self.hands]
         self.to_act = (dealer + 1) % self.NUM_SEATS
         self.auction: list[tuple[int, int | str]] = []

@@ -51,11 +51,18 @@ class EpisodeConfig:
 
         ``teams[seat]`` is the seat's team; ``game.score`` and ``game.winner`` are indexed by team.
         """
-        terminated = self.episode == "hand" or game.winner is not None
-        truncated = not terminated and self.max_hands is not None and game.hand_number + 1 >= self.max_hands
+        return self.outcome(game.score, game.winner, game.hand_number, teams)
+
+    def outcome(
+        self, score: Sequence[int], winner: int | None, hand_number: int, teams: Sequence[int]
+    ) -> tuple[list[float], bool, bool]:
+        """:meth:`hand_end` from the hand's score per team, the game's winner after it (None: none
+        yet) and the hand's number in the game (0 for the first)."""
+        terminated = self.episode == "hand" or winner is not None
+        truncated = not terminated and self.max_hands is not None and hand_number + 1 >= self.max_hands
         if self.reward == "margin":
-            return [m / self.reward_scale for m in margins(game.score, teams)], terminated, truncated
-        if game.winner is None:
+            return [m / self.reward_scale for m in margins(score, teams)], terminated, truncated
+        if winner is None:
             return [0.0] * len(teams), terminated, truncated
-        won = [1.0 if team == game.winner else 0.0 for team in range(len(game.score))]
+        won = [1.0 if team == winner else 0.0 for team in range(len(score))]
         return margins(won, teams), terminated, truncated

@@ -69,9 +69,9 @@ class VariantKit:
     #: ``encode_state`` for a stack, from the hands as counts ((observations, hands, seats) -> states),
     #: where the variant's state is an observation plus hands; None: game by game.
     stack_states: Callable[..., np.ndarray] | None = None
-    #: The batched API's array-based trick play, (num_games, observation buffer) -> a
-    #: :class:`~pinochle_env.lockstep.LockstepPlay`; None: every decision goes through the engine.
-    lockstep_play: Callable[..., Any] | None = None
+    #: The batched API's array-based hands, (num_games, observation buffer) -> a
+    #: :class:`~pinochle_env.lockstep_hands.LockstepHands`; None: every decision goes through the engine.
+    lockstep_hands: Callable[..., Any] | None = None
 
     @property
     def num_seats(self) -> int:
@@ -101,7 +101,7 @@ def margins(values: Sequence[float], teams: Sequence[int]) -> list[float]:
 def _partnership(rules: Rules) -> VariantKit:
     from . import records
     from .game import Game, Phase
-    from .lockstep import LockstepPlay
+    from .lockstep_hands import LockstepHands
 
     spec = encoding.ObservationSpec(rules)
     return VariantKit(
@@ -117,7 +117,7 @@ def _partnership(rules: Rules) -> VariantKit:
         decisions=records.partnership_decisions,
         phase_type=Phase,
         stack_states=encoding.stack_states,
-        lockstep_play=lambda num_games, observations: LockstepPlay(num_games, spec, observations),
+        lockstep_hands=lambda num_games, observations: LockstepHands(num_games, spec, observations),
     )
 
 

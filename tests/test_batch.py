@@ -7,17 +7,22 @@ import pytest
 
 import pinochle_env
 from pinochle_env import BatchedGames, IllegalActionError, Rules
+from pinochle_env.game import Event
 from pinochle_env.records import replay
 
 AGENTS = [f"player_{seat}" for seat in range(4)]
 SEEDS = [3, 14, 15, 92, 65]
 
+# The partnership game's batch plays whole hands as arrays (``pinochle_env.lockstep_hands``), a second
+# implementation of the rules: between them, these configurations give every rule switch each of
+# its values, in one-hand episodes (scored and dealt in the arrays unless records are kept) and in
+# games (scored by the engines).
 CONFIGS = {
     "hand-default": ({}, {}),
     "hand-variants": ({"pass_mode": "simultaneous", "bid_raises": "any", "max_bid": 400, "throw_in": "always"}, {}),
     "game-300-max3": ({"target_score": 300}, {"episode": "game", "max_hands": 3}),
-    # The trick-rule switches, which the batched API's lockstep trick play implements again, and the
-    # passing switches that lead into it.
+    "meld-and-score": ({"run_extras": "reuse", "save_meld": "trick", "save_meld_applies_to": "both"}, {}),
+    "royal-no-throw-in": ({"run_extras": "royal_in_run", "save_meld": "none", "throw_in": "never"}, {}),
     "pass-3-simultaneous": ({"pass_count": 3, "pass_mode": "simultaneous"}, {}),
     "no-passing": ({"pass_count": 0}, {}),
     "led-card-no-overtrump": ({"head_rule": "led_card", "must_overtrump": False, "counting": "classic"}, {}),
@@ -26,6 +31,12 @@ CONFIGS = {
     "no-heading": ({"head_rule": "none", "must_overtrump": False}, {}),
     "cutthroat-game-max3": ({"variant": "cutthroat", "target_score": 300}, {"episode": "game", "max_hands": 3}),
     "two-hand": ({"variant": "two_hand"}, {}),
+}
+# Auctions passed out, which random bidding seldom gives: the policy passes whenever it may.
+PASSED_OUT = {
+    "dealer-stuck": ({"max_bid": 300}, {}),
+    "redeal": ({"all_pass": "redeal", "pass_with_help": False, "bid_raises": "any"}, {}),
+    "redeal-game": ({"all_pass": "redeal", "target_score": 300}, {"episode": "game", "max_hands": 2}),
 }
 
 
@@ -36,15 +47,51 @@ def env_decision(e):
     return AGENTS.index(agent), obs["observation"], obs["action_mask"]
 
 
-def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    return np.array([rng.choice(np.flatnonzero(row)) for row in masks])
+def random_actions(masks: np.ndarray, rng: np.random.Generator, passing: int | None = None) -> np.ndarray:
+    """A legal action per row, uniformly; if ``passing`` is given, that action instead two times
+    in three where it is legal (so that about a fifth of the auctions are passed out)."""
+    actions = np.array([rng.choice(np.flatnonzero(row)) for row in masks])
+    if passing is not None:
+        chosen = (masks[:, passing] == 1) & (rng.random(len(masks)) < 2 / 3)
+        actions[chosen] = passing
+    return actions
 
 
-@pytest.mark.parametrize("config", CONFIGS.values(), ids=CONFIGS.keys())
-def test_batch_matches_env_decision_for_decision(config):
-    switches, episode = config
+# How the batch steps: whole hands as arrays (with and without records, which make the engines
+# catch up at every hand's end), or every game's engine (arrays=None: the other variants' only way).
+MODES = {"arrays": (True, True), "arrays-no-records": (True, False), "engines": (None, True)}
+
+
+CASES = [
+    pytest.param(switches, episode, *mode, id=f"{name}-{mode_name}")
+    for name, (switches, episode) in CONFIGS.items()
+    for mode_name, mode in MODES.items()
+    if switches.get("variant", "partnership") == "partnership" or not mode[0]  # only it has arrays
+]
+
+
+@pytest.mark.parametrize(("switches", "episode", "arrays", "record"), CASES)
+def test_batch_matches_env_decision_for_decision(switches, episode, arrays, record):
+    assert_matches_env(switches, episode, arrays=arrays, record=record)
+
+
+@pytest.mark.parametrize("mode", MODES.values(), ids=MODES.keys())
+@pytest.mark.parametrize("config", PASSED_OUT.values(), ids=PASSED_OUT.keys())
+def test_batch_matches_env_when_auctions_are_passed_out(config, mode):
+    arrays, record = mode
+    assert_matches_env(*config, arrays=arrays, record=record, pass_out=True)
+
+
+def assert_matches_env(
+    switches: dict, episode: dict, arrays: bool | None, record: bool, pass_out: bool = False
+) -> None:
+    """Play the batch and one env per game side by side with the same random actions; every
+    decision, reward, flag, record and (now and then) perfect-information state and engine must
+    be the same. With ``pass_out`` the seats pass most of the time, and some auctions must be
+    passed out (the dealer stuck, or a new deal)."""
     n = len(SEEDS)
-    batch = BatchedGames(n, rules=switches, seed=SEEDS, record=True, **episode)
+    batch = BatchedGames(n, rules=switches, seed=SEEDS, record=record, arrays=arrays, **episode)
+    assert batch.arrays == bool(arrays)
     envs = [pinochle_env.env(**switches, **episode) for _ in SEEDS]
     for e, seed in zip(envs, SEEDS, strict=True):
         e.reset(seed=seed)
@@ -53,6 +100,7 @@ def test_batch_matches_env_decision_for_decision(config):
     hands = np.zeros(n, int)
     episodes = np.zeros(n, int)
     flags = {"terminated": 0, "truncated": 0}
+    passed_out = 0
     for t in range(260):
         for i, e in enumerate(envs):
             seat, observation, mask = env_decision(e)
@@ -69,21 +117,25 @@ def test_batch_matches_env_decision_for_decision(config):
                 for name, value in vars(e.unwrapped.game).items():
                     if name != "rng":
                         assert getattr(batch.games[i], name) == value, (t, i, name)
-        actions = random_actions(step.action_masks, rng)
+        actions = random_actions(step.action_masks, rng, batch.layout.passing if pass_out else None)
         step = batch.step(actions)
         finished = iter(step.records)
         for i, e in enumerate(envs):
             u = e.unwrapped
-            before = len(u.hand_records)
+            before, events = len(u.hand_records), getattr(u.game, "events", None)
             e.step(int(actions[i]))
             hand_over = len(u.hand_records) > before
+            if pass_out:  # a new event log without a hand's end is a new deal
+                redealt = not hand_over and u.game.events is not events
+                passed_out += redealt or (hand_over and any(event[0] == Event.STUCK for event in events))
             assert step.hand_over[i] == hand_over, (t, i)
             np.testing.assert_allclose(step.rewards[i], [u.rewards[a] for a in u.possible_agents], rtol=1e-6)
             if not hand_over:
                 assert not step.terminated[i] and not step.truncated[i]
                 continue
             hands[i] += 1
-            assert next(finished) == u.hand_records[-1]
+            if record:
+                assert next(finished) == u.hand_records[-1]
             assert step.terminated[i] == all(u.terminations.values())
             assert step.truncated[i] == all(u.truncations.values())
             if step.terminated[i] or step.truncated[i]:
@@ -95,12 +147,25 @@ def test_batch_matches_env_decision_for_decision(config):
                 e.reset()
         assert next(finished, None) is None
     assert (hands >= 3).all(), hands  # every game crossed hand boundaries
+    if pass_out:
+        assert passed_out > 2, passed_out
     assert (episodes >= 1).all() and episodes.sum() > n, episodes  # episode boundaries too
     if episode:
         assert flags["terminated"] > 0 and flags["truncated"] > 0, flags
         assert (hands > episodes).any()  # some episodes held several hands
     else:
         assert (hands == episodes).all()
+
+
+def test_arrays_by_batch_size_and_variant():
+    assert BatchedGames(BatchedGames.ARRAYS_FROM, seed=0).arrays
+    assert not BatchedGames(BatchedGames.ARRAYS_FROM - 1, seed=0).arrays
+    assert BatchedGames(2, seed=0, arrays=True).arrays and not BatchedGames(500, seed=0, arrays=False).arrays
+    assert not BatchedGames(500, rules={"variant": "cutthroat"}, seed=0).arrays
+    with pytest.raises(ValueError, match="cutthroat"):
+        BatchedGames(2, rules={"variant": "cutthroat"}, arrays=True)
+    with pytest.raises(ValueError, match="arrays"):
+        BatchedGames(2, arrays="yes")
 
 
 def test_int_seed_reproducible_and_games_differ():
@@ -126,9 +191,10 @@ def test_step_before_reset():
         BatchedGames(2, seed=0).step([0, 0])
 
 
-def test_illegal_action_names_game_and_changes_nothing():
+@pytest.mark.parametrize("arrays", [True, False], ids=["arrays", "engines"])
+def test_illegal_action_names_game_and_changes_nothing(arrays):
     n = 4
-    batch = BatchedGames(n, seed=[1, 2, 3, 4])
+    batch = BatchedGames(n, seed=[1, 2, 3, 4], arrays=arrays)
     step = batch.reset()
     rng = np.random.default_rng(0)
     for _ in range(20):
@@ -164,9 +230,10 @@ def test_wrong_action_shape_raises(shape):
     assert [len(g.events) for g in batch.games] == events
 
 
-def test_rewards_zero_sum_and_only_at_hand_end():
+@pytest.mark.parametrize("arrays", [True, False], ids=["arrays", "engines"])
+def test_rewards_zero_sum_and_only_at_hand_end(arrays):
     n = 8
-    batch = BatchedGames(n, seed=123, reward_scale=100)
+    batch = BatchedGames(n, seed=123, reward_scale=100, arrays=arrays)
     step = batch.reset()
     assert step.rewards.shape == (n, 4) and step.rewards.dtype == np.float32
     assert not step.rewards.any() and not step.hand_over.any()
@@ -189,10 +256,11 @@ def test_rewards_zero_sum_and_only_at_hand_end():
     assert nonzero > 10
 
 
-def test_records_replay_exactly():
+@pytest.mark.parametrize("arrays", [True, False], ids=["arrays", "engines"])
+def test_records_replay_exactly(arrays):
     n = 6
     rules = Rules(pass_mode="simultaneous", counting="classic")
-    batch = BatchedGames(n, rules=rules, seed=77, record=True)
+    batch = BatchedGames(n, rules=rules, seed=77, record=True, arrays=arrays)
     step = batch.reset()
     rng = np.random.default_rng(4)
     records = []
@@ -211,9 +279,10 @@ def test_records_replay_exactly():
         assert step.records == []
 
 
-def test_states_shape_and_content():
+@pytest.mark.parametrize("arrays", [True, False], ids=["arrays", "engines"])
+def test_states_shape_and_content(arrays):
     n = 3
-    batch = BatchedGames(n, seed=[4, 5, 6])
+    batch = BatchedGames(n, seed=[4, 5, 6], arrays=arrays)
     step = batch.reset()
     rng = np.random.default_rng(5)
     for _ in range(30):
@@ -232,10 +301,13 @@ def test_states_shape_and_content():
         step = batch.step(random_actions(step.action_masks, rng))
 
 
-def test_game_episodes_terminate_or_truncate():
+@pytest.mark.parametrize("arrays", [True, False], ids=["arrays", "engines"])
+def test_game_episodes_terminate_or_truncate(arrays):
     n = 6
     target = 300
-    batch = BatchedGames(n, rules={"target_score": target}, seed=9, episode="game", max_hands=2, record=True)
+    batch = BatchedGames(
+        n, rules={"target_score": target}, seed=9, episode="game", max_hands=2, record=True, arrays=arrays
+    )
     step = batch.reset()
     rng = np.random.default_rng(6)
     in_episode = np.zeros(n, int)
@@ -268,8 +340,11 @@ def test_game_episodes_terminate_or_truncate():
     assert all(seen.values()), seen
 
 
-def test_win_reward_batch():
-    batch = BatchedGames(4, rules={"target_score": 300}, seed=10, episode="game", reward="win", record=True)
+@pytest.mark.parametrize("arrays", [True, False], ids=["arrays", "engines"])
+def test_win_reward_batch(arrays):
+    batch = BatchedGames(
+        4, rules={"target_score": 300}, seed=10, episode="game", reward="win", record=True, arrays=arrays
+    )
     step = batch.reset()
     rng = np.random.default_rng(7)
     games_won = 0

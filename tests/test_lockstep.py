@@ -15,7 +15,20 @@ from pinochle_env import Rules
 from pinochle_env import rules as R
 from pinochle_env.cards import NUM_TYPES
 from pinochle_env.encoding import ObservationSpec
-from pinochle_env.lockstep import HEADING, LEADER, NO_CARD, TO_ACT, TRICK, TRICK_LEN, TRUMP, WINNER, LockstepPlay
+from pinochle_env.lockstep import (
+    HEADING,
+    LEADER,
+    NO_CARD,
+    POINTS,
+    TO_ACT,
+    TRICK,
+    TRICK_LEN,
+    TRUMP,
+    WINNER,
+    WON,
+    LockstepPlay,
+)
+from pinochle_env.lockstep_hands import LockstepHands
 from pinochle_env.options import CHOICES
 
 SITUATIONS = 3000
@@ -76,3 +89,33 @@ def lockstep(rules: Rules) -> LockstepPlay:
     """A lockstep play phase for ``SITUATIONS`` games, writing into a scratch observation buffer."""
     spec = ObservationSpec(rules)
     return LockstepPlay(SITUATIONS, spec, np.zeros((SITUATIONS, 4, spec.size), dtype=np.float32))
+
+
+@pytest.mark.parametrize("applies_to", CHOICES["save_meld_applies_to"])
+@pytest.mark.parametrize("save_meld", CHOICES["save_meld"])
+def test_hands_scored_in_the_arrays_as_by_the_rules(save_meld, applies_to):
+    """A hand scored in the arrays (one-hand episodes without records) is ``rules.score_hand`` of
+    its declarer, contract, meld, trick points and tricks under the save-meld switches. Random play
+    seldom leaves a team without a point or a trick, so the batched-versus-env tests alone would
+    not show a switch ignored."""
+    rules = Rules(save_meld=save_meld, save_meld_applies_to=applies_to, target_score=500)
+    spec = ObservationSpec(rules)
+    hands = LockstepHands(SITUATIONS, spec, np.zeros((SITUATIONS, 4, spec.size), dtype=np.float32))
+    rng = np.random.default_rng(12)
+    outcomes = set()
+    for i in range(SITUATIONS):
+        declarer, contract, thrown = int(rng.integers(4)), int(rng.choice([250, 300, 400])), bool(rng.random() < 0.2)
+        meld = rng.choice([0, 20, 40, 150], size=4)
+        points = [0, 250] if rng.random() < 0.5 else sorted([int(rng.integers(251)), 250])  # one team may take none
+        tricks = [0 if p == 0 else int(rng.integers(1, 12)) for p in points]
+        if rng.random() < 0.5:
+            points, tricks = points[::-1], tricks[::-1]
+        hands.declarer[i], hands.contract[i], hands.thrown[i], hands.meld[i] = declarer, contract, thrown, meld
+        hands.state[i, POINTS : POINTS + 2], hands.state[i, WON : WON + 2] = points, tricks
+        team = declarer & 1
+        team_meld = [int(meld[0] + meld[2]), int(meld[1] + meld[3])]
+        expected = R.score_hand(team, contract, team_meld, points, tricks, thrown, save_meld, applies_to).score
+        winner = R.game_winner(list(expected), team, 500)
+        assert hands.score(i) == (list(expected), winner), i
+        outcomes.add((tuple(expected), winner))
+    assert len(outcomes) > 100  # varied situations
