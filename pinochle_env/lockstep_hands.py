@@ -198,18 +198,15 @@ class LockstepHands(LockstepPlay):
         at = self.logged.take(rows)
         self.log[rows, at] = taken
         self.logged[rows] = at + 1
+        # The games of each phase, in the order of the phases: one sort and slices of it.
         phases = self.phase.take(rows)
-        for phase, apply in (
-            (Phase.AUCTION, self._auction),
-            (Phase.TRUMP, self._name_trump),
-            (Phase.PASS_TO_DECLARER, self._pass_card),
-            (Phase.PASS_BACK, self._pass_card),
-            (Phase.THROW_IN, self._throw_in),
-            (Phase.PLAY, self._play_card),
-        ):
-            chosen = phases == phase
-            if chosen.any():
-                apply(rows[chosen], taken[chosen])
+        order = phases.argsort(kind="stable")
+        rows, taken = rows.take(order), taken.take(order)
+        start = 0
+        for phase, stop in enumerate(np.bincount(phases, minlength=len(Phase)).cumsum().tolist()):
+            if stop > start:
+                self._APPLY[phase](self, rows[start:stop], taken[start:stop])
+            start = stop
 
     def decisions(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The seat to act, the phase and the mask (int8) of games ``rows``, all here."""
@@ -395,6 +392,10 @@ class LockstepHands(LockstepPlay):
 
     def _play_card(self, rows: np.ndarray, actions: np.ndarray) -> None:
         self._end_hands(self.play(rows, actions - self.layout.card0), thrown=False)
+
+    #: Per phase value (in the order of ``Phase``: auction, trump, the two passing phases, throw-in,
+    #: play), the method applying one action per game of ``rows`` in that phase.
+    _APPLY = (_auction, _name_trump, _pass_card, _pass_card, _throw_in, _play_card)
 
     def _end_hands(self, rows: np.ndarray, thrown: bool) -> None:
         if len(rows):
