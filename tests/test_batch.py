@@ -280,6 +280,26 @@ def test_records_replay_exactly(arrays):
 
 
 @pytest.mark.parametrize("arrays", [True, False], ids=["arrays", "engines"])
+def test_records_come_in_the_order_of_the_games(arrays):
+    """``zip(np.flatnonzero(step.hand_over), step.records)`` pairs each record with its game: the
+    reward a game got at its hand's end is the margin of its record's score."""
+    batch = BatchedGames(64, seed=8, record=True, arrays=arrays)
+    step = batch.reset()
+    rng = np.random.default_rng(9)
+    together = 0  # steps where several hands ended, with different scores
+    for _ in range(250):
+        step = batch.step(random_actions(step.action_masks, rng))
+        rows = np.flatnonzero(step.hand_over)
+        assert len(rows) == len(step.records)
+        for row, record in zip(rows.tolist(), step.records, strict=True):
+            team, other = record["score"]
+            margin = (team - other) / 1000
+            np.testing.assert_allclose(step.rewards[row], [margin, -margin, margin, -margin], rtol=1e-6)
+        together += len({tuple(record["score"]) for record in step.records}) > 1
+    assert together > 10, together
+
+
+@pytest.mark.parametrize("arrays", [True, False], ids=["arrays", "engines"])
 def test_states_shape_and_content(arrays):
     n = 3
     batch = BatchedGames(n, seed=[4, 5, 6], arrays=arrays)
