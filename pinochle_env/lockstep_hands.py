@@ -237,7 +237,8 @@ class LockstepHands(LockstepPlay):
         return seats, phases, masks
 
     def _write(self, rows: np.ndarray, entries: np.ndarray, value: float = 1.0) -> None:
-        """Store ``value`` at ``entries[k]`` (one per seat's row) of game ``rows[k]``."""
+        """Store ``value`` at ``entries[k]`` (one per seat's row) of game ``rows[k]``, or at the
+        same ``entries`` (one row of them) in every game of ``rows``."""
         self._observations[(rows * self._row_size)[:, None] + entries] = value
 
     # -- the phases (each applies one action per game of ``rows``) ------------------------------
@@ -273,8 +274,8 @@ class LockstepHands(LockstepPlay):
                 self.redealt += redealt.tolist()
             else:  # the dealer is stuck at 250
                 stuck = rows[nobody]
-                self._write(stuck, np.broadcast_to(self._stuck_entries, (len(stuck), NUM_SEATS)))
-                self._write(stuck, np.broadcast_to(self._high_entries[0], (len(stuck), NUM_SEATS)))
+                self._write(stuck, self._stuck_entries)
+                self._write(stuck, self._high_entries[0])
                 self.high_index[stuck] = 0
                 self.high_bidder[stuck] = self.dealer.take(stuck)
                 won |= nobody
@@ -365,13 +366,10 @@ class LockstepHands(LockstepPlay):
         self.meld[rows] = meld
         declarers, contracts = self.declarer.take(rows), self.contract.take(rows)
         short = contracts - meld[np.arange(len(rows)), declarers] - meld[np.arange(len(rows)), declarers ^ 2]
-        if mode == "always":
-            asked = np.ones(len(rows), dtype=bool)
-        else:
-            asked = (short == 250) if mode == "seed" else np.zeros(len(rows), dtype=bool)
+        asked = (short == 250) & (mode == "seed") | (mode == "always")
         self.phase[rows[asked]] = Phase.THROW_IN
         self.to_act[rows[asked]] = declarers[asked]
-        thrown = ~asked & (short > 250) if mode == "seed" else np.zeros(len(rows), dtype=bool)
+        thrown = (short > 250) & (mode == "seed")
         self._end_hands(rows[thrown], thrown=True)
         self._start_play(rows[~asked & ~thrown])
 
@@ -385,7 +383,7 @@ class LockstepHands(LockstepPlay):
         if not len(rows):
             return
         declarers = self.declarer.take(rows)
-        self._write(rows, np.broadcast_to(self._thrown_entries[1], (len(rows), NUM_SEATS)))
+        self._write(rows, self._thrown_entries[1])
         self._write(rows, self._leader_entries[declarers])
         self.phase[rows] = Phase.PLAY
         self.start(rows, declarers, self.trump.take(rows))
