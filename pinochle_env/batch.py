@@ -256,7 +256,7 @@ class BatchedGames:
             hand_over[ended] = True
         if lockstep is not None:  # every game's hand is in the arrays
             if starting:
-                lockstep.load(starting, [games[i] for i in starting], [encoders[i]._hands for i in starting])
+                lockstep.load(starting, [games[i] for i in starting])
             seats, phases, masks = lockstep.decisions(self._rows)
         else:
             masks = masks_from_bits(legal, self.num_actions)
@@ -312,10 +312,10 @@ class BatchedGames:
         """(len(rows), seats, 24) the cards every seat of games ``rows`` holds now, as counts."""
         hands = np.empty((len(rows), self.num_seats, NUM_TYPES), dtype=np.int64)
         lockstep = self._lockstep
-        in_play = lockstep.active[rows] if lockstep is not None else np.zeros(len(rows), dtype=bool)
-        if in_play.any():
-            hands[in_play] = lockstep.hands.reshape(-1, self.num_seats, NUM_TYPES)[rows[in_play]]
-        engine_rows = np.flatnonzero(~in_play)
+        in_arrays = lockstep.active[rows] if lockstep is not None else np.zeros(len(rows), dtype=bool)
+        if in_arrays.any():
+            hands[in_arrays] = lockstep.hands.reshape(-1, self.num_seats, NUM_TYPES)[rows[in_arrays]]
+        engine_rows = np.flatnonzero(~in_arrays)
         if len(engine_rows):
             hands[engine_rows] = [self._games[i].hands for i in rows[engine_rows].tolist()]
         return hands

@@ -120,11 +120,12 @@ class LockstepHands(LockstepPlay):
         self.redealt: list[int] = []
 
     # -- entering and leaving -----------------------------------------------------------------
-    def load(self, rows: list[int], games: list[Game], hands: list[list[int]]) -> None:
-        """Take over games ``rows`` at the start of their auctions, their engines ``games`` and
-        encoders up to date (``hands``: each encoder's counts, seat by seat)."""
+    def load(self, rows: list[int], games: list[Game]) -> None:
+        """Take over games ``rows`` at the start of their auctions: their engines ``games`` have just
+        dealt, and the encoders have written the hands' opening observation rows."""
         dealers = np.array([game.dealer for game in games], dtype=np.int64)
-        self._open(np.array(rows), dealers, np.array(hands), [list(game.totals) for game in games])
+        counts = np.array([game.hands for game in games], dtype=np.int64).reshape(len(games), -1)  # seat by seat
+        self._open(np.array(rows), dealers, counts, [list(game.totals) for game in games])
 
     def deal(self, rows: np.ndarray, dealers: list[int], hands: list[list[list[int]]]) -> None:
         """Start new games in ``rows`` with no engine: ``dealers[k]`` dealt ``hands[k]`` (each seat's
