@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import logging
 import multiprocessing
 import os
 import signal
@@ -46,19 +45,19 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from pinochle_env.options import Rules, parse_switch
+from pinochle_env.switches import Rules, parse_switch
 
 from .arena_play import Job, play_job
 from .arena_report import format_summary, slim_line, summarise, write_csv, write_json, write_plot
+from .base import check_plays
 from .registry import load_agent
+from .runtime import BACKENDS, connect_ray, format_duration, import_ray, usable_cpus
 
 RESULTS, CONFIG = "results.jsonl", "config.json"
 #: Settings a resumed run must share with the stored run (they decide what every pair plays).
 FIXED_ON_RESUME = ("seed", "rules", "hand_cap")
 #: Most deal pairs one worker call plays: bounds the work lost to an interruption.
 MAX_CHUNK = 8
-#: Where jobs run: ``local`` (this process or a process pool) or ``ray`` (Ray tasks on a cluster).
-BACKENDS = ("local", "ray")
 #: Times Ray runs a job again whose worker process or node died (a failure in the job itself is not retried).
 RAY_TASK_RETRIES = 5
 
@@ -107,7 +106,7 @@ def validate(config: ArenaConfig) -> None:
         raise ArenaError(f"a round robin needs distinct agent specs; repeated: {', '.join(repeated)}")
     for spec in config.agents:
         try:
-            load_agent(spec, 0)
+            check_plays(load_agent(spec, 0), config.rules)
         except (ValueError, OSError, ImportError) as error:
             raise ArenaError(f"bad agent spec {spec!r}: {error}") from None
     if config.deals < 0 or config.games < 0 or config.deals + config.games == 0:
@@ -218,14 +217,6 @@ class Progress:
         )
 
 
-def format_duration(seconds: float) -> str:
-    """Seconds as H:MM:SS ('?' when unknown)."""
-    if seconds == float("inf"):
-        return "?"
-    minutes, secs = divmod(round(seconds), 60)
-    return f"{minutes // 60}:{minutes % 60:02d}:{secs:02d}"
-
-
 def _worker_init() -> None:
     """Workers leave Ctrl-C to the main process, which stops them (and dies on terminate()).
 
@@ -254,25 +245,6 @@ def execute(
         return
     with multiprocessing.get_context("spawn").Pool(min(workers, len(jobs)), initializer=_worker_init) as pool:
         yield from pool.imap_unordered(play, jobs)
-
-
-def import_ray() -> Any:
-    """The ``ray`` module, imported on first use: the local backend never needs Ray."""
-    try:
-        import ray
-    except ImportError:
-        raise ImportError('the ray backend needs Ray: pip install -e ".[ray]"') from None
-    return ray
-
-
-def connect_ray(address: str) -> Any:
-    """Ray, connected to the cluster at ``address`` (``auto`` or HOST:PORT) or, when empty, to a new
-    local instance. A process connects once: later calls (the trainer's rollouts, then its
-    evaluations) reuse the first connection."""
-    ray = import_ray()
-    if not ray.is_initialized():
-        ray.init(address=address or "local", logging_level=logging.WARNING)
-    return ray
 
 
 def _play_in(directory: str, job: Job) -> list[dict[str, Any]]:
@@ -398,13 +370,6 @@ def _say(log: TextIO | None, message: str) -> None:
 
 
 # ------------------------------------------------------------------------------ command line
-
-
-def usable_cpus() -> int:
-    """CPUs this process may run on (the affinity mask where the system has one, as in containers)."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
 
 
 def build_parser() -> argparse.ArgumentParser:

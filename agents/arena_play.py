@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from pinochle_env.options import Rules
+from pinochle_env.switches import Rules
 from pinochle_env.variants import new_game
 
 from .base import Agent, decide

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from pinochle_env.options import Rules
+from pinochle_env.switches import Rules
 
 from .arena_play import SIDES
 from .stats import fit_elo, mean_interval, wilson_interval

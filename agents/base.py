@@ -1,7 +1,8 @@
 """The agent interface: what every bot, policy and human seat implements.
 
-An agent sees only what its seat may know: the information-set view
-(:class:`pinochle_env.PlayerView`, from ``Game.view(seat)``) and the legal-action mask, and
+An agent sees only what its seat may know: the information-set view (``game.view(seat)``, a
+:class:`pinochle_env.protocol.View` of the game: :class:`pinochle_env.PlayerView` in the
+partnership game) and the legal-action mask, and
 returns an action id. Agents are seeded through ``reset(seed)`` and hold no reference to the game,
 so they can never reach hidden cards.
 """
@@ -12,34 +13,21 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from pinochle_env import Game, PlayerView
 from pinochle_env.actions import mask_from_bits
-from pinochle_env.game import Phase
-
-#: The decision phases an agent meets, as named in specs such as ``mix:auction=heuristic,play=random``
-#: and in the trainer's per-phase statistics, by the engine phase's name (every variant has its own
-#: phase enum): passing includes the cutthroat declarer's burying, meld is the two-handed game's
-#: meld choice after a trick.
-PHASE_GROUPS = {
-    "AUCTION": "auction",
-    "TRUMP": "trump",
-    "PASS_TO_DECLARER": "passing",
-    "PASS_BACK": "passing",
-    "BURY": "passing",
-    "THROW_IN": "throw_in",
-    "PLAY": "play",
-    "PLAY1": "play",
-    "PLAY2": "play",
-    "MELD": "meld",
-}
-#: The phases of the partnership game (what a ``mix`` spec must cover, or give a default for).
-PARTNERSHIP_PHASES = ("auction", "trump", "passing", "throw_in", "play")
-DECISION_PHASES = (*PARTNERSHIP_PHASES, "meld")
+from pinochle_env.protocol import Engine, View
+from pinochle_env.switches import Rules
 
 
-def phase_name(phase: Phase) -> str:
-    """The decision phase (``DECISION_PHASES``) of an engine phase of any variant."""
-    return PHASE_GROUPS[phase.name]
+def check_plays(agent: Agent, rules: Rules) -> None:
+    """Refuse, with a ``ValueError`` saying why, an agent that cannot play a game under ``rules``.
+
+    An agent may declare what it cannot play with an optional ``check_rules(rules)`` method that
+    raises; the arena and the other drivers call this before the first deal, so a mismatch is a
+    usage error at start-up rather than a failure in the middle of a run.
+    """
+    check = getattr(agent, "check_rules", None)
+    if check is not None:
+        check(rules)
 
 
 class IllegalAgentActionError(ValueError):
@@ -52,7 +40,7 @@ class Agent(Protocol):
 
     name: str
 
-    def act(self, view: PlayerView, mask: np.ndarray) -> int:
+    def act(self, view: View, mask: np.ndarray) -> int:
         """The action to take, given the acting seat's view and the (num_actions,) int8 legal mask."""
         ...
 
@@ -71,17 +59,17 @@ class RandomAgent:
     def reset(self, seed: int | None = None) -> None:
         self._rng = np.random.default_rng(seed)
 
-    def act(self, view: PlayerView, mask: np.ndarray) -> int:
+    def act(self, view: View, mask: np.ndarray) -> int:
         legal = np.flatnonzero(mask)
         return int(legal[self._rng.integers(len(legal))])
 
 
-def legal_mask(game: Game) -> np.ndarray:
+def legal_mask(game: Engine) -> np.ndarray:
     """The (num_actions,) int8 legal mask of the seat to act in ``game``."""
     return mask_from_bits(game.legal_bits(), game.layout.size)
 
 
-def decide(agent: Agent, game: Game) -> int:
+def decide(agent: Agent, game: Engine) -> int:
     """Ask ``agent`` for the action of the seat to act in ``game`` (view and mask only) and check it."""
     view = game.view(game.to_act)
     mask = legal_mask(game)
@@ -89,7 +77,7 @@ def decide(agent: Agent, game: Game) -> int:
     if not (isinstance(action, (int, np.integer)) and 0 <= action < len(mask) and mask[action]):
         legal = ", ".join(game.layout.to_string(int(a)) for a in np.flatnonzero(mask))
         raise IllegalAgentActionError(
-            f"agent {agent.name!r} (player {game.to_act}, phase {phase_name(game.phase)}) returned illegal action "
+            f"agent {agent.name!r} (player {game.to_act}, phase {game.phase.decision}) returned illegal action "
             f"{action!r}; legal actions: {legal}"
         )
     return int(action)

@@ -64,12 +64,12 @@ import numpy as np
 from gymnasium import spaces
 
 from pinochle_env.actions import ActionLayout
-from pinochle_env.encoding import GameEncoder, ObservationSpec
 from pinochle_env.engine import IllegalActionError
 from pinochle_env.episode import EpisodeConfig
-from pinochle_env.game import NUM_SEATS, Game
-from pinochle_env.options import Rules
+from pinochle_env.games.partnership.encoding import GameEncoder, PartnershipSpec
+from pinochle_env.games.partnership.game import NUM_SEATS, Game
 from pinochle_env.render import render_for_mode
+from pinochle_env.switches import Rules
 
 from .base import Agent, decide, legal_mask
 from .registry import load_agent
@@ -113,7 +113,7 @@ class SingleSeatEnv(gymnasium.Env):
         self.config = EpisodeConfig(episode, max_hands, reward, reward_scale)
         self.render_mode = render_mode
         self.layout = ActionLayout(self.rules.max_bid)
-        self.observation_spec = ObservationSpec(self.rules)
+        self.observation_spec = PartnershipSpec(self.rules)
         self._encoder = GameEncoder(self.observation_spec)
         self.agents = _seat_agents(seat, partner, opponents)
         self.observation_space = spaces.Box(*self.observation_spec.bounds(), dtype=np.float32)

@@ -4,7 +4,8 @@ For a card to play, :class:`PIMCAgent` draws deals consistent with everything it
 (:class:`agents.sampling.DealSampler`), and on every drawn deal plays each legal card followed by
 a heuristic playout of the rest of the hand for all four seats (each seat deciding from its own
 view of the drawn deal). The card with the best average hand-score margin of its team wins.
-The auction, trump, passing and throw-in decisions are the heuristic's.
+The auction, trump, passing and throw-in decisions are the heuristic's. It plays the partnership
+game only, and refuses the others (:meth:`PIMCAgent.check_rules`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ import numpy as np
 from pinochle_env import Game, PlayerView
 from pinochle_env import rules as R
 from pinochle_env.actions import layout_for
-from pinochle_env.game import Phase
+from pinochle_env.games.partnership.game import Phase
+from pinochle_env.switches import Rules
 
 from .heuristic import HeuristicAgent
 from .sampling import DealSampler
@@ -52,7 +54,19 @@ class PIMCAgent:
         self.heuristic.reset(seed)
         self._rng = np.random.default_rng(seed)
 
+    #: The variants this agent plays.
+    VARIANTS = ("partnership",)
+
+    def check_rules(self, rules: Rules) -> None:
+        """Refuse a game other than the partnership game (``ValueError``)."""
+        if rules.variant not in self.VARIANTS:
+            raise ValueError(
+                f"pimc plays the partnership game only, not variant={rules.variant!r} "
+                "(use heuristic, random or a checkpoint there)"
+            )
+
     def act(self, view: PlayerView, mask: np.ndarray) -> int:
+        self.check_rules(view.rules)
         legal = np.flatnonzero(mask).tolist()
         if view.phase != Phase.PLAY or len(legal) == 1:
             return self.heuristic.act(view, mask)

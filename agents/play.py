@@ -32,10 +32,10 @@ import numpy as np
 
 from pinochle_env.actions import ActionLayout
 from pinochle_env.cards import NUM_TYPES, SUIT_NAMES, SUIT_OF, card_to_str, counts_from_cards
-from pinochle_env.game import NUM_SEATS, Event, Game, Phase, PlayerView, team_of
-from pinochle_env.options import Rules, parse_rule_assignment
+from pinochle_env.games.partnership.game import NUM_SEATS, Event, Game, Phase, PlayerView, team_of
 from pinochle_env.records import write_jsonl
 from pinochle_env.render import format_hand
+from pinochle_env.switches import Rules, parse_rule_assignment
 
 from .base import Agent, decide
 from .registry import load_agent

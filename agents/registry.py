@@ -15,9 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from pinochle_env import PlayerView
+from pinochle_env.protocol import DECISIONS, View
+from pinochle_env.switches import Rules
+from pinochle_env.variants import variant_kit
 
-from .base import DECISION_PHASES, PARTNERSHIP_PHASES, Agent, RandomAgent, phase_name
+from .base import Agent, RandomAgent, check_plays
 
 #: name -> (factory taking keyword parameters, {parameter: type}).
 Factory = Callable[..., Agent]
@@ -71,7 +73,7 @@ def _parse_parameters(name: str, text: str, parameters: dict[str, type]) -> dict
 
 
 _BOOLEANS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
-MIX_KEYS = (*DECISION_PHASES, "bid", "default")
+MIX_KEYS = (*DECISIONS, "bid", "default")
 _MIX_SPLIT = re.compile(r",(?=\s*(?:" + "|".join(MIX_KEYS) + r")\s*=)")
 
 
@@ -83,7 +85,8 @@ def _parse_mix(text: str) -> dict[str, str]:
         if not equals or key not in MIX_KEYS:
             raise ValueError(f"bad mix entry {item!r}; use phase=spec with phases {', '.join(MIX_KEYS)}")
         parts[key] = value.strip()
-    missing = sorted(set(PARTNERSHIP_PHASES) - set(parts))
+    # Checked against the default game's decisions here; other games' are checked at their first decision.
+    missing = sorted(set(variant_kit(Rules()).decisions_taken) - set(parts))
     if missing and "default" not in parts:
         raise ValueError(f"mix spec leaves phases {', '.join(missing)} without an agent; add default=SPEC")
     return parts
@@ -100,8 +103,21 @@ class MixAgent:
         for agent in self._agents.values():
             agent.reset(seed)
 
-    def act(self, view: PlayerView, mask: np.ndarray) -> int:
-        phase = phase_name(view.phase)
+    def check_rules(self, rules: Rules) -> None:
+        """Refuse rules under which a part cannot play, or whose game has a decision no part takes."""
+        for phase, agent in self._agents.items():
+            try:
+                check_plays(agent, rules)
+            except ValueError as error:
+                raise ValueError(f"mix part {phase}={agent.name}: {error}") from None
+        missing = [d for d in variant_kit(rules).decisions_taken if d not in self._agents]
+        if missing and "default" not in self._agents:
+            raise ValueError(
+                f"mix spec leaves the {rules.variant} game's {', '.join(missing)} without an agent; add default=SPEC"
+            )
+
+    def act(self, view: View, mask: np.ndarray) -> int:
+        phase = view.phase.decision
         agent = self._agents.get(phase, self._agents.get("default"))
         if agent is None:
             raise ValueError(f"mix spec {self.name!r} has no agent for phase {phase}; add {phase}=SPEC or default=SPEC")
@@ -114,8 +130,8 @@ def _load_builtins() -> None:
     if _BUILTINS_LOADED:
         return
     _BUILTINS_LOADED = True
-    from .checkpoint import load_checkpoint_agent
     from .heuristic import HeuristicAgent
+    from .neural.agent import load_checkpoint_agent
     from .pimc import PIMCAgent
 
     builtins: dict[str, tuple[Factory, dict[str, type]]] = {

@@ -29,7 +29,7 @@ from pinochle_env import Game, IllegalActionError, PlayerView
 from pinochle_env import rules as R
 from pinochle_env.actions import layout_for
 from pinochle_env.cards import COPIES, NUM_TYPES, cards_from_counts, counts_from_cards
-from pinochle_env.game import HAND_SIZE, Phase
+from pinochle_env.games.partnership.game import HAND_SIZE, Phase
 
 #: How hidden cards are drawn, in the order tried for each sample, with the number of tries:
 #: ``quick`` deals them at random and rejects a draw whose meld differs from the meld shown;

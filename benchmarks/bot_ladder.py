@@ -20,7 +20,8 @@ import sys
 import time
 from pathlib import Path
 
-from agents.arena import ArenaConfig, ArenaError, parse_rules, run_arena, usable_cpus, validate
+from agents.arena import ArenaConfig, ArenaError, parse_rules, run_arena, validate
+from agents.runtime import usable_cpus
 
 #: The default ladder: (A, B, deal pairs).
 LADDER = [("heuristic", "random", 2000), ("pimc", "heuristic", 500)]

@@ -32,10 +32,11 @@ from pathlib import Path
 
 import torch
 
-from agents.arena import import_ray, usable_cpus
+from agents.runtime import import_ray, usable_cpus
+from pinochle_train.backends import make_backend
 from pinochle_train.config import TrainConfig, build_config, load_preset
 from pinochle_train.ppo import ppo_update
-from pinochle_train.rollout import RolloutWorker, Weights, make_backend, shares
+from pinochle_train.rollout import RolloutWorker, Weights, shares
 from pinochle_train.trainer import Trainer, minibatch_rng
 
 

@@ -2,16 +2,22 @@
 
 ``pinochle_env.env(**options)`` is the PettingZoo AEC environment ``pinochle_v0`` (see
 :mod:`pinochle_env.env` for its documentation page); :class:`BatchedGames` steps many games in
-lockstep; :class:`Game` is the rules engine itself (``new_game(rules)`` makes the engine of any variant:
-the partnership game, ``cutthroat`` or ``two_hand``).
+lockstep; :class:`Game` is the partnership game's rules engine (``new_game(rules)`` makes the engine
+of any variant: the partnership game, ``cutthroat`` or ``two_hand``).
+
+Layout: the shared machinery is here (cards, the rule functions in :mod:`~pinochle_env.rules`,
+the rule switches in :mod:`~pinochle_env.switches`, actions, the engine base and the typed
+interface in :mod:`~pinochle_env.protocol`, observation pieces, replay helpers, records, the env
+and the batched API); each game has its own package under :mod:`pinochle_env.games`, found through
+the registry in :mod:`~pinochle_env.variants`.
 """
 
 from .actions import ActionLayout
 from .batch import BatchedGames, BatchStep
 from .engine import IllegalActionError
 from .env import action_to_string, env, raw_env
-from .game import Game, Phase, PlayerView
-from .options import PRESETS, Rules
+from .games.partnership import Game, Phase, PlayerView
+from .switches import PRESETS, Rules
 from .variants import new_game
 
 __all__ = [

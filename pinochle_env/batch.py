@@ -35,8 +35,8 @@ import numpy as np
 from .actions import masks_from_bits
 from .cards import NUM_TYPES
 from .episode import EpisodeConfig
-from .options import Rules
 from .recycling import RecycledArrays
+from .switches import Rules
 from .variants import variant_kit
 
 
@@ -230,7 +230,7 @@ class BatchedGames:
             game = games[i]
             action = action_list[i]
             if action is not None:
-                game._APPLY[game.phase](game, action)
+                game.APPLY[game.phase](game, action)
             if game.to_act < 0:
                 if self.record:
                     records.append(game.record())
@@ -248,7 +248,7 @@ class BatchedGames:
             seats.append(game.to_act)
             phase = game.phase
             phases.append(phase)
-            legal.append(game._LEGAL[phase](game))
+            legal.append(game.LEGAL_BITS[phase](game))
         rewards = np.zeros((self.num_games, self.num_seats), dtype=np.float32)
         hand_over, terminated, truncated = np.zeros((3, self.num_games), dtype=bool)
         if ended:  # filled in at once: a numpy call costs more than a step of the loop above
@@ -272,7 +272,7 @@ class BatchedGames:
         legal = in_range & (self._masks[self._rows, np.where(in_range, actions, 0)] == 1)
         i = int(np.flatnonzero(~legal)[0])
         game = self.games[i]
-        raise IllegalActionError(f"game {i}: " + game._illegal_message(actions[i], game.legal_actions()))
+        raise IllegalActionError(f"game {i}: " + game.illegal_message(actions[i]))
 
     def _result(self, seats, phases, masks, rewards, hand_over, terminated, truncated, records) -> BatchStep:
         """The step's arrays: each acting seat's observation (with its turn stamped) and mask."""

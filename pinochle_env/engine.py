@@ -1,8 +1,8 @@
 """What the engines of the three games share.
 
 :class:`Engine` is the state-machine machinery of every variant: legality as a bit mask from one
-method per phase (``_LEGAL``), a checked ``apply`` that dispatches to one method per phase
-(``_APPLY``), readable refusals, the common constructor checks, the next hand and copies.
+method per phase (``LEGAL_BITS``), a checked ``apply`` that dispatches to one method per phase
+(``APPLY``), readable refusals, the common constructor checks, the next hand and copies.
 :class:`AuctionEngine` adds what the two auction games (partnership and cutthroat) share: the
 auction itself, the trump, throw-in and card-play legality, and the hand bookkeeping of counts and
 held bits. Each game's module keeps only its own rules.
@@ -28,7 +28,7 @@ from .cards import (
     format_cards,
     sorted_for_display,
 )
-from .options import MIN_BID, Rules
+from .switches import MIN_BID, Rules
 
 #: The 48 cards of the deck; each deal shuffles a copy.
 DECK = np.repeat(np.arange(NUM_TYPES), COPIES)
@@ -80,7 +80,8 @@ class IllegalActionError(ValueError):
 class Engine:
     """Machinery shared by every variant's engine (see the module docstring).
 
-    A subclass sets ``NUM_SEATS``, ``VARIANT``, ``_LEGAL`` and ``_APPLY`` (per phase), keeps
+    A subclass sets ``NUM_SEATS``, ``VARIANT``, ``LEGAL_BITS`` and ``APPLY`` (per phase: public, so
+    that a caller that checked legality already, the batched API, can call them directly), keeps
     ``phase``, ``to_act`` (-1 once the hand is over), ``dealer``, ``layout`` and ``winner``, and
     implements ``_start_hand(dealer, deal)``.
     """
@@ -90,8 +91,8 @@ class Engine:
     #: What ``winner`` and the running totals are indexed by: a team, or a player where every
     #: player is its own team.
     WINNER: ClassVar[str] = "player"
-    _LEGAL: ClassVar[dict[Any, Callable[[Any], int]]]
-    _APPLY: ClassVar[dict[Any, Callable[[Any, int], None]]]
+    LEGAL_BITS: ClassVar[dict[Any, Callable[[Any], int]]]
+    APPLY: ClassVar[dict[Any, Callable[[Any, int], None]]]
 
     def _begin(self, rules: Rules | None, rng: np.random.Generator | None, dealer: int | None, totals: Any) -> int:
         """The constructor's common part: the rules (refusing another variant's), the generator,
@@ -142,7 +143,7 @@ class Engine:
 
     def legal_bits(self) -> int:
         """The legal actions as a bit mask (bit ``a`` set when action ``a`` is legal): the fast path."""
-        return self._LEGAL[self.phase](self)
+        return self.LEGAL_BITS[self.phase](self)
 
     def legal_actions(self) -> list[int]:
         """Legal action ids for the seat ``to_act``, ascending (empty when the hand is over)."""
@@ -159,18 +160,18 @@ class Engine:
         bits = self.legal_bits()
         is_integer = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
         if not is_integer or action < 0 or not bits >> int(action) & 1:
-            raise IllegalActionError(self._illegal_message(action, self.legal_actions()))
-        self._APPLY[self.phase](self, int(action))
+            raise IllegalActionError(self.illegal_message(action))
+        self.APPLY[self.phase](self, int(action))
 
-    def _illegal_message(self, action: Any, legal: list[int]) -> str:
-        """Why ``action`` is refused, naming the ``legal`` ones (the batched API asks for it too)."""
+    def illegal_message(self, action: Any) -> str:
+        """Why ``action`` is refused, naming the legal ones (the batched API asks for it too)."""
         try:
             name = f"{action} ({self.layout.to_string(int(action))})"
         except (TypeError, ValueError):
             name = f"{action!r} (out of range 0..{self.layout.size - 1})"
         if self.hand_over:
             return f"action {name} is not legal: the hand is over"
-        legal_names = ", ".join(self.layout.to_string(a) for a in legal)
+        legal_names = ", ".join(self.layout.to_string(a) for a in self.legal_actions())
         return (
             f"action {name} is not legal for player {self.to_act} in phase {self.phase.name.lower()}; "
             f"legal actions: {legal_names}"

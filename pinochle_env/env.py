@@ -89,11 +89,10 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .actions import ActionLayout, mask_from_bits
-from .encoding import ObservationSpec, state_size
 from .engine import IllegalActionError
 from .episode import EpisodeConfig
-from .options import CHOICES, DEFAULT_TARGET, INTEGER_SWITCHES, SWITCH_NAMES, VARIANT_SWITCHES, Rules
 from .render import render_for_mode
+from .switches import CHOICES, DEFAULT_TARGET, INTEGER_SWITCHES, SWITCH_NAMES, VARIANT_SWITCHES, Rules, spell
 from .variants import variant_kit
 
 ILLEGAL_ACTION_MODES = ("raise", "penalty")
@@ -340,7 +339,8 @@ def action_table(max_bid: int = 1000) -> str:
 
 
 def observation_table(rules: Rules | None = None) -> str:
-    """The pieces of the observation vector, generated from :class:`ObservationSpec`."""
+    """The pieces of the observation vector of a rule set (default: the default rules), generated
+    from its game's observation layout."""
     spec = variant_kit(rules or Rules()).spec
     return _table(
         ("piece", "indices", "meaning"),
@@ -349,12 +349,14 @@ def observation_table(rules: Rules | None = None) -> str:
 
 
 def switch_table() -> str:
-    """Every rule switch with its allowed values, default first, generated from :mod:`options`."""
+    """Every rule switch with its allowed values, default first, generated from :mod:`~pinochle_env.switches`."""
 
     def variants(name: str) -> str:
         return "all" if name == "variant" else ", ".join(v for v, names in VARIANT_SWITCHES.items() if name in names)
 
-    rows = [(name, " | ".join(_spell(v) for v in values), variants(name)) for name, values in CHOICES.items()]
+    rows = [
+        (name, " | ".join(spell(v, quoted=False) for v in values), variants(name)) for name, values in CHOICES.items()
+    ]
     defaults = {"max_bid": "1000", "target_score": " / ".join(f"{v} {t}" for v, t in DEFAULT_TARGET.items())}
     rows += [
         (name, f"integer >= {low}, multiple of {step} (default {defaults[name]})", variants(name))
@@ -363,21 +365,17 @@ def switch_table() -> str:
     return _table(("switch", "values (default first)", "variants"), rows)
 
 
-def _spell(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
 def _documentation() -> str:
     """The module docstring with its tables generated from the code that defines them."""
-    spec = ObservationSpec(Rules())
+    kit = variant_kit(Rules())
     return __doc__.format(
         summary="A PettingZoo AEC environment over the pinochle-rl rules engine, with masked actions.",
         options="\n".join(f"* ``{name}``: {text}" for name, text in ENV_OPTIONS.items()),
         num_actions=ActionLayout().size,
         actions=action_table(),
-        obs_size=spec.size,
+        obs_size=kit.spec.size,
         observation=observation_table(),
-        state_size=state_size(spec),
+        state_size=kit.state_size,
     )
 
 

@@ -2,7 +2,7 @@
 
 An episode is one hand (``episode="hand"``) or hands until a team (a player, in the variants
 without partners) wins (``episode="game"``, cut short after ``max_hands`` hands). Rewards are
-team-shared and zero-sum (:func:`~pinochle_env.variants.margins`):
+team-shared and zero-sum (:func:`~pinochle_env.kit.margins`):
 
 - ``reward="margin"``: at every hand end, own team's hand score minus the other team's (in
   cutthroat: own score minus the mean of the other two), divided by ``reward_scale``;
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .variants import margins
+from .kit import margins
 
 EPISODES = ("hand", "game")
 REWARDS = ("margin", "win")

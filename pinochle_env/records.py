@@ -1,9 +1,12 @@
 """Hand records: JSONL files, exact replay, and arrays for imitation learning and offline RL.
 
-A hand record is the dict :meth:`Game.record` returns, in the format of ``docs/rules.md``
-("Hand record"). Records replay on their own: the record holds every rule switch, the deal, the
-dealer and every decision, so :func:`replay` rebuilds exactly the same final state, and
-:func:`replay` with ``upto=k`` stops just before decision ``k`` (the state at any decision).
+A hand record is the dict a game's ``record()`` returns at the end of a hand, in the format of
+``docs/rules.md`` ("Hand record") for the partnership game, ``docs/cutthroat.md`` and
+``docs/two_hand.md`` for the others; every record names its variant and rule switches, and each
+game's own ``replay`` module reads it. Records replay on their own: the record holds every rule
+switch, the deal, the dealer and every decision, so :func:`replay` rebuilds exactly the same final
+state, and :func:`replay` with ``upto=k`` stops just before decision ``k`` (the state at any
+decision).
 """
 
 from __future__ import annotations
@@ -16,34 +19,12 @@ from typing import Any
 
 import numpy as np
 
-from .cards import card_from_str
-from .game import Game, Phase
-from .options import Rules
-from .replay import auction_action, recorded_decisions, replay_record, take
-from .variants import VariantKit, margins, variant_kit
+from .kit import VariantKit, margins
+from .switches import Rules
+from .variants import variant_kit
 
 #: Keys every hand record of every variant has (extra keys are allowed).
 COMMON_KEYS = ("variant", "options", "dealer", "deal", "tricks", "score", "totals")
-
-#: Keys every partnership hand record has (extra keys are allowed).
-RECORD_KEYS = (
-    "variant",
-    "options",
-    "dealer",
-    "deal",
-    "auction",
-    "declarer",
-    "bid",
-    "trump",
-    "passed_to_declarer",
-    "passed_back",
-    "meld",
-    "thrown_in",
-    "tricks",
-    "points",
-    "score",
-    "totals",
-)
 
 
 def write_jsonl(path: str | os.PathLike, records: Iterable[dict[str, Any]], append: bool = False) -> int:
@@ -74,24 +55,6 @@ def read_jsonl(path: str | os.PathLike) -> Iterator[dict[str, Any]]:
             yield record
 
 
-def _start(record: dict[str, Any]) -> Game:
-    """The game as the record's hand was dealt (running totals as they stood before it)."""
-    rules = Rules.from_mapping(record["options"])
-    before = (record["totals"][0] - record["score"][0], record["totals"][1] - record["score"][1])
-    game = Game(rules, np.random.default_rng(0), dealer=record["dealer"], deal=record["deal"], totals=before)
-    game.hand_number = record.get("hand_number", 0)
-    return game
-
-
-def _recorded_action(game: Game, record: dict[str, Any], cursor: dict[str, int]) -> int:
-    """The record's action at the game's current decision (see :mod:`pinochle_env.replay`)."""
-    if game.phase == Phase.PASS_TO_DECLARER:
-        return game.layout.card_action(card_from_str(record["passed_to_declarer"][take(cursor, "to_declarer")]))
-    if game.phase == Phase.PASS_BACK:
-        return game.layout.card_action(card_from_str(record["passed_back"][take(cursor, "back")]))
-    return auction_action(game, record, cursor)
-
-
 def decisions(record: dict[str, Any]) -> Iterator[tuple[Any, int, int]]:
     """Each decision of a recorded hand (any variant) as ``(game, seat, action)``, the game as it
     stands *before* the action (the same object, advanced after each yield: clone it to keep it)."""
@@ -109,16 +72,6 @@ def _kit(record: dict[str, Any]) -> VariantKit:
     if not isinstance(record, dict) or "options" not in record:
         raise ValueError("not a hand record: it has no 'options'")
     return variant_kit(Rules.from_mapping(record["options"]))
-
-
-def partnership_decisions(record: dict[str, Any]) -> Iterator[tuple[Game, int, int]]:
-    """:func:`decisions` of a partnership hand."""
-    return recorded_decisions(record, _start, _recorded_action)
-
-
-def replay_partnership(record: dict[str, Any], upto: int | None = None) -> Game:
-    """:func:`replay` of a partnership hand."""
-    return replay_record(record, _start, _recorded_action, tuple(k for k in RECORD_KEYS if k != "deal"), upto)
 
 
 def to_arrays(

@@ -1,15 +1,16 @@
-"""Text rendering of a game: hands, auction, meld, trick in progress and scores, as a plain table."""
+"""Text rendering shared by the games: hands, the header, meld and trick lines of a table.
+
+Each game draws its own table from these pieces (``pinochle_env/games/<game>/render.py``);
+:func:`render_for_mode` is what an environment's ``render()`` does with it.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import gymnasium
 
 from .cards import NUM_SUITS, RANKS, SUIT_OF, SUITS, card_to_str, cards_from_counts
-
-if TYPE_CHECKING:
-    from .game import Game
 
 
 def format_hand(counts: list[int]) -> str:
@@ -20,10 +21,6 @@ def format_hand(counts: list[int]) -> str:
         ranks = sorted((c for c in cards if SUIT_OF[c] == suit), reverse=True)
         groups.append(f"{SUITS[suit]}: " + (" ".join(RANKS[c % 6] for c in ranks) or "-"))
     return " | ".join(groups)
-
-
-def _call(call: int | str) -> str:
-    return str(call)
 
 
 def header_line(game: Any) -> str:
@@ -60,36 +57,6 @@ def trick_lines(game: Any, points: str) -> list[str]:
 def format_card_list(cards: list[int]) -> str:
     """Cards in the order given, as ``TS AH 9C``."""
     return " ".join(map(card_to_str, cards))
-
-
-def render_game(game: Game) -> str:
-    """The whole deal as the table a kibitzer would see, all four hands included."""
-    lines = [
-        header_line(game),
-        f"score  team 0 (players 0+2): {game.totals[0]}  team 1 (players 1+3): {game.totals[1]}",
-    ]
-    for seat in range(4):
-        lines.append(f"  player {seat} (team {seat & 1}): {format_hand(game.hands[seat])}")
-    if game.auction:
-        lines.append("auction: " + ", ".join(f"p{seat} {_call(call)}" for seat, call in game.auction))
-    if game.declarer >= 0:
-        trump = SUITS[game.trump] if game.trump >= 0 else "?"
-        lines.append(f"declarer: player {game.declarer}  contract: {game.contract}  trump: {trump}")
-    if game.passed_to_declarer or game.passed_back:
-        lines.append(
-            f"passed to declarer: {format_card_list(game.passed_to_declarer)}"
-            f"  passed back: {format_card_list(game.passed_back)}"
-        )
-    lines += meld_lines(game.melds)
-    if game.thrown_in:
-        lines.append("thrown in")
-    lines += trick_lines(game, f"team 0 {game.trick_points[0]}, team 1 {game.trick_points[1]}")
-    if game.score is not None:
-        result = "thrown in" if game.thrown_in else ("made" if game.made else "set")
-        lines.append(f"hand result: {result}; score team 0 {game.score[0]:+d}, team 1 {game.score[1]:+d}")
-        if game.winner is not None:
-            lines.append(f"game over: team {game.winner} wins")
-    return "\n".join(lines)
 
 
 def render_for_mode(game: Any, render_mode: str | None) -> str | None:

@@ -2,6 +2,6 @@
 
 :mod:`~pinochle_train.config` (fields and presets), :mod:`~pinochle_train.rollout` (batched
 self-play rollouts and their backends), :mod:`~pinochle_train.ppo` (the update),
-:mod:`~pinochle_train.checkpoints` (file format), :mod:`~pinochle_train.trainer` (the loop) and
+:mod:`~agents.neural.checkpoints` (file format), :mod:`~pinochle_train.trainer` (the loop) and
 :mod:`~pinochle_train.evaluate` (arena evaluations).
 """

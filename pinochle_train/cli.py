@@ -14,9 +14,9 @@ import sys
 import time
 from pathlib import Path
 
-from pinochle_env.options import CHOICES, INTEGER_SWITCHES, parse_rule_assignment
+from agents.neural.checkpoints import CheckpointError, load_checkpoint
+from pinochle_env.switches import CHOICES, INTEGER_SWITCHES, parse_rule_assignment
 
-from .checkpoints import CheckpointError, load_checkpoint
 from .config import FIELDS, RESUMABLE_CHANGES, TrainConfig, build_config, load_preset, parse_value, resolve_preset
 
 

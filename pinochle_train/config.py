@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from agents.arena import BACKENDS, import_ray
-from pinochle_env.options import Rules
+from agents.runtime import BACKENDS, import_ray
+from pinochle_env.switches import Rules
 
 if sys.version_info >= (3, 11):
     import tomllib

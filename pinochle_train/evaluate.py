@@ -15,7 +15,7 @@ from typing import Any, TextIO
 from agents.arena import RESULTS, ArenaConfig, read_results, run_arena
 from agents.arena_report import deal_pair_margin, format_table
 from agents.stats import wilson_interval
-from pinochle_env.options import Rules
+from pinochle_env.switches import Rules
 
 
 def spec_slug(spec: str) -> str:

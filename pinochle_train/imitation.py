@@ -19,12 +19,12 @@ import torch
 from torch import nn
 
 from agents.base import decide
+from agents.neural.network import MLP, masked_logits
 from agents.registry import load_agent
 from pinochle_env import Game
 from pinochle_env.records import to_arrays
 
 from .config import TrainConfig
-from .network import MLP, masked_logits
 
 #: Hands one worker call plays (bounds the memory of one chunk's float arrays).
 CHUNK_HANDS = 250

@@ -1,6 +1,6 @@
 """The PPO update: clipped policy loss with masked logits, value loss, entropy bonus.
 
-Statistics come back per decision phase (``PHASE_GROUPS``) and over all decisions, averaged over
+Statistics come back per decision phase (``DECISIONS``) and over all decisions, averaged over
 every minibatch of the update: policy loss, value loss, entropy, approximate KL
 (``(r - 1) - log r``), clip fraction and the explained variance of the collection-time values.
 """
@@ -11,9 +11,11 @@ import numpy as np
 import torch
 from torch import nn
 
+from agents.neural.network import MLP, masked_logits
+from pinochle_env.protocol import DECISIONS
+
 from .config import TrainConfig
-from .network import MLP, masked_logits
-from .rollout import PHASE_GROUPS, Samples
+from .rollout import Samples
 
 STATISTICS = ("policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction")
 
@@ -39,7 +41,7 @@ def ppo_update(
         "returns": torch.from_numpy(samples.returns),
         "phase": torch.from_numpy(samples.phase.astype(np.int64)),
     }
-    groups = len(PHASE_GROUPS)
+    groups = len(DECISIONS)
     sums = torch.zeros(len(STATISTICS), groups)
     counts = torch.zeros(groups)
     parameters = [*policy.parameters(), *critic.parameters()]
@@ -65,7 +67,7 @@ def ppo_update(
                 counts += torch.bincount(phase, minlength=groups)
     statistics: dict[str, dict[str, float]] = {}
     for k, name in enumerate(STATISTICS):
-        statistics[name] = {PHASE_GROUPS[g]: float(sums[k, g] / counts[g]) for g in range(groups) if counts[g] > 0} | {
+        statistics[name] = {DECISIONS[g]: float(sums[k, g] / counts[g]) for g in range(groups) if counts[g] > 0} | {
             "all": float(sums[k].sum() / counts.sum()) if counts.sum() > 0 else float("nan")
         }
     statistics["explained_variance"] = explained_variance(samples)
@@ -101,7 +103,7 @@ def _losses(policy: MLP, critic: MLP, batch: dict[str, torch.Tensor], config: Tr
 def explained_variance(samples: Samples) -> dict[str, float]:
     """1 - Var(returns - values) / Var(returns) of the collection-time values, per phase and overall."""
     result = {}
-    for name, selected in [(n, samples.phase == g) for g, n in enumerate(PHASE_GROUPS)] + [("all", slice(None))]:
+    for name, selected in [(n, samples.phase == g) for g, n in enumerate(DECISIONS)] + [("all", slice(None))]:
         returns = samples.returns[selected]
         if len(returns) < 2 or returns.var() == 0:
             continue

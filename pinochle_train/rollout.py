@@ -13,33 +13,24 @@ action. Forced decisions (one legal action) are played without the network. In a
 but not trained. Once a worker has its share, hands that start later are played out with the
 first legal action (engine time only) and thrown away, while the hands that count finish.
 
-Backends (:class:`RolloutBackend`): :class:`InProcessBackend` (``workers=0``, deterministic
-single-process mode), :class:`ProcessBackend` (worker processes) and, with ``backend="ray"``,
-:class:`~.ray_backend.RayBackend` (Ray actors on a cluster); a backend only has to implement
-``collect`` and ``close``.
+Where the workers run is the backends' business (:mod:`~pinochle_train.backends`).
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import multiprocessing
-import traceback
-from typing import Any, Protocol, TextIO
+from typing import Any
 
 import numpy as np
 import torch
 
-from agents.base import DECISION_PHASES, phase_name
+from agents.neural.network import MLP, build_critic, build_policy, masked_logits
 from pinochle_env import BatchedGames
-from pinochle_env.variants import margins
+from pinochle_env.kit import margins
+from pinochle_env.protocol import DECISIONS
 
 from .config import TrainConfig
-from .network import MLP, build_critic, build_policy, masked_logits
 
-#: Decision phases as trained and logged, in order; ``phase`` in :class:`Samples` indexes this
-#: (``meld`` only occurs in the two-handed game).
-PHASE_GROUPS = DECISION_PHASES
 #: Per-hand statistics a worker reports (one row per counted hand), for TensorBoard.
 HAND_STATS = (
     "contract",
@@ -72,7 +63,7 @@ class Samples:
     value: np.ndarray  # (n,) float32, at collection time
     advantage: np.ndarray  # (n,) float32, GAE over the seat's decisions in the hand
     returns: np.ndarray  # (n,) float32 = advantage + value
-    phase: np.ndarray  # (n,) int8 index into PHASE_GROUPS
+    phase: np.ndarray  # (n,) int8 index into DECISIONS (the kind of decision)
     hand_stats: np.ndarray  # (hands, len(HAND_STATS)) float32
     decisions: int  # engine decisions of the counted hands (forced and opponents' included)
 
@@ -132,12 +123,12 @@ class RolloutWorker:
         self.policy = build_policy(sizes["observation_size"], config.hidden, sizes["num_actions"])
         self.critic = build_critic(sizes["critic_input_size"][config.critic_input], config.critic_hidden)
         self.opponents: list[MLP] = []
-        # Index into PHASE_GROUPS of each engine phase a decision can be in (-1: none).
+        # Index into DECISIONS of the decision taken in each engine phase (-1: none).
         phase_type = self.games.kit.phase_type
         self._phase_group = np.full(max(phase_type) + 1, -1, dtype=np.int8)
         for phase in phase_type:
-            with contextlib.suppress(KeyError):
-                self._phase_group[phase] = PHASE_GROUPS.index(phase_name(phase))
+            if phase.decision is not None:
+                self._phase_group[phase] = DECISIONS.index(phase.decision)
 
     def _set_weights(self, weights: Weights) -> None:
         _load(self.policy, weights["policy"])
@@ -300,94 +291,6 @@ def network_sizes(games: BatchedGames) -> dict[str, Any]:
     }
 
 
-# ------------------------------------------------------------------------------ backends
-
-
-class RolloutBackend(Protocol):
-    """Where rollouts run: ``collect`` returns one :class:`Samples` per worker, in worker order."""
-
-    def collect(self, update: int, weights: Weights, target: int) -> list[Samples]: ...
-
-    def close(self) -> None: ...
-
-
 def shares(target: int, workers: int) -> list[int]:
     """Split an update's decisions over workers (the first ones take the remainder)."""
     return [target // workers + (k < target % workers) for k in range(workers)]
-
-
-class InProcessBackend:
-    """One worker in this process: the deterministic single-process mode (``workers=0``)."""
-
-    def __init__(self, config: TrainConfig) -> None:
-        self.worker = RolloutWorker(config, 0)
-
-    def collect(self, update: int, weights: Weights, target: int) -> list[Samples]:
-        return [self.worker.collect(update, weights, target)]
-
-    def close(self) -> None:
-        pass
-
-
-def _worker_main(config: TrainConfig, index: int, connection: Any) -> None:
-    """A worker process: answer ``("collect", update, weights, target)`` until ``None`` arrives."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the trainer handles Ctrl-C and closes the workers
-    torch.set_num_threads(1)
-    worker = RolloutWorker(config, index)
-    while (message := connection.recv()) is not None:
-        _, update, weights, target = message
-        try:
-            connection.send(("ok", worker.collect(update, weights, target)))
-        except Exception:  # reported to the trainer, which raises it
-            connection.send(("error", traceback.format_exc()))
-
-
-class ProcessBackend:
-    """``workers`` processes (spawned: no forked OpenMP state), one :class:`RolloutWorker` each."""
-
-    def __init__(self, config: TrainConfig) -> None:
-        context = multiprocessing.get_context("spawn")
-        self.connections = []
-        self.processes = []
-        for index in range(config.workers):
-            parent, child = context.Pipe()
-            process = context.Process(target=_worker_main, args=(config, index, child), daemon=True)
-            process.start()
-            self.connections.append(parent)
-            self.processes.append(process)
-
-    def collect(self, update: int, weights: Weights, target: int) -> list[Samples]:
-        for connection, share in zip(self.connections, shares(target, len(self.connections)), strict=True):
-            connection.send(("collect", update, weights, share))
-        results = []
-        for index, connection in enumerate(self.connections):
-            try:
-                status, payload = connection.recv()
-            except EOFError:
-                raise RuntimeError(
-                    f"rollout worker {index} died (exit code {self.processes[index].exitcode})"
-                ) from None
-            if status == "error":
-                raise RuntimeError(f"rollout worker {index} failed:\n{payload}")
-            results.append(payload)
-        return results
-
-    def close(self) -> None:
-        for connection in self.connections:
-            with contextlib.suppress(BrokenPipeError, OSError):
-                connection.send(None)
-        for process in self.processes:
-            process.join(timeout=5)
-            if process.is_alive():
-                process.terminate()
-
-
-def make_backend(config: TrainConfig, log: TextIO | None = None) -> RolloutBackend:
-    """The backend ``config`` asks for; ``log`` receives what it has to report (a restarted Ray actor)."""
-    if config.backend == "ray":
-        from .ray_backend import RayBackend  # it imports this module
-
-        return RayBackend(config, log)
-    return InProcessBackend(config) if config.workers == 0 else ProcessBackend(config)

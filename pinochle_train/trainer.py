@@ -19,16 +19,18 @@ from typing import Any, TextIO
 import numpy as np
 import torch
 
-from agents.arena import format_duration, usable_cpus
+from agents.neural.checkpoints import FORMAT, FORMAT_VERSION, check_compatible, export_policy, save_checkpoint
+from agents.neural.network import build_critic, build_policy
+from agents.runtime import format_duration, usable_cpus
 from pinochle_env import BatchedGames
 from pinochle_env.encoding import ENCODER_VERSION
+from pinochle_env.protocol import DECISIONS
 
-from .checkpoints import FORMAT, FORMAT_VERSION, check_compatible, export_policy, save_checkpoint
+from .backends import make_backend
 from .config import TrainConfig, to_toml
 from .evaluate import evaluate, format_evaluation, spec_slug
-from .network import build_critic, build_policy
 from .ppo import ppo_update
-from .rollout import HAND_STATS, PHASE_GROUPS, Samples, make_backend, network_sizes, to_numpy
+from .rollout import HAND_STATS, Samples, network_sizes, to_numpy
 
 
 def pick_device(name: str) -> torch.device:
@@ -267,8 +269,8 @@ class Trainer:
             if pool_hands.any():
                 writer.add_scalar("selfplay/margin_vs_pool", column["learner_margin"][pool_hands].mean(), step)
                 writer.add_scalar("selfplay/pool_hands_pct", 100 * pool_hands.mean(), step)
-        phases = np.bincount(samples.phase, minlength=len(PHASE_GROUPS)) / max(len(samples), 1)
-        for k, phase in enumerate(PHASE_GROUPS):
+        phases = np.bincount(samples.phase, minlength=len(DECISIONS)) / max(len(samples), 1)
+        for k, phase in enumerate(DECISIONS):
             writer.add_scalar(f"samples/share/{phase}", phases[k], step)
         writer.add_scalar("throughput/decisions_per_s", samples.decisions / (rollout_s + update_s), step)
         writer.add_scalar("throughput/trained_decisions_per_s", len(samples) / (rollout_s + update_s), step)

@@ -21,7 +21,7 @@ from agents.arena_report import summarise
 from agents.stats import fit_elo, mean_interval, t_quantile, wilson_interval
 from pinochle_env import records
 from pinochle_env.actions import ActionLayout
-from pinochle_env.options import Rules
+from pinochle_env.switches import Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 RANDOM_MIX = "mix:play=random,default=random"  # random play, but not the same choices as `random`

@@ -7,13 +7,13 @@ import pytest
 
 import pinochle_env
 from pinochle_env import BatchedGames, IllegalActionError, Rules
-from pinochle_env.game import Event
+from pinochle_env.games.partnership.game import Event
 from pinochle_env.records import replay
 
 AGENTS = [f"player_{seat}" for seat in range(4)]
 SEEDS = [3, 14, 15, 92, 65]
 
-# The partnership game's batch plays whole hands as arrays (``pinochle_env.lockstep_hands``), a second
+# The partnership game's batch plays whole hands as arrays (``pinochle_env.games.partnership.lockstep_hands``), a second
 # implementation of the rules: between them, these configurations give every rule switch each of
 # its values, in one-hand episodes (scored and dealt in the arrays unless records are kept) and in
 # games (scored by the engines).

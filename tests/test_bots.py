@@ -16,7 +16,7 @@ from agents.registry import load_agent
 from agents.sampling import DealSampler
 from pinochle_env import Game, Rules
 from pinochle_env.cards import SUIT_OF, parse_cards
-from pinochle_env.game import Phase
+from pinochle_env.games.partnership.game import Phase
 
 #: Rule sets covering every head_rule, simultaneous passing, 3 and 0 cards passed, every
 #: throw-in mode, free raises, a low bid cap, and the other switches at least once.

@@ -24,20 +24,11 @@ from pinochle_env.cards import (
     counts_from_cards,
     parse_cards,
 )
-from pinochle_env.cutthroat import (
-    NUM_SEATS,
-    NUM_TRICKS,
-    RECORD_KEYS,
-    CutthroatGame,
-    Phase,
-    decisions,
-    game_winner,
-    replay,
-    score_hand,
-)
-from pinochle_env.cutthroat_encoding import SEAT_NAMES, CutthroatSpec
 from pinochle_env.engine import IllegalActionError
-from pinochle_env.options import Rules
+from pinochle_env.games.cutthroat.encoding import SEAT_NAMES, CutthroatSpec
+from pinochle_env.games.cutthroat.game import NUM_SEATS, NUM_TRICKS, CutthroatGame, Phase, game_winner, score_hand
+from pinochle_env.games.cutthroat.replay import RECORD_KEYS, decisions, replay
+from pinochle_env.switches import Rules
 from pinochle_env.variants import margins
 
 CUTTHROAT = Rules(variant="cutthroat")

@@ -22,8 +22,8 @@ from pinochle_env.cards import (
     suit_from_str,
 )
 from pinochle_env.engine import IllegalActionError
-from pinochle_env.game import Game, Phase
-from pinochle_env.options import Rules
+from pinochle_env.games.partnership.game import Game, Phase
+from pinochle_env.switches import Rules
 
 # The deal of the spec's hand-record example (dealer 3).
 S8_DEAL = [

@@ -21,10 +21,10 @@ import numpy as np
 import pytest
 
 from pinochle_env.actions import ActionLayout
-from pinochle_env.encoding import GameEncoder, ObservationSpec, encode_state
 from pinochle_env.engine import IllegalActionError
-from pinochle_env.game import Event, Game, Phase
-from pinochle_env.options import Rules
+from pinochle_env.games.partnership.encoding import GameEncoder, PartnershipSpec, encode_state
+from pinochle_env.games.partnership.game import Event, Game, Phase
+from pinochle_env.switches import Rules
 
 CONFIGS = {
     "sequential": Rules(),
@@ -77,7 +77,7 @@ def private_facts(game: Game, seat: int) -> tuple:
     return tuple(facts)
 
 
-def observations(game: Game, spec: ObservationSpec, encoder: GameEncoder | None = None) -> list[np.ndarray]:
+def observations(game: Game, spec: PartnershipSpec, encoder: GameEncoder | None = None) -> list[np.ndarray]:
     encoder = encoder or GameEncoder(spec)
     return [encoder.observation(game, seat) for seat in range(4)]
 
@@ -98,7 +98,7 @@ class Playout:
 
     def __init__(self, rules: Rules, seed: int) -> None:
         self.rules = rules
-        self.spec = ObservationSpec(rules)
+        self.spec = PartnershipSpec(rules)
         self._card0 = ActionLayout(rules.max_bid).card0
         game = Game(rules, np.random.default_rng(seed))
         policy = np.random.default_rng(10_000 + seed)
@@ -182,7 +182,7 @@ class Playout:
 def check_information_sets(rules: Rules, playouts: int, seed: int = 7) -> tuple[Counter, list[str]]:
     """Build and replay alternatives for ``playouts`` random hands; (statistics, leaks found)."""
     rng = np.random.default_rng(seed)
-    spec = ObservationSpec(rules)
+    spec = PartnershipSpec(rules)
     stats: Counter = Counter()
     leaks: list[str] = []
     for hand_seed in range(playouts):

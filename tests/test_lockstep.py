@@ -14,8 +14,8 @@ import pytest
 from pinochle_env import Rules
 from pinochle_env import rules as R
 from pinochle_env.cards import NUM_TYPES
-from pinochle_env.encoding import ObservationSpec
-from pinochle_env.lockstep import (
+from pinochle_env.games.partnership.encoding import PartnershipSpec
+from pinochle_env.games.partnership.lockstep import (
     HEADING,
     LEADER,
     NO_CARD,
@@ -28,8 +28,8 @@ from pinochle_env.lockstep import (
     WON,
     LockstepPlay,
 )
-from pinochle_env.lockstep_hands import LockstepHands
-from pinochle_env.options import CHOICES
+from pinochle_env.games.partnership.lockstep_hands import LockstepHands
+from pinochle_env.switches import CHOICES
 
 SITUATIONS = 3000
 
@@ -87,7 +87,7 @@ def test_lockstep_trick_winner_matches_the_rules():
 
 def lockstep(rules: Rules) -> LockstepPlay:
     """A lockstep play phase for ``SITUATIONS`` games, writing into a scratch observation buffer."""
-    spec = ObservationSpec(rules)
+    spec = PartnershipSpec(rules)
     return LockstepPlay(SITUATIONS, spec, np.zeros((SITUATIONS, 4, spec.size), dtype=np.float32))
 
 
@@ -99,7 +99,7 @@ def test_hands_scored_in_the_arrays_as_by_the_rules(save_meld, applies_to):
     seldom leaves a team without a point or a trick, so the batched-versus-env tests alone would
     not show a switch ignored."""
     rules = Rules(save_meld=save_meld, save_meld_applies_to=applies_to, target_score=500)
-    spec = ObservationSpec(rules)
+    spec = PartnershipSpec(rules)
     hands = LockstepHands(SITUATIONS, spec, np.zeros((SITUATIONS, 4, spec.size), dtype=np.float32))
     rng = np.random.default_rng(12)
     outcomes = set()

@@ -17,7 +17,7 @@ import pytest
 from nbclient import NotebookClient
 
 import pinochle_env
-from agents.checkpoint import BUNDLED
+from agents.neural.agent import BUNDLED
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"

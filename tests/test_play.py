@@ -15,7 +15,7 @@ import pytest
 
 from agents.play import PlayOptions, PlaySession, main, parse_options
 from pinochle_env.cards import NUM_TYPES, card_to_str
-from pinochle_env.game import Game, Phase
+from pinochle_env.games.partnership.game import Game, Phase
 
 ROOT = Path(__file__).resolve().parents[1]
 BAD_OPENING = ["gibberish", "1010", "990", "?", "QS"]

@@ -25,8 +25,8 @@ import torch
 
 from agents import arena
 from agents.arena import ArenaConfig, run_arena
+from agents.neural.checkpoints import load_checkpoint
 from pinochle_train import cli
-from pinochle_train.checkpoints import load_checkpoint
 from pinochle_train.config import build_config
 from pinochle_train.ray_backend import RayBackend
 

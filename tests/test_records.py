@@ -14,9 +14,10 @@ import pytest
 import pinochle_env
 from pinochle_env import records
 from pinochle_env.cards import card_from_str, card_to_str
-from pinochle_env.encoding import ObservationSpec
-from pinochle_env.game import Game, Phase
-from pinochle_env.options import PRESETS, SWITCH_NAMES, Rules
+from pinochle_env.games.partnership.encoding import PartnershipSpec
+from pinochle_env.games.partnership.game import Game, Phase
+from pinochle_env.games.partnership.replay import RECORD_KEYS
+from pinochle_env.switches import PRESETS, SWITCH_NAMES, Rules
 
 #: The hand-record example of the rules (section "Hand record"), with every switch at its default.
 SPEC_EXAMPLE = {
@@ -401,7 +402,7 @@ def test_to_arrays_shapes_and_dtypes(hands):
     recs = [record for record, _, _ in hands if record["options"]["max_bid"] == 1000]
     arrays = records.to_arrays(recs)
     total = sum(len(actions) for record, actions, _ in hands if record["options"]["max_bid"] == 1000)
-    spec = ObservationSpec(Rules())
+    spec = PartnershipSpec(Rules())
     size = Game(Rules(), np.random.default_rng(0)).layout.size
     expected = {
         "observation": ((total, spec.size), np.float32),
@@ -516,7 +517,7 @@ def test_docs_example_record_is_what_the_engine_writes():
 def test_docs_name_every_record_key_and_switch():
     text = DOCS.read_text(encoding="utf-8")
     extra = ("melds", "made", "hand_number", "game_winner")
-    for key in (*records.RECORD_KEYS, *extra):
+    for key in (*RECORD_KEYS, *extra):
         assert f"| `{key}` |" in text, key
     for name in SWITCH_NAMES:
         assert f"| `{name}` |" in text, name

@@ -14,13 +14,14 @@ import pytest
 import torch
 
 from agents.arena import ArenaConfig, run_arena
+from agents.neural.checkpoints import CheckpointError, load_checkpoint, save_checkpoint
+from agents.neural.network import masked_logits
 from agents.registry import load_agent
 from pinochle_env import Rules
 from pinochle_train import cli
-from pinochle_train.checkpoints import CheckpointError, load_checkpoint, save_checkpoint
+from pinochle_train.backends import InProcessBackend
 from pinochle_train.config import TrainConfig, build_config
-from pinochle_train.network import masked_logits
-from pinochle_train.rollout import InProcessBackend, gae, sample
+from pinochle_train.rollout import gae, sample
 from pinochle_train.trainer import Trainer
 
 REPO = Path(__file__).resolve().parent.parent

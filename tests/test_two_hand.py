@@ -24,10 +24,12 @@ from pinochle_env.cards import (
     parse_cards,
 )
 from pinochle_env.engine import IllegalActionError
-from pinochle_env.options import Rules
+from pinochle_env.games.two_hand.actions import LAYOUT
+from pinochle_env.games.two_hand.encoding import TwoHandSpec
+from pinochle_env.games.two_hand.game import Phase, TwoHandGame, game_winner
+from pinochle_env.games.two_hand.replay import decisions, replay
 from pinochle_env.rules import trick_points
-from pinochle_env.two_hand import LAYOUT, Phase, TwoHandGame, decisions, game_winner, replay
-from pinochle_env.two_hand_encoding import TwoHandSpec
+from pinochle_env.switches import Rules
 from pinochle_env.variants import margins
 
 RULES = Rules(variant="two_hand")

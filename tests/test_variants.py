@@ -18,12 +18,12 @@ from agents.arena import ArenaConfig, run_arena
 from agents.arena_report import deal_pair_margin
 from agents.base import decide
 from agents.gym_env import SingleSeatEnv
+from agents.neural.checkpoints import CheckpointError
 from agents.registry import load_agent
 from pinochle_env import BatchedGames, Rules
 from pinochle_env.records import replay, to_arrays
 from pinochle_env.variants import margins, new_game, variant_kit
 from pinochle_train import cli
-from pinochle_train.checkpoints import CheckpointError
 
 VARIANTS = ("cutthroat", "two_hand")
 SEATS = {"partnership": 4, "cutthroat": 3, "two_hand": 2}

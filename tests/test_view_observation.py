@@ -7,9 +7,10 @@ needs exactly the same vector from a view, at every decision, for every seat, un
 import numpy as np
 import pytest
 
-from pinochle_env.encoding import GameEncoder, ObservationSpec, observation_from_view
-from pinochle_env.game import NUM_SEATS, Game
-from pinochle_env.options import Rules
+from pinochle_env.encoding import observation_from_view
+from pinochle_env.games.partnership.encoding import GameEncoder, PartnershipSpec
+from pinochle_env.games.partnership.game import NUM_SEATS, Game
+from pinochle_env.switches import Rules
 
 RULE_SETS = [
     {},
@@ -22,7 +23,7 @@ RULE_SETS = [
 @pytest.mark.parametrize("switches", RULE_SETS, ids=lambda s: ",".join(f"{k}={v}" for k, v in s.items()) or "default")
 def test_view_observation_equals_environment_observation(switches):
     rules = Rules(**switches)
-    spec = ObservationSpec(rules)
+    spec = PartnershipSpec(rules)
     rng = np.random.default_rng(11)
     checked = 0
     for hand in range(12):

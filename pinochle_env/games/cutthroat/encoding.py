@@ -1,11 +1,11 @@
 """Observation of the cutthroat variant: named pieces computed from a seat's view alone.
 
-The pieces follow the partnership encoder's (:func:`pinochle_env.encoding.piece_labels`) with three
-seats, ordered *me, left, right*, and without the partnership's help and passing pieces; the widow
-(public once shown), the cards I buried (declarer only) and per-seat trick counts take their place.
+The pieces follow the partnership game's with three seats, ordered *me, left, right*, and without
+the partnership's help and passing pieces; the widow (public once shown), the cards I buried
+(declarer only) and per-seat trick counts take their place.
 Card pieces of width 48 are thermometers over the 24 card types (entry ``t``: at least one copy,
 entry ``24 + t``: both copies). :meth:`CutthroatSpec.encode_view` reads only a
-:class:`~pinochle_env.cutthroat.CutthroatView`, so nothing the seat may not see can reach it.
+:class:`~.game.CutthroatView`, so nothing the seat may not see can reach it.
 """
 
 from __future__ import annotations
@@ -14,9 +14,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .cards import NUM_TYPES, SUITS, counts_from_cards
-from .cutthroat import NUM_SEATS, NUM_TRICKS, CutthroatGame, CutthroatView, Phase
-from .encoding import (
+from ...cards import NUM_TYPES, SUITS, counts_from_cards
+from ...encoding import (
     HAND_POINTS,
     POINT_SCALE,
     THERMO,
@@ -28,7 +27,8 @@ from .encoding import (
     per_seat,
     thermo_labels,
 )
-from .options import BID_STEP, MIN_BID, Rules
+from ...switches import BID_STEP, MIN_BID, Rules
+from .game import NUM_SEATS, NUM_TRICKS, CutthroatGame, CutthroatView, Phase
 
 SEAT_NAMES = ("me", "left", "right")
 
@@ -83,13 +83,19 @@ class CutthroatSpec(ObservationSpec):
         self._encode_play(obs, view)
         return obs
 
-    def encode_state(self, game: CutthroatGame, seat: int, observation: np.ndarray) -> np.ndarray:
+    def encode_state(
+        self, game: CutthroatGame, seat: int, observation: np.ndarray, out: np.ndarray | None = None
+    ) -> np.ndarray:
         """The perfect-information state from ``seat``'s side: its observation, then the hands of
         left and right and the cards out of play (the widow before it is taken, the buried cards
-        after), as thermometers."""
+        after), as thermometers (into ``out`` if given)."""
         hands = [game.hands[(seat + rel) % NUM_SEATS] for rel in (1, 2)]
         away = counts_from_cards(game.buried if game.widow_shown else game.widow)
-        return np.concatenate([observation, hidden_hands(np.asarray([*hands, away]))]).astype(np.float32)
+        if out is None:
+            out = np.empty(self.state_size, np.float32)
+        out[: observation.shape[0]] = observation
+        out[observation.shape[0] :] = hidden_hands(np.asarray([*hands, away]))
+        return out
 
     # -- pieces, grouped -------------------------------------------------------------------------
     def _set(self, obs: np.ndarray, piece: str, index: int, value: float = 1.0) -> None:

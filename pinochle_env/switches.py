@@ -1,4 +1,6 @@
-"""Rule switches: one frozen dataclass, validated once, with named presets.
+"""Rule switches (:class:`Rules`): one frozen dataclass, validated once, with named presets.
+
+(The rule functions themselves, meld, trick legality and scoring, are in :mod:`pinochle_env.rules`.)
 
 Every switch of RULES.md sections 2-6 is a field with exactly its RULES.md name and spelled
 values; the first allowed value is the default. ``Rules(**switches)`` raises a ``ValueError``
@@ -12,9 +14,11 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from .games import GAMES
+
 #: Allowed values of each switch with a fixed set of choices, default first.
 CHOICES: dict[str, tuple[Any, ...]] = {
-    "variant": ("partnership", "cutthroat", "two_hand"),
+    "variant": tuple(GAMES),
     "bid_raises": ("seed", "any"),
     "pass_with_help": (True, False),
     "all_pass": ("dealer_stuck", "redeal"),
@@ -35,17 +39,13 @@ BID_STEP = 10
 INTEGER_SWITCHES = {"max_bid": (MIN_BID + BID_STEP, BID_STEP), "target_score": (BID_STEP, BID_STEP)}
 
 #: The game each variant plays to when ``target_score`` is not given (RULES.md sections 6 and 7).
-DEFAULT_TARGET = {"partnership": 1500, "cutthroat": 1500, "two_hand": 1000}
+DEFAULT_TARGET = {name: game.target_score for name, game in GAMES.items()}
 
 #: The switches that mean something in each variant (besides ``variant`` itself). Setting any
 #: other switch away from its default there is refused: it would silently do nothing.
-_PARTNERSHIP_SWITCHES = tuple(name for name in CHOICES if name != "variant") + tuple(INTEGER_SWITCHES)
+_ALL_SWITCHES = tuple(name for name in CHOICES if name != "variant") + tuple(INTEGER_SWITCHES)
 VARIANT_SWITCHES: dict[str, tuple[str, ...]] = {
-    "partnership": _PARTNERSHIP_SWITCHES,
-    # No partners: no help and no passing; the rest of the auction, meld and play rules apply.
-    "cutthroat": tuple(n for n in _PARTNERSHIP_SWITCHES if n not in ("pass_with_help", "pass_count", "pass_mode")),
-    # No auction and no throw-in; phase 2 has its own fixed play rules, melds are chosen one by one.
-    "two_hand": ("counting", "target_score"),
+    name: game.switches if game.switches is not None else _ALL_SWITCHES for name, game in GAMES.items()
 }
 
 
@@ -124,7 +124,7 @@ class Rules:
     @property
     def teams(self) -> tuple[int, ...]:
         """The team of each seat: partners share one (0, 1, 0, 1); without partners each seat is its own."""
-        return (0, 1, 0, 1) if self.variant == "partnership" else tuple(range(3 if self.variant == "cutthroat" else 2))
+        return GAMES[self.variant].teams
 
 
 SWITCH_NAMES: tuple[str, ...] = tuple(field.name for field in dataclasses.fields(Rules))
@@ -165,7 +165,14 @@ PRESETS: dict[str, Rules] = {
 }
 
 
+def spell(value: Any, quoted: bool = True) -> str:
+    """A switch value as the rules documentation writes it: ``true``, ``4``, and strings quoted
+    (``'winner'``) unless ``quoted`` is false (the tables)."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    return repr(value) if isinstance(value, str) and quoted else str(value)
+
+
 def _spell(allowed: tuple[Any, ...]) -> str:
-    return ", ".join(
-        repr(v) if isinstance(v, str) else str(v).lower() if isinstance(v, bool) else str(v) for v in allowed
-    )
+    """The allowed values of a switch, as an error message lists them."""
+    return ", ".join(spell(value) for value in allowed)

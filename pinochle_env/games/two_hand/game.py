@@ -7,47 +7,40 @@ may show or exchange a dix, then the winner and the loser each draw a card, the 
 turn-up with the last draw. Phase 2 is twelve tricks with must-follow, must-head and must-trump.
 A hand scores each player its meld plus its trick points; the game is played to 1000.
 
-:class:`TwoHandGame` duck-types the partnership :class:`~pinochle_env.game.Game` (``legal_bits``,
+:class:`TwoHandGame` implements the engine protocol of :mod:`pinochle_env.protocol` (``legal_bits``,
 ``apply``, ``view``, ``record``, ...). Chance comes only from the ``numpy.random.Generator``.
+The meld kinds are in :mod:`.melds`, the action ids in :mod:`.actions`.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
-from enum import IntEnum
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 import numpy as np
 
-from . import rules as R
-from .cards import (
-    ACE,
+from ... import rules as R
+from ...cards import (
     COPIES,
     COUNTING_VALUES,
-    DIAMONDS,
-    JACK,
-    KING,
     NINE,
-    NUM_SUITS,
     NUM_TYPES,
-    QUEEN,
     RANK_OF,
-    SPADES,
     SUIT_OF,
     SUITS,
     card,
-    card_from_str,
     card_to_str,
     counts_from_cards,
     format_cards,
-    suit_from_str,
 )
-from .engine import Engine, card_types, check_copies, parse_hands, shuffled_deck
-from .options import Rules
-from .render import format_card_list, format_hand, header_line
-from .replay import recorded_decisions, replay_record, take
+from ...engine import Engine, card_types, check_copies, parse_hands, shuffled_deck
+from ...protocol import GamePhase
+from ...switches import Rules
+from .actions import LAYOUT
+from .melds import MELD_CARDS, MELD_KINDS, USED_DIX, meld_points, most_worn
+from .render import render_game
 
 NUM_SEATS = 2
 HAND_SIZE = 12
@@ -55,169 +48,16 @@ STOCK_SIZE = 23
 PHASE_TRICKS = 12
 NUM_TRICKS = 2 * PHASE_TRICKS
 DIX_POINTS = 10
-#: The keys of a two-handed hand record (docs/two_hand.md).
-RECORD_KEYS = (
-    "variant", "options", "dealer", "deal", "turn_up", "stock", "trump", "turn_up_dix", "tricks", "melds",
-    "draws", "meld", "points", "score", "totals", "game_winner", "hand_number",
-)  # fmt: skip
 
 
-class Phase(IntEnum):
-    """Where a hand stands: stock play, the trick winner's meld turn, play-out, over."""
+class Phase(GamePhase):
+    """Where a hand stands: stock play, the trick winner's meld turn, play-out, over (with the
+    kind of decision taken there)."""
 
-    PLAY1 = 0
-    MELD = 1
-    PLAY2 = 2
+    PLAY1 = 0, "play"
+    MELD = 1, "meld"
+    PLAY2 = 2, "play"
     HAND_OVER = 3
-
-
-# ------------------------------------------------------------------------------------------------
-# Meld kinds and the reuse of cards on the table
-
-# What a card on the table has served in: one bit per meld group. Class A is split into runs,
-# marriages and the dix, because a run may take over the king and queen of a royal marriage.
-USED_RUN, USED_MARRIAGE, USED_DIX, USED_AROUND, USED_PINOCHLE = 1, 2, 4, 8, 16
-CLASS_A = USED_RUN | USED_MARRIAGE | USED_DIX
-
-
-class MeldKind(NamedTuple):
-    """One meld a trick winner may declare.
-
-    ``points`` is its value (a marriage in the trump suit, the royal marriage, scores twice it);
-    ``marks`` the bit it sets on its cards; a card on the table whose bits meet ``blocked`` may not
-    serve in it again.
-    """
-
-    name: str
-    points: int
-    marks: int
-    blocked: int
-
-
-def _around_kinds() -> list[MeldKind]:
-    kinds = []
-    for rank in (ACE, KING, QUEEN, JACK):
-        single, double = R.AROUND_POINTS[rank]
-        around, abound = R.AROUND_NAMES[rank]
-        kinds.append(MeldKind(around, single, USED_AROUND, USED_AROUND))
-        kinds.append(MeldKind(abound, double, USED_AROUND, USED_AROUND))
-    return kinds
-
-
-#: The meld actions, in action-id order. Only a run may reuse a card of its own class (the royal
-#: marriage's king and queen, so ``blocked`` leaves out USED_MARRIAGE); double melds and every other
-#: meld need cards fresh to their class.
-MELD_KINDS: tuple[MeldKind, ...] = (
-    MeldKind("run", 150, USED_RUN, USED_RUN),
-    MeldKind("double run", 1500, USED_RUN, CLASS_A),
-    *(MeldKind(f"marriage {SUITS[s]}", 20, USED_MARRIAGE, CLASS_A) for s in range(NUM_SUITS)),
-    MeldKind("pinochle", 40, USED_PINOCHLE, USED_PINOCHLE),
-    MeldKind("double pinochle", 300, USED_PINOCHLE, USED_PINOCHLE),
-    *_around_kinds(),
-)
-_MARRIAGE0 = 2  # index of "marriage S" in MELD_KINDS
-
-
-def _meld_cards(kind: int, trump: int) -> tuple[tuple[int, int], ...]:
-    """(card type, copies) of meld ``kind`` with ``trump``."""
-    name = MELD_KINDS[kind].name
-    if name in ("run", "double run"):
-        copies = 2 if name == "double run" else 1
-        return tuple((card(r, trump), copies) for r in R.RUN_RANKS)
-    if name.startswith("marriage"):
-        suit = kind - _MARRIAGE0
-        return ((card(KING, suit), 1), (card(QUEEN, suit), 1))
-    copies = 2 if name.startswith("double") or name.endswith("abound") else 1
-    if name.endswith("pinochle"):
-        return ((card(QUEEN, SPADES), copies), (card(JACK, DIAMONDS), copies))
-    rank = {"aces": ACE, "kings": KING, "queens": QUEEN, "jacks": JACK}[name.split()[0]]
-    return tuple((card(rank, s), copies) for s in range(NUM_SUITS))
-
-
-#: Per trump suit and meld kind: the (card type, copies) the meld needs.
-MELD_CARDS = tuple(tuple(_meld_cards(k, t) for k in range(len(MELD_KINDS))) for t in range(NUM_SUITS))
-
-
-def meld_points(kind: int, trump: int) -> int:
-    """Points of meld ``kind`` with ``trump`` (the marriage in trump is the royal marriage, 40)."""
-    royal = kind == _MARRIAGE0 + trump
-    return MELD_KINDS[kind].points * (2 if royal else 1)
-
-
-def _most_worn(copies: list[int], blocked: int = 0) -> int:
-    """Index of the table copy to use (in a meld, among those free of ``blocked``) or to play: the one
-    that has served in the most meld groups, so the fresher copy stays open to more melds."""
-    free = [i for i, uses in enumerate(copies) if not uses & blocked]
-    return max(free, key=lambda i: (bin(copies[i]).count("1"), copies[i]))
-
-
-# ------------------------------------------------------------------------------------------------
-# Actions
-
-
-class TwoHandLayout:
-    """The flat action ids of the two-handed game (one table for play and meld decisions).
-
-    ``0 .. 23`` play a card type (from the table first, see ``docs/two_hand.md``); then one id per
-    meld kind of :data:`MELD_KINDS`; then dix exchange, dix show and "no meld" (end the meld turn).
-    """
-
-    card0 = 0
-    meld0 = NUM_TYPES
-    dix_exchange = meld0 + len(MELD_KINDS)
-    dix_show = dix_exchange + 1
-    no_meld = dix_show + 1
-    size = no_meld + 1
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, TwoHandLayout)
-
-    def __hash__(self) -> int:
-        return hash(TwoHandLayout)
-
-    def card_action(self, card_type: int) -> int:
-        return self.card0 + card_type
-
-    def meld_action(self, kind: int) -> int:
-        return self.meld0 + kind
-
-    def to_string(self, action: int) -> str:
-        """Readable name: ``TS``, ``run``, ``marriage H``, ``kings around``, ``dix show``, ``no meld``."""
-        if not 0 <= action < self.size:
-            raise ValueError(f"action {action} is out of range 0..{self.size - 1}")
-        if action < self.meld0:
-            return card_to_str(action - self.card0)
-        if action < self.dix_exchange:
-            return MELD_KINDS[action - self.meld0].name
-        return ("dix exchange", "dix show", "no meld")[action - self.dix_exchange]
-
-    def from_string(self, text: str) -> int:
-        """Inverse of :meth:`to_string`; also takes ``done`` for "no meld" and suit names in marriages."""
-        key = " ".join(text.strip().lower().split())
-        if key == "done":
-            return self.no_meld
-        if key.startswith("marriage "):
-            try:
-                return self.meld0 + _MARRIAGE0 + suit_from_str(key[len("marriage ") :])
-            except ValueError:
-                pass
-        names = {self.to_string(a).lower(): a for a in range(self.meld0, self.size)}
-        if key in names:
-            return names[key]
-        try:
-            return self.card0 + card_from_str(key)
-        except ValueError:
-            raise ValueError(
-                f"not an action: {text!r} (try a card like 'TS', a meld like 'run' or 'marriage H', "
-                "'dix exchange', 'dix show' or 'no meld')"
-            ) from None
-
-    def table(self) -> list[tuple[int, str]]:
-        """Every action id with its name: the documentation table, generated from code."""
-        return [(a, self.to_string(a)) for a in range(self.size)]
-
-
-LAYOUT = TwoHandLayout()
 
 
 # ------------------------------------------------------------------------------------------------
@@ -400,7 +240,7 @@ class TwoHandGame(Engine):
         """Remove one ``c`` from ``seat``: a table copy if there is one (the most used), else a concealed one."""
         copies = self.table[seat][c]
         if copies:
-            copies.pop(_most_worn(copies))
+            copies.pop(most_worn(copies))
         else:
             self._take_concealed(seat, c)
 
@@ -444,7 +284,7 @@ class TwoHandGame(Engine):
         table, cards, new = self.table[seat], [], []
         for c, reused, fresh in self._meld_plan(seat, kind):
             for _ in range(reused):
-                table[c][_most_worn(table[c], blocked)] |= marks
+                table[c][most_worn(table[c], blocked)] |= marks
             for _ in range(fresh):
                 self._take_concealed(seat, c)
                 table[c].append(marks)
@@ -521,13 +361,13 @@ class TwoHandGame(Engine):
         self.to_act = -1
 
     #: Per phase, the method listing the legal actions and the one applying an action.
-    _LEGAL: ClassVar[dict[Phase, Callable[[TwoHandGame], int]]] = {
+    LEGAL_BITS: ClassVar[dict[Phase, Callable[[TwoHandGame], int]]] = {
         Phase.PLAY1: _legal_stock_play,
         Phase.MELD: _legal_meld,
         Phase.PLAY2: _legal_final_play,
         Phase.HAND_OVER: Engine._legal_none,
     }
-    _APPLY: ClassVar[dict[Phase, Callable[[TwoHandGame, int], None]]] = {
+    APPLY: ClassVar[dict[Phase, Callable[[TwoHandGame, int], None]]] = {
         Phase.PLAY1: _apply_card,
         Phase.MELD: _apply_meld,
         Phase.PLAY2: _apply_card,
@@ -584,22 +424,7 @@ class TwoHandGame(Engine):
         }
 
     def __str__(self) -> str:
-        lines = [
-            header_line(self),
-            f"trump: {SUITS[self.trump]}  turn-up: {card_to_str(self.turn_up) if self.turn_up >= 0 else '-'}"
-            f"  stock: {len(self.stock) - self.drawn} cards",
-        ]
-        for seat in range(NUM_SEATS):
-            lines.append(
-                f"  player {seat}: {format_hand(self.concealed[seat])}   table: {format_hand(self.table_counts(seat))}"
-                f"   meld {self.meld_points[seat]}  tricks {self.trick_points[seat]}  game {self.totals[seat]}"
-            )
-        if self.trick:
-            lines.append(f"trick (led by player {self.trick_leader}): {format_card_list(self.trick)}")
-        if self.score is not None:
-            won = f"  player {self.winner} wins the game" if self.winner is not None else ""
-            lines.append(f"hand score: {self.score}{won}")
-        return "\n".join(lines)
+        return render_game(self)
 
 
 def game_winner(totals: list[int], target: int) -> int | None:
@@ -640,51 +465,3 @@ def _validated_deal(
         rest = deck.tolist()
     check_copies([c for hand in hands for c in hand] + rest, whole_deck=True)
     return hands, rest[0], rest[1:]
-
-
-# ------------------------------------------------------------------------------------------------
-# Replay
-
-
-def _start(record: dict[str, Any]) -> TwoHandGame:
-    """The game as the record's hand was dealt (running totals as they stood before it)."""
-    if record.get("variant") != "two_hand":
-        raise ValueError(f"not a two_hand record: variant {record.get('variant')!r}")
-    rules = Rules.from_mapping(record["options"])
-    before = [total - score for total, score in zip(record["totals"], record["score"], strict=True)]
-    deal = {"hands": record["deal"], "turn_up": record["turn_up"], "stock": record["stock"]}
-    game = TwoHandGame(rules, np.random.default_rng(0), dealer=record["dealer"], deal=deal, totals=before)
-    game.hand_number = record.get("hand_number", 0)
-    return game
-
-
-def _recorded_action(game: TwoHandGame, record: dict[str, Any], cursor: dict[str, int]) -> int:
-    """The record's action at the game's current decision (see :mod:`pinochle_env.replay`): a card
-    of ``tricks``, or the next entry of the meld turn's list in ``melds`` ("no meld" after the last)."""
-    if game.phase == Phase.MELD:
-        turn = len(game.tricks) - 1
-        entries = record["melds"][turn]
-        made = cursor.get(f"meld {turn}", 0)
-        if made == len(entries):
-            return LAYOUT.no_meld
-        entry = entries[take(cursor, f"meld {turn}")]
-        if entry["seat"] != game.to_act:
-            raise ValueError(f"record has player {entry['seat']} melding where player {game.to_act} is to act")
-        return LAYOUT.from_string(entry["meld"])
-    index = take(cursor, "card")
-    return LAYOUT.card_action(card_from_str(record["tricks"][index // NUM_SEATS]["cards"][index % NUM_SEATS]))
-
-
-def decisions(record: dict[str, Any]) -> Iterator[tuple[TwoHandGame, int, int]]:
-    """Each decision of a recorded hand as ``(game, seat, action)``, the game as it stands *before*
-    the action (the same object, advanced after each yield: clone it to keep it)."""
-    return recorded_decisions(record, _start, _recorded_action)
-
-
-def replay(record: dict[str, Any], upto: int | None = None) -> TwoHandGame:
-    """The game after replaying a record: the whole hand, or only its first ``upto`` decisions.
-
-    Raises ``ValueError`` for a record of another variant, an illegal decision, or a record whose
-    results differ from its replay (an edited record).
-    """
-    return replay_record(record, _start, _recorded_action, tuple(k for k in RECORD_KEYS if k != "deal"), upto)

@@ -3,21 +3,30 @@
 Seat-indexed pieces are ordered *me, opponent*. Card pieces of width 48 are thermometers over the
 24 card types (entry ``t``: at least one copy of type ``t``; entry ``24 + t``: both copies), as in
 the partnership encoder. Because :func:`TwoHandSpec.encode_view` reads only a
-:class:`~pinochle_env.two_hand.TwoHandView`, nothing hidden from the seat can reach its vector.
+:class:`~.game.TwoHandView`, nothing hidden from the seat can reach its vector.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .cards import COPIES, NUM_TYPES, SUITS
-from .encoding import THERMO, ObservationSpec, Thermometers, card_labels, hidden_hands, per_seat, thermo_labels
-from .options import Rules
-from .two_hand import LAYOUT, NUM_SEATS, NUM_TRICKS, STOCK_SIZE, Phase, TwoHandGame, TwoHandView
+from ...cards import COPIES, NUM_TYPES, SUITS
+from ...encoding import (
+    HAND_POINTS,
+    POINT_SCALE,
+    THERMO,
+    ObservationSpec,
+    Thermometers,
+    card_labels,
+    hidden_hands,
+    per_seat,
+    thermo_labels,
+)
+from ...switches import Rules
+from .actions import LAYOUT
+from .game import NUM_SEATS, NUM_TRICKS, STOCK_SIZE, Phase, TwoHandGame, TwoHandView
 
 SEAT_NAMES = ("me", "opponent")
-POINT_SCALE = 1000.0
-HAND_POINTS = 250.0
 #: Meld actions counted per seat in ``meld_kinds``: every meld kind, then dix exchange and dix show.
 MELD_COUNT_NAMES = tuple(LAYOUT.to_string(a) for a in range(LAYOUT.meld0, LAYOUT.no_meld))
 

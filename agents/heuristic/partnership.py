@@ -1,6 +1,7 @@
 """``heuristic``: a rule-based partnership Pinochle player that a club player would recognise.
 
-(The three- and two-handed games have their own, simpler rules: :mod:`agents.heuristic_variants`.)
+(The three- and two-handed games have their own, simpler rules: :mod:`agents.heuristic.cutthroat`
+and :mod:`agents.heuristic.two_hand`.)
 
 Every decision is a function of the seat's :class:`~pinochle_env.PlayerView` and the legal mask
 (plus a seeded tie-break order), so the bot can never see a hidden card:
@@ -46,61 +47,22 @@ from pinochle_env.cards import (
     RANK_OF,
     SUIT_OF,
     TEN,
-    card,
     counts_from_cards,
 )
-from pinochle_env.game import HAND_SIZE, Phase
+from pinochle_env.games.partnership.game import HAND_SIZE, Phase
+
+from .cutthroat import cutthroat_action
+from .hand_value import hand_value, meld_loss, meld_points, suit_length, trick_estimate
+from .two_hand import two_hand_action
 
 #: Card types of each suit, weakest first.
 SUIT_TYPES = R.SUIT_CARDS
 #: Card types of the same suit ranked above each card type.
 HIGHER = tuple(tuple(x for x in SUIT_TYPES[SUIT_OF[c]] if RANK_OF[x] > RANK_OF[c]) for c in range(NUM_TYPES))
-#: Trick points the declaring team takes, from the declarer's hand as dealt: a constant (the
-#: partner's share included), plus per trump, per high trump (A, 10) and per off-suit ace. A
-#: least-squares fit over 3000 hands of heuristic self-play (residual spread about 35 points).
-TRICK_BASE, TRICK_PER_TRUMP, TRICK_PER_HIGH_TRUMP, TRICK_PER_SIDE_ACE = 68.0, 16.0, 9.0, 13.0
 #: Expected points of one unknown card, used for the cards still to come in a trick.
 AVERAGE_CARD_POINTS = 250 / 48
 #: Probability threshold above which an opponent is expected to trump a side-suit lead.
 RUFF_RISK = 0.4
-
-
-def suit_length(hand: list[int], suit: int) -> int:
-    """Number of cards of ``suit`` in a count vector."""
-    return sum(hand[6 * suit : 6 * suit + 6])
-
-
-def meld_points(hand: list[int], trump: int, run_extras: str) -> int:
-    """Meld points of a count vector with ``trump``."""
-    return R.meld(hand, trump, run_extras).points
-
-
-def meld_loss(hand: list[int], card: int, trump: int, run_extras: str) -> int:
-    """Meld points lost by giving away one copy of ``card`` from ``hand``."""
-    before = meld_points(hand, trump, run_extras)
-    hand[card] -= 1
-    after = meld_points(hand, trump, run_extras)
-    hand[card] += 1
-    return before - after
-
-
-def trick_estimate(hand: list[int], trump: int) -> float:
-    """Trick points the declaring team can expect when this hand is the declarer's (partner included).
-
-    A linear rule of thumb: trump length and high trumps give control, off-suit aces win tricks.
-    """
-    trumps = suit_length(hand, trump)
-    high_trumps = hand[card(ACE, trump)] + hand[card(TEN, trump)]
-    side_aces = sum(hand[card(ACE, s)] for s in range(NUM_SUITS) if s != trump)
-    estimate = (
-        TRICK_BASE + TRICK_PER_TRUMP * trumps + TRICK_PER_HIGH_TRUMP * high_trumps + TRICK_PER_SIDE_ACE * side_aces
-    )
-    return min(estimate, 250.0)
-
-
-def hand_value(hand: list[int], trump: int, run_extras: str) -> float:
-    """What the hand is worth as the declarer's with ``trump``: its meld plus expected trick points."""
-    return meld_points(hand, trump, run_extras) + trick_estimate(hand, trump)
 
 
 class CardCount:
@@ -254,8 +216,6 @@ class HeuristicAgent:
         if len(legal) == 1:
             return legal[0]
         if view.rules.variant != "partnership":
-            from .heuristic_variants import cutthroat_action, two_hand_action
-
             if view.rules.variant == "cutthroat":
                 return cutthroat_action(view, legal, self._order, self.aggression)
             return two_hand_action(view, legal, self._order)

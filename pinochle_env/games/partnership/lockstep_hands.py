@@ -5,7 +5,7 @@ Played one game at a time, every decision costs Python calls into the engine, ev
 encoder's update of the observation rows and a legality check. :class:`LockstepHands` keeps the
 state of every game's hand as arrays (one row per game) from the opening bid to the last trick and
 does those jobs for all games at once: the auction, trump, the card passing, meld and the throw-in
-here, the trick play in :class:`~pinochle_env.lockstep.LockstepPlay`. A step costs a few hundred
+here, the trick play in :class:`~.lockstep.LockstepPlay`. A step costs a few hundred
 numpy calls whatever the number of games, so this wins over the engines only from about a hundred
 games on. What still runs game by game, once a hand: each seat's meld (``rules.meld``), the score
 (``rules.score_hand``, :meth:`LockstepHands.score`) and the next deal (:meth:`LockstepHands.deal`).
@@ -31,13 +31,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import rules as R
-from .actions import layout_for
-from .cards import NUM_TYPES
-from .encoding import POINT_SCALE, ObservationSpec
+from ... import rules as R
+from ...actions import layout_for
+from ...cards import NUM_TYPES
+from ...encoding import POINT_SCALE, ObservationSpec
+from ...switches import BID_STEP, MIN_BID
 from .game import HAND_SIZE, NUM_SEATS, NUM_TRICKS, Game, Phase
 from .lockstep import POINTS, TO_ACT, WON, LockstepPlay, bit_rows
-from .options import BID_STEP, MIN_BID
 
 _SEATS = np.arange(NUM_SEATS)
 _SEAT_OF_CARD = np.repeat(_SEATS, HAND_SIZE)  # the seat of each card of a deal, seat by seat
@@ -167,7 +167,7 @@ class LockstepHands(LockstepPlay):
         """Bring game ``i``'s engine up to date by applying its logged actions through the engine."""
         actions = self.log[i, self._synced[i] : self.logged[i]].tolist()
         for action in actions:
-            game._APPLY[game.phase](game, action)
+            game.APPLY[game.phase](game, action)
         self._synced[i] += len(actions)
 
     def score(self, i: int) -> tuple[list[int], int | None]:

@@ -1,5 +1,5 @@
 """The trick play of many partnership games as arrays, stepped together: part of the batched
-API's fast path (:mod:`pinochle_env.lockstep_hands` runs the rest of each hand the same way).
+API's fast path (:mod:`~pinochle_env.games.partnership.lockstep_hands` runs the rest of each hand the same way).
 
 Trick play is most of a hand's decisions. Played one game at a time, each card costs a Python call
 into the engine, an event, the encoder's update of four observation rows and a legality check.
@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import rules as R
-from .cards import COUNTING_VALUES, LAST_TRICK_BONUS, NUM_SUITS, NUM_TYPES, RANK_OF, SUIT_OF
-from .encoding import HAND_POINTS, ObservationSpec, _index_tables
+from ... import rules as R
+from ...cards import COUNTING_VALUES, LAST_TRICK_BONUS, NUM_SUITS, NUM_TYPES, RANK_OF, SUIT_OF
+from ...encoding import HAND_POINTS, ObservationSpec
+from ...switches import Rules
+from .encoding import index_tables
 from .game import NUM_SEATS, NUM_TRICKS
-from .options import Rules
 
 #: Stands for "no card": the heading card of an empty trick, and "nothing to head" in legality.
 NO_CARD = NUM_TYPES
@@ -71,7 +72,7 @@ class LockstepPlay:
         self.rules = rules
         self._observations = observations.reshape(-1)  # a view: writes land in the encoders' rows
         self._row_size = NUM_SEATS * spec.size
-        self._tables = tables = _index_tables(spec)
+        self._tables = tables = index_tables(spec)
         # Flat indices into one game's four rows, by [(seat * 24 + card) * copies + copy].
         self._play_entries = np.array(tables.play, dtype=np.int64).reshape(-1, 8)  # "played" and "trick", 8
         self._hand_entries = np.array(tables.own["hand"], dtype=np.int64).reshape(-1)  # 5 "copies" each

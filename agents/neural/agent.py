@@ -3,7 +3,7 @@
 The agent rebuilds the environment's observation from its information-set view
 (:func:`pinochle_env.encoding.observation_from_view`), applies the policy network with the legal
 mask and plays the most probable action (or samples, with ``sample=true``). It loads training
-checkpoints and policy exports alike (:mod:`pinochle_train.checkpoints`), with
+checkpoints and policy exports alike (:mod:`.checkpoints`), with
 ``torch.load(weights_only=True)``, and refuses a file from another encoder version or one whose
 observation or action sizes differ from the game's, naming what differs. ``bundled`` is the agent
 shipped inside the package. PyTorch is imported only here, so the engine and the other agents
@@ -22,7 +22,7 @@ from pinochle_env import PlayerView
 from pinochle_env.variants import VariantKit, variant_kit
 
 #: The agent shipped with the package (``checkpoint:bundled``).
-BUNDLED = Path(__file__).resolve().parent / "bundled" / "pinochle_ppo.pt"
+BUNDLED = Path(__file__).resolve().parents[1] / "bundled" / "pinochle_ppo.pt"
 _CACHE: dict[tuple[str, int, int], tuple[dict[str, Any], Any]] = {}
 
 
@@ -42,8 +42,8 @@ def _load_policy(path: Path) -> tuple[dict[str, Any], Any]:
     stat = path.stat()
     key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
     if key not in _CACHE:
-        from pinochle_train.checkpoints import CheckpointError, load_checkpoint
-        from pinochle_train.network import build_policy
+        from .checkpoints import CheckpointError, load_checkpoint
+        from .network import build_policy
 
         payload = load_checkpoint(path)
         policy = build_policy(payload["observation_size"], payload["hidden"], payload["num_actions"])
@@ -75,7 +75,7 @@ class NeuralAgent:
 
     def _encode(self, view: PlayerView, mask: np.ndarray) -> np.ndarray:
         """The view's observation, its layout checked against the checkpoint once per rule set."""
-        from pinochle_train.checkpoints import CheckpointError, check_compatible
+        from .checkpoints import CheckpointError, check_compatible
 
         rules = view.rules
         key = (rules.variant, rules.max_bid)
@@ -97,7 +97,7 @@ class NeuralAgent:
     def act(self, view: PlayerView, mask: np.ndarray) -> int:
         import torch
 
-        from pinochle_train.network import masked_logits
+        from .network import masked_logits
 
         observation = self._encode(view, mask)
         with torch.inference_mode():

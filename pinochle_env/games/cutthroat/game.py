@@ -14,68 +14,32 @@ it is shown, the buried cards unless the seat is the declarer).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
-from enum import IntEnum
 from typing import Any, ClassVar, NamedTuple
 
-import numpy as np
-
-from . import rules as R
-from .cards import (
-    COPIES,
-    NUM_TYPES,
-    SUITS,
-    card_from_str,
-    counts_from_cards,
-    format_cards,
-    parse_cards,
-    sorted_for_display,
-)
-from .engine import AuctionEngine
-from .options import Rules
-from .render import format_card_list, format_hand, header_line, meld_lines, trick_lines
-from .replay import auction_action, recorded_decisions, replay_record, take
+from ... import rules as R
+from ...cards import COPIES, NUM_TYPES, SUITS, counts_from_cards, format_cards, sorted_for_display
+from ...engine import AuctionEngine
+from ...protocol import GamePhase
+from ...switches import Rules
+from .render import render_game
 
 NUM_SEATS = 3
 HAND_SIZE = 15
 BURY_COUNT = 3
 NUM_TRICKS = 15
 
-#: Keys every cutthroat hand record has.
-RECORD_KEYS = (
-    "variant",
-    "options",
-    "dealer",
-    "deal",
-    "widow",
-    "auction",
-    "declarer",
-    "bid",
-    "trump",
-    "buried",
-    "meld",
-    "melds",
-    "thrown_in",
-    "tricks",
-    "points",
-    "buried_points",
-    "score",
-    "totals",
-    "made",
-    "hand_number",
-    "game_winner",
-)
 
+class Phase(GamePhase):
+    """Where a hand stands, and the kind of decision taken there (burying counts as passing);
+    ``HAND_OVER`` until ``next_hand()`` deals again."""
 
-class Phase(IntEnum):
-    """Where a hand stands; ``HAND_OVER`` until ``next_hand()`` deals again."""
-
-    AUCTION = 0
-    TRUMP = 1
-    BURY = 2
-    THROW_IN = 3
-    PLAY = 4
+    AUCTION = 0, "auction"
+    TRUMP = 1, "trump"
+    BURY = 2, "passing"
+    THROW_IN = 3, "throw_in"
+    PLAY = 4, "play"
     HAND_OVER = 5
 
 
@@ -214,7 +178,7 @@ class CutthroatGame(AuctionEngine):
         return (free or self.held[self.declarer]) << self.layout.card0
 
     #: Per phase, the method listing the legal actions.
-    _LEGAL: ClassVar[dict[Phase, Callable[[CutthroatGame], int]]] = {
+    LEGAL_BITS: ClassVar[dict[Phase, Callable[[CutthroatGame], int]]] = {
         Phase.AUCTION: AuctionEngine._legal_auction,
         Phase.TRUMP: AuctionEngine._legal_trump,
         Phase.BURY: _legal_bury,
@@ -276,7 +240,7 @@ class CutthroatGame(AuctionEngine):
         self.to_act = -1
 
     #: Per phase, the method applying an action.
-    _APPLY: ClassVar[dict[Phase, Callable[[CutthroatGame, int], None]]] = {
+    APPLY: ClassVar[dict[Phase, Callable[[CutthroatGame, int], None]]] = {
         Phase.AUCTION: AuctionEngine._apply_auction,
         Phase.TRUMP: _apply_trump,
         Phase.BURY: _apply_bury,
@@ -343,80 +307,10 @@ class CutthroatGame(AuctionEngine):
         }
 
     def __str__(self) -> str:
-        return "\n".join(_table_lines(self))
-
-
-def _table_lines(game: CutthroatGame) -> list[str]:
-    """The table as a kibitzer sees it, all hands, the widow and the buried cards included."""
-    lines = [
-        header_line(game),
-        "score  " + "  ".join(f"player {seat}: {total}" for seat, total in enumerate(game.totals)),
-    ]
-    lines += [f"  player {seat}: {format_hand(game.hands[seat])}" for seat in range(NUM_SEATS)]
-    shown = " (shown, taken by the declarer)" if game.widow_shown else ""
-    lines.append(f"widow{shown}: {format_card_list(game.widow)}")
-    if game.auction or game.stuck:
-        calls = ", ".join(f"p{seat} {call}" for seat, call in game.auction)
-        lines.append(f"auction: {calls}" + ("  (dealer stuck at 250)" if game.stuck else ""))
-    if game.declarer >= 0:
-        trump = SUITS[game.trump] if game.trump >= 0 else "?"
-        lines.append(f"declarer: player {game.declarer}  contract: {game.contract}  trump: {trump}")
-    lines += meld_lines(game.melds)
-    if game.buried:
-        lines.append(f"buried: {format_card_list(game.buried)}")
-    if game.thrown_in:
-        lines.append("thrown in")
-    lines += trick_lines(game, ", ".join(f"p{seat} {p}" for seat, p in enumerate(game.trick_points)))
-    if game.score is not None:
-        result = "thrown in" if game.thrown_in else ("made" if game.made else "set")
-        changes = ", ".join(f"player {seat} {change:+d}" for seat, change in enumerate(game.score))
-        lines.append(f"hand result: {result}; score {changes}")
-        if game.winner is not None:
-            lines.append(f"game over: player {game.winner} wins")
-    return lines
+        return render_game(self)
 
 
 def _widow_of(deal: list[list[int]]) -> list[int]:
     """The cards of the deck that the three hands of ``deal`` leave out, sorted."""
     counts = counts_from_cards(c for hand in deal for c in hand)
     return [c for c in range(NUM_TYPES) for _ in range(COPIES - counts[c])]
-
-
-# --------------------------------------------------------------------------------------------
-# Replay of hand records
-
-
-def _start(record: dict[str, Any]) -> CutthroatGame:
-    """The game as the record's hand was dealt (running totals as they stood before it)."""
-    if record.get("variant") != "cutthroat":
-        raise ValueError(f"not a cutthroat hand record (variant={record.get('variant')!r})")
-    rules = Rules.from_mapping(record["options"])
-    before = [total - change for total, change in zip(record["totals"], record["score"], strict=True)]
-    game = CutthroatGame(rules, np.random.default_rng(0), dealer=record["dealer"], deal=record["deal"], totals=before)
-    if sorted(parse_cards(record["widow"])) != game.widow:
-        raise ValueError(f"the record's widow {record['widow']} is not the 3 cards its deal leaves out")
-    game.hand_number = record.get("hand_number", 0)
-    return game
-
-
-def _recorded_action(game: CutthroatGame, record: dict[str, Any], cursor: dict[str, int]) -> int:
-    """The record's action at the game's current decision (see :mod:`pinochle_env.replay`)."""
-    if game.phase == Phase.BURY:
-        return game.layout.card_action(card_from_str(record["buried"][take(cursor, "buried")]))
-    return auction_action(game, record, cursor)
-
-
-def decisions(record: dict[str, Any]) -> Iterator[tuple[CutthroatGame, int, int]]:
-    """Each decision of a recorded hand as ``(game, seat, action)``, the game as it stands *before*
-    the action (the same object, advanced after each yield: clone it to keep it)."""
-    return recorded_decisions(record, _start, _recorded_action)
-
-
-def replay(record: dict[str, Any], upto: int | None = None) -> CutthroatGame:
-    """The game after replaying a record: the whole hand, or only its first ``upto`` decisions.
-
-    Raises ``ValueError`` for a record of another variant or one that is not a legal hand, and,
-    after a whole hand, when the replay's record differs from the given one (an edited record).
-    """
-    keys = tuple(key for key in RECORD_KEYS if key not in ("deal", "widow"))
-    return replay_record(record, _start, _recorded_action, keys, upto)

@@ -16,15 +16,17 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, ClassVar
 
-from . import rules as R
-from .cards import (
+from ... import rules as R
+from ...cards import (
     NUM_TYPES,
     SUITS,
     counts_from_cards,
     format_cards,
 )
-from .engine import AuctionEngine
-from .options import MIN_BID, Rules
+from ...engine import AuctionEngine
+from ...protocol import GamePhase
+from ...switches import MIN_BID, Rules
+from .render import render_game
 
 NUM_SEATS = 4
 HAND_SIZE = 12
@@ -32,15 +34,16 @@ NUM_TRICKS = 12
 EVERYONE = 0b1111
 
 
-class Phase(IntEnum):
-    """Where a hand stands; ``HAND_OVER`` until ``next_hand()`` deals again."""
+class Phase(GamePhase):
+    """Where a hand stands, and the kind of decision taken there; ``HAND_OVER`` until
+    ``next_hand()`` deals again."""
 
-    AUCTION = 0
-    TRUMP = 1
-    PASS_TO_DECLARER = 2
-    PASS_BACK = 3
-    THROW_IN = 4
-    PLAY = 5
+    AUCTION = 0, "auction"
+    TRUMP = 1, "trump"
+    PASS_TO_DECLARER = 2, "passing"
+    PASS_BACK = 3, "passing"
+    THROW_IN = 4, "throw_in"
+    PLAY = 5, "play"
     HAND_OVER = 6
 
 
@@ -146,7 +149,7 @@ class Game(AuctionEngine):
         return self.held[self.to_act] << self.layout.card0
 
     #: Per phase, the method listing the legal actions (read through the module alias below).
-    _LEGAL: ClassVar[dict[Phase, Callable[[Game], int]]] = {
+    LEGAL_BITS: ClassVar[dict[Phase, Callable[[Game], int]]] = {
         Phase.AUCTION: AuctionEngine._legal_auction,
         Phase.TRUMP: AuctionEngine._legal_trump,
         Phase.PASS_TO_DECLARER: _legal_pass,
@@ -263,7 +266,7 @@ class Game(AuctionEngine):
         self.events.append((Event.HAND_END, self.declarer, (result.score, tuple(self.totals)), EVERYONE))
 
     #: Per phase, the method applying an action (read through the module alias below).
-    _APPLY: ClassVar[dict[Phase, Callable[[Game, int], None]]] = {
+    APPLY: ClassVar[dict[Phase, Callable[[Game, int], None]]] = {
         Phase.AUCTION: AuctionEngine._apply_auction,
         Phase.TRUMP: _apply_trump,
         Phase.PASS_TO_DECLARER: _apply_pass,
@@ -361,6 +364,4 @@ class Game(AuctionEngine):
         }
 
     def __str__(self) -> str:
-        from .render import render_game
-
         return render_game(self)

@@ -1,0 +1,114 @@
+"""What a game declares for the generic layers: its :class:`VariantKit`.
+
+Each game's package (``pinochle_env/games/<game>/__init__.py``) builds its kit for a rule set with
+``kit(rules)``; the registry (:mod:`pinochle_env.variants`) finds the game by ``rules.variant``.
+The environment, the batched API, the records, the agents and the trainer read everything
+variant-specific from the kit: the engine class, the observation layout and encoder, the state
+for centralised critics, hand-record replay, seat names, the phase enum.
+
+Teams make one reward rule serve all games: ``teams[seat]`` is the seat's team (its partner shares
+it in the partnership game; otherwise every seat is its own team), ``game.score`` and
+``game.winner`` are indexed by team, and a seat's reward is its team's value minus the mean of the
+other teams' (:func:`margins`): team minus team with two teams, own minus the mean of the other
+two in cutthroat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .protocol import Encoder, Engine, GamePhase, ObservationLayout
+from .switches import Rules
+
+
+class ViewEncoder:
+    """An :class:`~pinochle_env.protocol.Encoder` that encodes each observation afresh from the
+    seat's information-set view (``spec.encode_view``), for games without an incremental encoder:
+    ``update(game)`` refreshes the acting seat's row (the only one the batched API reads),
+    ``observation(game, seat)`` gives any seat's, fresh."""
+
+    def __init__(self, spec: ObservationLayout, num_seats: int, rows: np.ndarray | None = None) -> None:
+        self.spec = spec
+        self.rows = rows if rows is not None else np.zeros((num_seats, spec.size), dtype=np.float32)
+
+    def update(self, game: Any) -> np.ndarray:
+        if game.to_act >= 0:
+            self.rows[game.to_act] = self.spec.encode_view(game.view(game.to_act))
+        return self.rows
+
+    def observation(self, game: Any, seat: int) -> np.ndarray:
+        return self.spec.encode_view(game.view(seat))
+
+
+def no_turn_stamp(observations: np.ndarray, phases: Any, acting: Any) -> None:
+    """``stamp_turn`` of a game whose encoder writes the phase and the acting seat itself."""
+
+
+@dataclass(frozen=True)
+class VariantKit:
+    """Everything game-specific that the generic layers use, for one rule set."""
+
+    rules: Rules
+    game_class: type[Engine]
+    spec: ObservationLayout
+    state_size: int
+    #: (rows=None) -> the game's encoder, keeping its rows in ``rows`` if given.
+    make_encoder: Callable[..., Encoder]
+    #: (observations, phases, acting): stamp the read-time pieces (phase, acting seat) on copies of
+    #: encoder rows; :func:`no_turn_stamp` where the encoder writes them itself.
+    stamp_turn: Callable[[np.ndarray, Any, Any], None]
+    #: (game, seat, observation, out=None) -> the perfect-information state from ``seat``'s side.
+    encode_state: Callable[..., np.ndarray]
+    #: (record, upto=None) -> the game after replaying a hand record (or its first ``upto`` decisions).
+    replay: Callable[..., Engine]
+    #: record -> each decision of a recorded hand as (game before it, seat, action).
+    decisions: Callable[[dict[str, Any]], Iterator[tuple[Any, int, int]]]
+    #: The game's phase enum (``BatchStep.phases`` holds its values; each member names its decision).
+    phase_type: type[GamePhase]
+    #: The seats' names relative to the observer, "me" first (``("me", "left", "partner", "right")``).
+    seat_names: tuple[str, ...]
+    #: ``encode_state`` for a stack, from the hands as counts ((observations, hands, seats) -> states),
+    #: where the game's state is an observation plus hands; None: game by game.
+    stack_states: Callable[..., np.ndarray] | None = None
+    #: The batched API's array-based hands, (num_games, observation buffer) -> an object that plays
+    #: whole hands of many games as arrays (the partnership game's ``LockstepHands``); None: every
+    #: decision goes through the engine.
+    lockstep_hands: Callable[..., Any] | None = None
+
+    @property
+    def num_seats(self) -> int:
+        return self.rules.num_seats
+
+    @property
+    def teams(self) -> tuple[int, ...]:
+        """The team index of each seat."""
+        return self.rules.teams
+
+    @property
+    def num_teams(self) -> int:
+        return max(self.teams) + 1
+
+    @property
+    def decisions_taken(self) -> tuple[str, ...]:
+        """The kinds of decision this game has (:data:`~pinochle_env.protocol.DECISIONS`), in phase order."""
+        kinds = [phase.decision for phase in self.phase_type if phase.decision is not None]
+        return tuple(dict.fromkeys(kinds))
+
+    def observation_from_view(self, view: Any) -> np.ndarray:
+        """The observation the environment gives ``view.seat`` at that moment, from the view alone."""
+        return self.spec.encode_view(view)
+
+    def new_game(self, rng: np.random.Generator | None = None, **kwargs: Any) -> Any:
+        """A new game of this rule set (``dealer=``, ``deal=``, ``totals=`` as the engine takes them)."""
+        return self.game_class(self.rules, rng, **kwargs)  # type: ignore[call-arg]
+
+
+def margins(values: Sequence[float], teams: Sequence[int]) -> list[float]:
+    """Each seat's reward from per-team ``values``: its team's value minus the mean of the others'."""
+    num_teams = len(values)
+    total = sum(values)
+    return [values[t] - (total - values[t]) / (num_teams - 1) for t in teams]

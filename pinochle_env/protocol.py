@@ -1,0 +1,153 @@
+"""The typed interface every game implements, and what the generic layers may rely on.
+
+The environment, the batched API, the records, the agents and the trainer are written against
+these protocols, never against one game's classes: a game is anything that provides an
+:class:`Engine` (the state machine), its :class:`View` (one seat's information set) and an
+:class:`Encoder` (observations), plus the declarations of its kit
+(:class:`pinochle_env.kit.VariantKit`). Each game lives in its own folder under
+:mod:`pinochle_env.games`; ``docs/adding_a_variant.md`` says how to add one.
+
+Phases: every game has its own phase enum, derived from :class:`GamePhase`, whose members declare
+the kind of decision taken in them (``decision``, one of :data:`DECISIONS`, or None where nobody
+decides). Generic code asks a phase for its decision kind and never names a game's phases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from enum import IntEnum
+from typing import Any, ClassVar, Protocol
+
+import numpy as np
+
+from .switches import Rules
+
+#: The kinds of decision, as named in ``mix:`` specs, per-phase statistics and TensorBoard tags.
+#: Passing includes the cutthroat declarer's burying; meld is the two-handed game's meld turn.
+DECISIONS = ("auction", "trump", "passing", "throw_in", "play", "meld")
+
+
+class GamePhase(IntEnum):
+    """Base of each game's phase enum: members are ``NAME = value, decision`` (``decision`` one of
+    :data:`DECISIONS`, or None for a phase without a decision, such as the end of a hand)."""
+
+    decision: str | None
+
+    def __new__(cls, value: int, decision: str | None = None) -> GamePhase:
+        if decision is not None and decision not in DECISIONS:
+            raise ValueError(f"phase decision {decision!r} is not one of {', '.join(DECISIONS)}")
+        member = int.__new__(cls, value)
+        member._value_ = value
+        member.decision = decision
+        return member
+
+
+class Layout(Protocol):
+    """A game's flat action space: ids ``0 .. size - 1`` with names."""
+
+    @property
+    def size(self) -> int: ...
+
+    @property
+    def card0(self) -> int:
+        """The id of card type 0 (card ``c`` is ``card0 + c`` wherever a card is chosen)."""
+        ...
+
+    def to_string(self, action: int) -> str: ...
+
+    def from_string(self, text: str) -> int: ...
+
+    def table(self) -> list[tuple[int, str]]: ...
+
+
+class View(Protocol):
+    """What one seat may know at one moment (an information set); seats are absolute here."""
+
+    seat: int
+    rules: Rules
+    phase: GamePhase
+    to_act: int
+    dealer: int
+    hand: list[int]
+    trick: list[int]
+    tricks: list[tuple[int, list[int], int]]
+    legal_actions: list[int]
+
+
+class Engine(Protocol):
+    """A game's rules engine: one game (hands until one side reaches the target) as a state machine."""
+
+    NUM_SEATS: ClassVar[int]
+    VARIANT: ClassVar[str]
+    #: Per phase, the legal actions as a bit mask, and applying an action already known to be legal:
+    #: the fast path the batched API calls directly (``legal_bits`` and ``apply`` go through them).
+    LEGAL_BITS: ClassVar[Mapping[Any, Callable[[Any], int]]]
+    APPLY: ClassVar[Mapping[Any, Callable[[Any, int], None]]]
+
+    rules: Rules
+    rng: np.random.Generator
+    layout: Any
+    phase: Any
+    to_act: int
+    dealer: int
+    hand_number: int
+    winner: int | None
+    totals: list[int]
+    deal: Any
+    score: Any
+
+    @property
+    def hand_over(self) -> bool: ...
+
+    @property
+    def game_over(self) -> bool: ...
+
+    @property
+    def hands(self) -> Any:
+        """Per seat, the cards it holds now as a count vector over the 24 card types."""
+        ...
+
+    def legal_bits(self) -> int: ...
+
+    def legal_actions(self) -> list[int]: ...
+
+    def apply(self, action: int) -> None: ...
+
+    def illegal_message(self, action: Any) -> str: ...
+
+    def view(self, seat: int) -> Any: ...
+
+    def record(self) -> dict[str, Any]: ...
+
+    def next_hand(self) -> None: ...
+
+    def clone(self) -> Any: ...
+
+
+class ObservationLayout(Protocol):
+    """The named pieces of a game's observation vector (:class:`pinochle_env.encoding.ObservationSpec`)."""
+
+    rules: Rules
+    size: int
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]: ...
+
+    def describe(self, index: int | None = None) -> str: ...
+
+    def encode_view(self, view: Any) -> np.ndarray:
+        """The observation of ``view.seat`` built from its view alone, equal to the environment's."""
+        ...
+
+
+class Encoder(Protocol):
+    """Keeps the observation rows of one game's seats (``rows``: seats x size float32)."""
+
+    rows: np.ndarray
+
+    def update(self, game: Any) -> np.ndarray:
+        """Bring the rows up to date with ``game`` (at least the acting seat's) and return them."""
+        ...
+
+    def observation(self, game: Any, seat: int) -> np.ndarray:
+        """A fresh copy of ``seat``'s observation of ``game`` now."""
+        ...
