@@ -226,17 +226,18 @@ def validate(config: TrainConfig) -> None:
         not config.imitate or (config.imitation_hands >= 1 and config.imitation_epochs >= 1),
         f"config imitate={config.imitate!r} needs imitation_hands >= 1 and imitation_epochs >= 1",
     )
+    try:
+        rules = config.rule_set()
+    except ValueError as error:
+        raise ValueError(f"config rules: {error}") from None
     if config.imitate:
+        from agents.base import check_plays
         from agents.registry import load_agent
 
         try:
-            load_agent(config.imitate, 0)
+            check_plays(load_agent(config.imitate, 0), rules)
         except (ValueError, ImportError) as error:
             raise ValueError(f"config imitate={config.imitate!r}: {error}") from None
-    try:
-        config.rule_set()
-    except ValueError as error:
-        raise ValueError(f"config rules: {error}") from None
 
 
 def to_toml(config: TrainConfig) -> str:

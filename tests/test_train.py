@@ -281,6 +281,34 @@ def test_checkpoint_agents_in_pinochle_play(tmp_path: Path) -> None:
     assert session.agents[2].name == spec
 
 
+@pytest.mark.parametrize("variant", ["partnership", "cutthroat", "two_hand"])
+def test_imitation_data_of_every_variant_pays_each_seat_its_own_margin(variant: str) -> None:
+    """The warm start plays the configured game (not a 4-seat partnership game), and each decision's
+    return is its seat's margin (own team's score minus the mean of the others'), not a seat % 2 sign."""
+    from pinochle_env.kit import margins
+    from pinochle_env.records import to_arrays
+    from pinochle_train.imitation import chunk_arrays, play_records
+
+    config = build_config({"workers": 0, "imitate": "heuristic", "imitation_hands": 4, "rules": {"variant": variant}})
+    data = chunk_arrays((config, 0, 4))
+    records = play_records(config.imitate, config.rules, 4, [config.seed, 2**31 + 1, 0])
+    assert {record["variant"] for record in records} == {variant}
+    arrays = to_arrays(records, config.reward_scale)
+    teams = config.rule_set().teams
+    expected = (
+        np.array(
+            [
+                margins(records[hand]["score"], teams)[seat]
+                for hand, seat in zip(arrays["hand"], arrays["seat"], strict=True)
+            ]
+        )
+        / config.reward_scale
+    )
+    keep = arrays["action_mask"].sum(axis=1) > 1
+    assert len(data["returns"]) == keep.sum() > 0
+    np.testing.assert_allclose(data["returns"], expected[keep], rtol=1e-6)
+
+
 def test_imitation_warm_start_learns_the_bots_choices(tmp_path: Path) -> None:
     """The bot's hand records become training arrays, and fitting them raises the agreement with it."""
     from pinochle_train.imitation import collect_imitation_data, fit_imitation
