@@ -105,8 +105,9 @@ class PIMCAgent:
             cards = R.bits_to_cards(game.legal_bits() >> card0)
             choice = cards[0] if len(cards) == 1 else self.heuristic.choose_play(playout_view(game), cards)
             game.apply(card0 + choice)
-        team = seat % 2
-        return float(game.score[team] - game.score[1 - team])
+        team, score = seat % 2, game.score
+        assert score is not None, "a finished hand has its score"
+        return float(score[team] - score[1 - team])
 
 
 def playout_view(game: Game) -> PlayerView:

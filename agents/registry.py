@@ -22,7 +22,7 @@ from pinochle_env.variants import variant_kit
 from .base import Agent, RandomAgent, check_plays
 
 #: name -> (factory taking keyword parameters, {parameter: type}).
-Factory = Callable[..., Agent]
+Factory = Callable[..., Any]  # returns an Agent
 _REGISTRY: dict[str, tuple[Factory, dict[str, type]]] = {}
 _BUILTINS_LOADED = False
 
@@ -85,15 +85,16 @@ def _parse_mix(text: str) -> dict[str, str]:
         if not equals or key not in MIX_KEYS:
             raise ValueError(f"bad mix entry {item!r}; use phase=spec with phases {', '.join(MIX_KEYS)}")
         parts[key] = value.strip()
-    # Checked against the default game's decisions here; other games' are checked at their first decision.
-    missing = sorted(set(variant_kit(Rules()).decisions_taken) - set(parts))
-    if missing and "default" not in parts:
-        raise ValueError(f"mix spec leaves phases {', '.join(missing)} without an agent; add default=SPEC")
     return parts
 
 
 class MixAgent:
-    """Delegates each decision to the agent named for its phase (for ablations)."""
+    """Delegates each decision to the agent named for its phase (for ablations).
+
+    Which decisions a game has depends on the game, so whether every one has an agent (or a
+    ``default``) is checked when a game is set up (:meth:`check_rules`, through
+    :func:`~agents.base.check_plays`), and again at any decision without one.
+    """
 
     def __init__(self, parts: dict[str, str], seed: int | None = None, spec: str = "mix") -> None:
         self.name = spec
@@ -117,8 +118,8 @@ class MixAgent:
             )
 
     def act(self, view: View, mask: np.ndarray) -> int:
-        phase = view.phase.decision
-        agent = self._agents.get(phase, self._agents.get("default"))
+        phase = view.phase.decision or "default"
+        agent = self._agents.get(phase) or self._agents.get("default")
         if agent is None:
             raise ValueError(f"mix spec {self.name!r} has no agent for phase {phase}; add {phase}=SPEC or default=SPEC")
         return agent.act(view, mask)

@@ -258,6 +258,10 @@ def test_summary_of_no_lines_has_empty_statistics():
         (["random", RANDOM_MIX, "--rule", "head_rule"], "expected name=value"),
         (["random", RANDOM_MIX, "--deals", "0"], "not both 0"),
         (["--resume"], "--out or --name"),
+        # pimc plays the partnership game only: refused, not silently played as the heuristic.
+        (["heuristic", "pimc", "--rule", "variant=cutthroat"], "pimc plays the partnership game only"),
+        (["heuristic", "mix:play=pimc,default=heuristic", "--rule", "variant=two_hand"], "mix part play=pimc"),
+        (["heuristic", "mix:auction=random,play=random", "--rule", "variant=two_hand"], "meld without an agent"),
     ],
 )
 def test_bad_input_is_rejected_before_any_play(tmp_path, capsys, argv, message):
