@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from agents.neural.checkpoints import CheckpointError, load_checkpoint
+from agents.neural import require_torch
 from pinochle_env.switches import CHOICES, INTEGER_SWITCHES, parse_rule_assignment
 
 from .config import FIELDS, RESUMABLE_CHANGES, TrainConfig, build_config, load_preset, parse_value, resolve_preset
@@ -60,6 +60,8 @@ def _overrides(args: argparse.Namespace) -> dict:
 
 def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
     """The run's config, directory and (when resuming) checkpoint payload; ``ValueError`` on bad input."""
+    from agents.neural.checkpoints import CheckpointError, load_checkpoint  # imports torch: main() checked it
+
     overrides = _overrides(args)
     if args.resume:
         path = Path(args.resume)
@@ -96,6 +98,11 @@ def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    try:
+        require_torch("training")
+    except ImportError as error:
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return 2
     try:
         config, run_dir, payload = resolve(args)
     except ValueError as error:  # CheckpointError included

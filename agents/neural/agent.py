@@ -21,6 +21,8 @@ import numpy as np
 from pinochle_env import PlayerView
 from pinochle_env.variants import VariantKit, variant_kit
 
+from . import require_torch
+
 #: The agent shipped with the package (``checkpoint:bundled``).
 BUNDLED = Path(__file__).resolve().parents[1] / "bundled" / "pinochle_ppo.pt"
 _CACHE: dict[tuple[str, int, int], tuple[dict[str, Any], Any]] = {}
@@ -115,8 +117,5 @@ def load_checkpoint_agent(path: str | os.PathLike, seed: int | None = None, samp
     not a checkpoint or incompatible, and ``ImportError`` when PyTorch is missing.
     """
     resolve_checkpoint(path)
-    try:
-        import torch  # noqa: F401  (lazy: only neural agents need PyTorch)
-    except ImportError as error:
-        raise ImportError(f"loading checkpoint {str(path)!r} needs PyTorch: pip install torch") from error
+    require_torch(f"the agent checkpoint:{path}")
     return NeuralAgent(path, seed=seed, sample=sample)
