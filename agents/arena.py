@@ -40,7 +40,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
@@ -231,7 +231,7 @@ def _worker_init() -> None:
 
 def execute(
     jobs: list[Any], workers: int, play: Callable[[Any], list[dict[str, Any]]] = play_job
-) -> Iterator[list[dict[str, Any]]]:
+) -> Generator[list[dict[str, Any]], None, None]:
     """Each job's lines (``play(job)``) as it finishes: in this process for one worker, else in a
     pool of worker processes.
 
@@ -256,7 +256,7 @@ def _play_in(directory: str, job: Job) -> list[dict[str, Any]]:
     return play_job(job)
 
 
-def execute_on_ray(jobs: list[Job], ray: Any) -> Iterator[list[dict[str, Any]]]:
+def execute_on_ray(jobs: list[Job], ray: Any) -> Generator[list[dict[str, Any]], None, None]:
     """Each job's lines as it finishes, every job a Ray task; leaving cancels the tasks not finished.
 
     A task whose worker dies is retried (``RAY_TASK_RETRIES``), so no unit is lost to a dead worker.

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from pinochle_env.render import format_table
 from pinochle_env.switches import Rules
 
 from .arena_play import SIDES
@@ -164,7 +165,7 @@ def _side(hands: list[tuple[dict[str, Any], int]], side: str) -> dict[str, float
     }
 
 
-def _ratio(total: float, count: int) -> float:
+def _ratio(total: float, count: float) -> float:
     return total / count if count else math.nan
 
 
@@ -228,19 +229,6 @@ def _fmt(value: float | None, spec: str = "+.1f") -> str:
 
 def _interval_text(interval: dict[str, float], spec: str = "+.1f") -> str:
     return f"[{_fmt(interval['low'], spec)}, {_fmt(interval['high'], spec)}]"
-
-
-def format_table(headers: list[str], rows: list[list[str]], left: int = 1) -> str:
-    """Rows aligned under headers: the first ``left`` columns (text) left-aligned, the rest right-aligned."""
-    widths = [max(len(cell) for cell in column) for column in zip(headers, *rows, strict=True)]
-    out = []
-    for row in [headers, *rows]:
-        cells = [
-            cell.ljust(width) if k < left else cell.rjust(width)
-            for k, (cell, width) in enumerate(zip(row, widths, strict=True))
-        ]
-        out.append("  ".join(cells).rstrip())
-    return "\n".join(out)
 
 
 def format_summary(summary: dict[str, Any]) -> str:

@@ -57,7 +57,7 @@ Illegal actions
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -84,7 +84,7 @@ AgentSpec = str | Agent
 class SingleSeatEnv(gymnasium.Env):
     """One learned seat against agent seats (see the module documentation)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012 (gymnasium's own type)
 
     def __init__(
         self,
@@ -189,6 +189,7 @@ class SingleSeatEnv(gymnasium.Env):
         return self._observation(), ILLEGAL_REWARD, True, False, info
 
     def _observation(self) -> np.ndarray:
+        assert self.game is not None, "called after reset()"
         return self._encoder.observation(self.game, self.seat)
 
     def _advance(self) -> tuple[float, bool, bool, list[dict[str, Any]]]:
@@ -198,6 +199,7 @@ class SingleSeatEnv(gymnasium.Env):
         ``truncated`` and the records of those hands.
         """
         game = self.game
+        assert game is not None, "called after reset()"
         reward, records = 0.0, []
         while True:
             if game.hand_over:

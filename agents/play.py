@@ -223,7 +223,7 @@ class PlaySession:
 
     def _welcome(self) -> str:
         others = ", ".join(f"{self._name(s)}: {agent.name}" for s, agent in self.agents.items())
-        goal = f"{self.options.hands} hand(s)" if self.options.hands else f"a game to {self.game.rules.target_score}"
+        goal = f"{self.options.hands} hand(s)" if self.options.hands else f"a game to {self.game.rules.target}"
         return (
             f"Pinochle: you are player {self.seat} (team {team_of(self.seat)}); {others}.\nPlaying {goal}. ? for help."
         )
@@ -242,9 +242,10 @@ class PlaySession:
         else:
             lines.append(self._contract_line(view))
         if view.meld[0] is not None:
-            lines.append("meld: " + ", ".join(f"{self._short_name(s)} {m.points}" for s, m in enumerate(view.meld)))
+            melds = (f"{self._short_name(s)} {view.meld_of(s).points}" for s in range(NUM_SEATS))
+            lines.append("meld: " + ", ".join(melds))
         if view.phase == Phase.THROW_IN:
-            meld = view.meld[self.seat].points + view.meld[(self.seat + 2) % NUM_SEATS].points
+            meld = view.meld_of(self.seat).points + view.meld_of((self.seat + 2) % NUM_SEATS).points
             lines.append(f"your team melded {meld}: you need {view.contract - meld} in tricks to make {view.contract}")
         if view.phase == Phase.PLAY:
             lines.extend(self._trick_lines(view))
@@ -296,7 +297,7 @@ class PlaySession:
         if None in cards:
             shown = "a card" if len(cards) == 1 else f"{len(cards)} cards"
         else:
-            shown = " ".join(card_to_str(card) for card in cards)
+            shown = " ".join(card_to_str(card) for card in cards if card is not None)
         return f"{self._name(passer)} passes {shown} to {self._name((passer + 2) % NUM_SEATS)}"
 
     def _describe(self, kind: Event, who: int, value: Any, addressed: bool) -> str | None:

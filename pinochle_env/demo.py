@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 import numpy as np
 
@@ -15,7 +16,7 @@ from . import env as make_env
 from .cards import card_to_str
 
 
-def play_hand(seed: int) -> dict:
+def play_hand(seed: int) -> dict[str, Any] | None:
     """Play one hand with random legal actions through ``env()``, narrating; return its record."""
     environment = make_env(render_mode="ansi")
     environment.reset(seed=seed)

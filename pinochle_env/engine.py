@@ -93,6 +93,12 @@ class Engine:
     WINNER: ClassVar[str] = "player"
     LEGAL_BITS: ClassVar[dict[Any, Callable[[Any], int]]]
     APPLY: ClassVar[dict[Any, Callable[[Any, int], None]]]
+    # The state every engine keeps (set by ``_start_hand``).
+    phase: Any  # the game's phase enum member
+    to_act: int
+    dealer: int
+    layout: Any  # the game's action layout
+    deal: Any  # the hands as dealt
 
     def _begin(self, rules: Rules | None, rng: np.random.Generator | None, dealer: int | None, totals: Any) -> int:
         """The constructor's common part: the rules (refusing another variant's), the generator,
@@ -212,6 +218,8 @@ class AuctionEngine(Engine):
     HAND_SIZE: ClassVar[int]
     NUM_TRICKS: ClassVar[int]
     PHASES: ClassVar[Any]
+    trick_points: list[int]  # per team, this hand
+    tricks_won: list[int]  # per team, this hand
 
     def __init__(
         self,
@@ -259,8 +267,16 @@ class AuctionEngine(Engine):
         self.thrown_in: bool | None = None
         self.tricks: list[tuple[int, list[int], int]] = []
         self.trick: list[int] = []
-        self._winning: int | None = None  # the card winning the trick in progress (kept as cards are played)
+        self._winning = -1  # the card winning the trick in progress (kept as cards are played; -1: none yet)
         self.trick_leader = -1
+
+    def meld_of(self, seat: int) -> R.Meld:
+        """The meld ``seat`` showed this hand (``RuntimeError`` before the meld)."""
+        return R.shown_meld(self.melds, seat)
+
+    def shown_melds(self) -> list[R.Meld]:
+        """Every seat's meld this hand, seat by seat (``RuntimeError`` before the meld)."""
+        return [self.meld_of(seat) for seat in range(self.NUM_SEATS)]
 
     def _take(self, seat: int, card: int) -> None:
         """Remove one ``card`` from ``seat``'s hand (counts and held bits)."""

@@ -91,7 +91,8 @@ from pettingzoo.utils import wrappers
 from .actions import ActionLayout, mask_from_bits
 from .engine import IllegalActionError
 from .episode import EpisodeConfig
-from .render import render_for_mode
+from .protocol import Engine
+from .render import format_table, render_for_mode
 from .switches import CHOICES, DEFAULT_TARGET, INTEGER_SWITCHES, SWITCH_NAMES, VARIANT_SWITCHES, Rules, spell
 from .variants import variant_kit
 
@@ -129,19 +130,22 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
             raise AttributeError("last cannot be called before reset")
-        return self.env.last(observe)
+        result: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
+        return result
 
     @property
     def agents(self) -> list[str]:
         if not self._has_reset:
             raise AttributeError("agents cannot be accessed before reset")
-        return self.env.agents
+        agents: list[str] = self.env.agents
+        return agents
 
     @property
     def agent_selection(self) -> str:
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
-        return self.env.agent_selection
+        selection: str = self.env.agent_selection
+        return selection
 
 
 class raw_env(AECEnv):
@@ -204,15 +208,22 @@ class raw_env(AECEnv):
             dtype=np.float32,
         )
         self._rng: np.random.Generator | None = None
-        self.game: Any = None
+        self._game: Engine | None = None
         self.hand_records: list[dict[str, Any]] = []
+
+    @property
+    def game(self) -> Engine:
+        """The rules engine of the episode (``RuntimeError`` before ``reset()``)."""
+        if self._game is None:
+            raise RuntimeError("the environment has no game before reset(); call env.reset() first")
+        return self._game
 
     # ------------------------------------------------------------------ PettingZoo API
 
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -226,7 +237,7 @@ class raw_env(AECEnv):
             )
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
-        self.game = self.kit.new_game(self._rng, dealer=options.get("dealer"), deal=options.get("deal"))
+        self._game = game = self.kit.new_game(self._rng, dealer=options.get("dealer"), deal=options.get("deal"))
         self.hand_records = []
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -234,8 +245,8 @@ class raw_env(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[self.game.to_act]
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[game.to_act]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat_of[agent]
@@ -248,8 +259,9 @@ class raw_env(AECEnv):
 
     def state(self) -> np.ndarray:
         """Perfect-information state from the acting seat's point of view (seat 0's once the hand is over)."""
-        seat = max(self.game.to_act, 0)
-        return self.kit.encode_state(self.game, seat, self._encoder.observation(self.game, seat))
+        game = self.game
+        seat = max(game.to_act, 0)
+        return self.kit.encode_state(game, seat, self._encoder.observation(game, seat))
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -291,7 +303,7 @@ class raw_env(AECEnv):
             self.agent_selection = self.possible_agents[game.to_act]
 
     def render(self) -> str | None:
-        return render_for_mode(self.game, self.render_mode)
+        return render_for_mode(self._game, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release (no window, no files)."""
@@ -300,7 +312,8 @@ class raw_env(AECEnv):
 
     def action_to_string(self, action: int) -> str:
         """Readable name of an action id (``bid 260``, ``pass``, ``help``, ``trump hearts``, ``TS``, ...)."""
-        return self.layout.to_string(action)
+        name: str = self.layout.to_string(action)
+        return name
 
     def describe(self, index: int | None = None) -> str:
         """What observation entry ``index`` means, or the table of pieces."""
@@ -310,17 +323,6 @@ class raw_env(AECEnv):
 def action_to_string(action: int, max_bid: int = 1000) -> str:
     """Readable name of an action id for a bid cap (default 1000)."""
     return ActionLayout(max_bid).to_string(action)
-
-
-def _table(headers: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
-    """A reStructuredText / Markdown-readable simple table."""
-    widths = [max(len(headers[i]), *(len(r[i]) for r in rows)) for i in range(len(headers))]
-
-    def line(cells: tuple[str, ...]) -> str:
-        return "  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip()
-
-    rule = "  ".join("=" * w for w in widths)
-    return "\n".join([rule, line(headers), rule, *(line(r) for r in rows), rule])
 
 
 def action_table(max_bid: int = 1000) -> str:
@@ -335,16 +337,18 @@ def action_table(max_bid: int = 1000) -> str:
         (str(layout.throw_in), "throw in"),
         (str(layout.play_on), "play on"),
     ]
-    return _table(("ids", "action"), ranges)
+    return format_table(("ids", "action"), ranges, left=2, ruled=True)
 
 
 def observation_table(rules: Rules | None = None) -> str:
     """The pieces of the observation vector of a rule set (default: the default rules), generated
     from its game's observation layout."""
     spec = variant_kit(rules or Rules()).spec
-    return _table(
+    return format_table(
         ("piece", "indices", "meaning"),
         [(p.name, f"{p.offset} .. {p.offset + p.size - 1}", p.description) for p in spec.pieces],
+        left=3,
+        ruled=True,
     )
 
 
@@ -362,7 +366,7 @@ def switch_table() -> str:
         (name, f"integer >= {low}, multiple of {step} (default {defaults[name]})", variants(name))
         for name, (low, step) in INTEGER_SWITCHES.items()
     ]
-    return _table(("switch", "values (default first)", "variants"), rows)
+    return format_table(("switch", "values (default first)", "variants"), rows, left=3, ruled=True)
 
 
 def _documentation() -> str:

@@ -21,7 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from .protocol import Encoder, Engine, GamePhase, ObservationLayout
+from .encoding import ObservationSpec
+from .protocol import Encoder, Engine, GamePhase, HandArrays
 from .switches import Rules
 
 
@@ -31,7 +32,7 @@ class ViewEncoder:
     ``update(game)`` refreshes the acting seat's row (the only one the batched API reads),
     ``observation(game, seat)`` gives any seat's, fresh."""
 
-    def __init__(self, spec: ObservationLayout, num_seats: int, rows: np.ndarray | None = None) -> None:
+    def __init__(self, spec: ObservationSpec, num_seats: int, rows: np.ndarray | None = None) -> None:
         self.spec = spec
         self.rows = rows if rows is not None else np.zeros((num_seats, spec.size), dtype=np.float32)
 
@@ -54,7 +55,7 @@ class VariantKit:
 
     rules: Rules
     game_class: type[Engine]
-    spec: ObservationLayout
+    spec: ObservationSpec
     state_size: int
     #: (rows=None) -> the game's encoder, keeping its rows in ``rows`` if given.
     make_encoder: Callable[..., Encoder]
@@ -77,7 +78,7 @@ class VariantKit:
     #: The batched API's array-based hands, (num_games, observation buffer) -> an object that plays
     #: whole hands of many games as arrays (the partnership game's ``LockstepHands``); None: every
     #: decision goes through the engine.
-    lockstep_hands: Callable[..., Any] | None = None
+    lockstep_hands: Callable[[int, np.ndarray], HandArrays] | None = None
 
     @property
     def num_seats(self) -> int:

@@ -59,7 +59,7 @@ def replay_record(
         if done == upto:
             return game
     # The generator applies each action after yielding it: ``game`` is now the finished hand.
-    if upto is None:
+    if upto is None and game is not None:
         replayed = game.record()
         differ = [key for key in keys if replayed[key] != record.get(key)]
         if differ:

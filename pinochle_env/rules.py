@@ -6,6 +6,7 @@ so the tables of RULES.md can be checked one function at a time.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import compress
 from typing import NamedTuple
 
@@ -47,6 +48,14 @@ class Meld(NamedTuple):
     points: int
     melds: tuple[tuple[str, int], ...]  # (meld name, points), e.g. ("run", 150)
     shown: tuple[int, ...]  # per card type, the copies shown: the most any single class uses
+
+
+def shown_meld(melds: Sequence[Meld | None], seat: int) -> Meld:
+    """The meld ``seat`` showed, from a hand's melds per seat (``RuntimeError`` before the meld)."""
+    meld = melds[seat]
+    if meld is None:
+        raise RuntimeError(f"player {seat} has not melded yet in this hand")
+    return meld
 
 
 def _bits(cards: tuple[int, ...]) -> int:

@@ -117,6 +117,13 @@ class Rules:
         return Rules.from_mapping({**switches, **changes})
 
     @property
+    def target(self) -> int:
+        """The score a game is played to: ``target_score``, which the constructor resolved to the
+        variant's own target where none was given."""
+        assert self.target_score is not None, "Rules.__post_init__ resolves target_score"
+        return self.target_score
+
+    @property
     def num_seats(self) -> int:
         """Players at the table: 4 (partnership), 3 (cutthroat) or 2 (two_hand)."""
         return len(self.teams)

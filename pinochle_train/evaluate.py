@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from agents.arena import RESULTS, ArenaConfig, read_results, run_arena
-from agents.arena_report import deal_pair_margin, format_table
+from agents.arena_report import deal_pair_margin
 from agents.stats import wilson_interval
+from pinochle_env.render import format_table
 from pinochle_env.switches import Rules
 
 

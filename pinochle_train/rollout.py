@@ -164,7 +164,7 @@ class RolloutWorker:
 
         for row in range(n):
             start_hand(row)
-        stored: dict[str, list[np.ndarray]] = {key: [] for key in ("obs", "critic", "mask", "action", "logp", "phase")}
+        stored: dict[str, list[Any]] = {key: [] for key in ("obs", "critic", "mask", "action", "logp", "phase")}
         values: list[np.ndarray] = []
         finished: list[tuple[list[int], float]] = []  # (sample indices of one seat in one hand, reward)
         hand_stats: list[tuple[float, ...]] = []
@@ -193,8 +193,8 @@ class RolloutWorker:
                 for offset, (row, seat) in enumerate(zip(rows.tolist(), seats[rows].tolist(), strict=True)):
                     chains[row][seat].append(count + offset)
                 count += len(rows)
-            for row in np.flatnonzero(choosing & ~learner):
-                actions[row] = self._opponent_action(int(opponent[row]), step, int(row), rng)
+            for index in np.flatnonzero(choosing & ~learner).tolist():
+                actions[index] = self._opponent_action(int(opponent[index]), step, index, rng)
             decisions += int(live.sum())
             step = games.step(actions)
             for row, record in zip(np.flatnonzero(step.hand_over).tolist(), step.records, strict=True):

@@ -67,7 +67,14 @@ class Trainer:
             [*self.policy.parameters(), *self.critic.parameters()], lr=config.learning_rate, eps=1e-5
         )
         self.pool: list[dict[str, np.ndarray]] = []
-        self.counters = {"update": 0, "decisions": 0, "samples": 0, "hands": 0, "seconds": 0.0, "imitated": False}
+        self.counters: dict[str, Any] = {
+            "update": 0,
+            "decisions": 0,
+            "samples": 0,
+            "hands": 0,
+            "seconds": 0.0,
+            "imitated": False,
+        }
         self.previous_checkpoint: Path | None = None
         #: Per update of this process: decisions, trained samples and seconds (rollout + update).
         self.history: list[dict[str, float]] = []

@@ -43,7 +43,7 @@ def cutthroat_action(view: Any, legal: list[int], order: list[int], aggression: 
             range(NUM_SUITS), key=lambda t: (cutthroat_value(view.hand, t, run_extras), order[t])
         )
     if name == "THROW_IN":
-        own = view.meld[view.seat].points + LONE_TRICK_SHARE * trick_estimate(view.hand, view.trump)
+        own = view.meld_of(view.seat).points + LONE_TRICK_SHARE * trick_estimate(view.hand, view.trump)
         return layout.throw_in if own < view.contract else layout.play_on
     cards = [a - layout.card0 for a in legal]
     if name == "BURY":

@@ -39,6 +39,7 @@ def build_policy(observation_size: int, hidden: Sequence[int], num_actions: int)
     """The policy network; its last layer starts small, so the first policy is near uniform."""
     policy = MLP(observation_size, hidden, num_actions)
     last = policy.layers[-1]
+    assert isinstance(last, nn.Linear)
     nn.init.orthogonal_(last.weight, gain=0.01)
     nn.init.zeros_(last.bias)
     return policy

@@ -102,7 +102,7 @@ class GameEncoder:
         self.rows = rows if rows is not None else np.zeros((NUM_SEATS, spec.size), dtype=np.float32)
         if self.rows.shape != (NUM_SEATS, spec.size) or not self.rows.flags.c_contiguous:
             raise ValueError(f"rows must be a C-contiguous ({NUM_SEATS}, {spec.size}) float32 array")
-        self._bytes = memoryview(self.rows).cast("B")  # for zeroing spans
+        self._bytes = self.rows.data.cast("B")  # for zeroing spans
         self._mv = self._bytes.cast("f")  # flat, for scalar stores
         self._tables = tables = index_tables(spec)
         self._play_index, self._hand_index = tables.play, tables.own["hand"]
@@ -111,7 +111,7 @@ class GameEncoder:
         self._events: list | None = None
         self._cursor = 0
 
-    def update(self, game: Game) -> np.ndarray:
+    def update(self, game: Game | _Moment) -> np.ndarray:
         """Bring the four rows up to date with ``game`` and return them (a view, not a copy)."""
         events = game.events
         if events is not self._events:
@@ -131,7 +131,7 @@ class GameEncoder:
         self._cursor = len(events)
         return self.rows
 
-    def observation(self, game: Game, seat: int) -> np.ndarray:
+    def observation(self, game: Game | _Moment, seat: int) -> np.ndarray:
         """A fresh copy of ``seat``'s observation of ``game`` now."""
         obs = self.update(game)[seat].copy()
         acting = (game.to_act - seat) & 3 if game.to_act >= 0 else -1
@@ -169,7 +169,7 @@ class GameEncoder:
 
     def _write_scores(self, totals: tuple[int, int]) -> None:
         """The running game score of each team, from each seat's side."""
-        target = self.spec.rules.target_score
+        target = self.spec.rules.target
         for team, entries in enumerate(self._tables.team["scores"]):
             self._put(entries, totals[team] / target)
 
@@ -263,7 +263,7 @@ class GameEncoder:
         self._write_scores(value[1])
 
     #: Handler of each event kind; PLAY, the most common, is inlined in ``update``.
-    _HANDLERS: ClassVar[dict[Event, Callable]] = {
+    _HANDLERS: ClassVar[dict[int, Callable[..., None]]] = {
         Event.HAND_START: _on_hand_start,
         Event.DEAL: _on_deal,
         Event.BID: _on_bid,

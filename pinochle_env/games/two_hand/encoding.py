@@ -89,7 +89,7 @@ class TwoHandSpec(ObservationSpec):
             start = o["meld_kinds"] + rel * len(MELD_COUNT_NAMES)
             out[start : start + len(MELD_COUNT_NAMES)] = [count / COPIES for count in view.meld_counts[who]]
             out[o["trick_points"] + rel] = view.trick_points[who] / HAND_POINTS
-            out[o["scores"] + rel] = view.totals[who] / view.rules.target_score
+            out[o["scores"] + rel] = view.totals[who] / view.rules.target
         out[o["phase"] + int(view.phase)] = 1.0
         if view.to_act >= 0:
             out[o["acting"] + order.index(view.to_act)] = 1.0
