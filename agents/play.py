@@ -32,6 +32,7 @@ import numpy as np
 
 from pinochle_env.actions import ActionLayout
 from pinochle_env.cards import NUM_TYPES, SUIT_NAMES, SUIT_OF, card_to_str, counts_from_cards
+from pinochle_env.games.partnership import SEAT_NAMES as PARTNERSHIP_SEATS
 from pinochle_env.games.partnership.game import NUM_SEATS, Event, Game, Phase, PlayerView, team_of
 from pinochle_env.records import write_jsonl
 from pinochle_env.render import format_hand
@@ -40,7 +41,8 @@ from pinochle_env.switches import Rules, parse_rule_assignment
 from .base import Agent, decide
 from .registry import load_agent
 
-SEAT_NAMES = ("you", "left", "partner", "right")
+#: The seats as the person sees them: the game's own relative seat names, "me" being "you".
+SEAT_NAMES = ("you", *PARTNERSHIP_SEATS[1:])
 QUIT_WORDS = ("quit", "exit", "q")
 ALIASES = {"throw": "throw in", "throw-in": "throw in", "play-on": "play on"}
 PROMPTS = {

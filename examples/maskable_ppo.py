@@ -35,7 +35,8 @@ from agents import registry
 from agents.arena import ArenaConfig, run_arena
 from agents.gym_env import SingleSeatEnv
 from pinochle_env import PlayerView, Rules
-from pinochle_env.encoding import ObservationSpec, observation_from_view
+from pinochle_env.encoding import observation_from_view
+from pinochle_env.variants import variant_kit
 
 
 def train(steps: int, seed: int, n_steps: int, model_path: str) -> MaskablePPO:
@@ -53,7 +54,7 @@ class MaskablePPOAgent:
     def __init__(self, path: str, seed: int | None = None) -> None:
         self.name = "maskable_ppo"
         self._model = _load_model(path)
-        self._spec = ObservationSpec(Rules())
+        self._spec = variant_kit(Rules()).spec
 
     def reset(self, seed: int | None = None) -> None:
         """Greedy play has no randomness to seed."""

@@ -48,7 +48,7 @@ class BatchStep(NamedTuple):
 
     observations: np.ndarray  # (N, obs_size) float32: the acting seat's observation
     action_masks: np.ndarray  # (N, num_actions) int8: legal actions of the acting seat
-    seats: np.ndarray  # (N,) int64: the acting seat (absolute 0..seats-1)
+    seats: np.ndarray  # (N,) int64: the acting (absolute) seat
     rewards: np.ndarray  # (N, seats) float32: reward of each absolute seat from this step
     hand_over: np.ndarray  # (N,) bool: this step ended a hand
     terminated: np.ndarray  # (N,) bool: this step ended the episode (a new one has started)

@@ -25,6 +25,7 @@ from agents.runtime import format_duration, usable_cpus
 from pinochle_env import BatchedGames
 from pinochle_env.encoding import ENCODER_VERSION
 from pinochle_env.protocol import DECISIONS
+from pinochle_env.variants import variant_kit
 
 from .backends import make_backend
 from .config import TrainConfig, to_toml
@@ -168,7 +169,7 @@ class Trainer:
         if start == 0:
             writer.add_text("config", "```toml\n" + to_toml(config) + "```", 0)
         backend = make_backend(config, self.log)
-        self._say(
+        self.say(
             f"train: run {self.run_dir}, updates {start + 1}..{config.updates}, {config.decisions_per_update} "
             f"trained decisions per update, {config.workers} {config.backend} worker(s), learner on {self.device}"
         )
@@ -203,7 +204,7 @@ class Trainer:
                 progress.maybe_print(samples, statistics, last=step == config.updates)
         except KeyboardInterrupt:
             where = f"python train.py --resume {self.run_dir}" if self._latest_checkpoint() else "a new run"
-            self._say(f"train: interrupted at update {self.counters['update']}; continue with {where}")
+            self.say(f"train: interrupted at update {self.counters['update']}; continue with {where}")
             raise
         finally:
             backend.close()
@@ -218,14 +219,14 @@ class Trainer:
 
         config = self.config
         began = time.perf_counter()
-        self._say(f"imitation: {config.imitation_hands} hands of {config.imitate!r}, {config.imitation_epochs} epochs")
+        self.say(f"imitation: {config.imitation_hands} hands of {config.imitate!r}, {config.imitation_epochs} epochs")
         data = collect_imitation_data(config, self.log)
         statistics = fit_imitation(self.policy, self.critic, self.optimizer, data, config, self.device, self.log)
         for name, value in statistics.items():
             writer.add_scalar(f"imitation/{name}", value, 0)
         self.counters["imitated"] = True
         self.save()
-        self._say(
+        self.say(
             f"imitation: done in {format_duration(time.perf_counter() - began)}; saved {self._latest_checkpoint()}"
         )
 
@@ -305,7 +306,7 @@ class Trainer:
             writer.add_scalar(f"eval/margin/{name}", row["margin"]["estimate"], step)
             writer.add_scalar(f"eval/win_rate/{name}", row["win_rate"]["estimate"], step)
         self.evaluations.append({"update": step, "decisions": self.counters["decisions"], "rows": rows})
-        self._say(format_evaluation(rows, f"evaluation at update {step} ({config.eval_deals} deal pairs each):"))
+        self.say(format_evaluation(rows, f"evaluation at update {step} ({config.eval_deals} deal pairs each):"))
         self.previous_checkpoint = checkpoint
 
     def _final_evaluation(self, writer: Any) -> list[dict[str, Any]]:
@@ -314,7 +315,7 @@ class Trainer:
         metrics: dict[str, float] = {"final/decisions_per_s": self.counters["decisions"] / self.counters["seconds"]}
         rows: list[dict[str, Any]] = []
         if config.final_eval_deals and config.eval_opponents:
-            self._say(f"train: final evaluation, {config.final_eval_deals} deal pairs per opponent")
+            self.say(f"train: final evaluation, {config.final_eval_deals} deal pairs per opponent")
             rows = evaluate(
                 self.run_dir / "policy.pt",
                 list(config.eval_opponents),
@@ -341,7 +342,13 @@ class Trainer:
         writer.add_hparams(hparams, {k: v for k, v in metrics.items() if math.isfinite(v)}, run_name=".")
         return rows
 
-    def _say(self, message: str) -> None:
+    @property
+    def has_auction(self) -> bool:
+        """Whether the game trained has an auction (its hand statistics are about contracts)."""
+        return "auction" in variant_kit(self.config.rule_set()).decisions_taken
+
+    def say(self, message: str) -> None:
+        """Print a line of the run's log (nothing without a log stream)."""
         if self.log is not None:
             print(message, file=self.log, flush=True)
 
@@ -369,11 +376,11 @@ class _Progress:
         hands = samples.hand_stats
         means = hands.mean(axis=0) if len(hands) else [float("nan")] * len(HAND_STATS)
         column = dict(zip(HAND_STATS, means, strict=True))
-        if config.rules.get("variant", "partnership") == "two_hand":  # no auction: meld and tricks per player
+        if not trainer.has_auction:  # the two-handed game: meld and tricks per player
             hand = f"meld {column['declarer_meld']:.0f}  tricks {column['declarer_tricks']:.0f}"
         else:
             hand = f"contract {column['contract']:.0f}  made {100 * column['made']:.0f}%"
-        trainer._say(
+        trainer.say(
             f"update {counters['update']}/{config.updates}  {counters['decisions']:,} decisions  "
             f"{rate:,.0f} dec/s  ETA {format_duration(eta)}  |  {hand}  "
             f"entropy {statistics['entropy']['all']:.3f}  kl {statistics['approx_kl']['all']:.4f}  "

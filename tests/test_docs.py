@@ -32,3 +32,17 @@ def test_ci_runs_the_readme_test_command():
     assert commands[0].endswith("python train.py --config configs/default")
     ci = (Path(__file__).resolve().parents[1] / ".ci" / "run").read_text(encoding="utf-8")
     assert commands[1] in ci.splitlines()
+
+
+def test_readme_layout_names_every_module():
+    """The README's Layout block names every module and game package, so it cannot fall behind the tree."""
+    root = Path(__file__).resolve().parents[1]
+    block = README.split("## Layout", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    words = set(block.replace(",", " ").replace("/", " ").replace("+", " ").split())
+    missing = [
+        str(path.relative_to(root))
+        for package in ("pinochle_env", "agents", "pinochle_train")
+        for path in sorted((root / package).rglob("*.py"))
+        if (path.stem if path.stem != "__init__" else path.parent.name) not in words
+    ]
+    assert not missing, f"README Layout block does not name: {', '.join(missing)}"

@@ -103,7 +103,7 @@ class LockstepPlay:
     def play(self, rows: np.ndarray, cards: np.ndarray) -> np.ndarray:
         """Play ``cards[k]`` (card types, legal) in game ``rows[k]``; returns the games whose
         hand's last trick just ended. The seat to act next in each game is ``state[row, TO_ACT]``
-        and its legal cards :meth:`_legal`."""
+        and its legal cards :meth:`legal`."""
         state = self.state.take(rows, axis=0)
         seat = state[:, TO_ACT].copy()
         base = rows * self._row_size
@@ -172,7 +172,7 @@ class LockstepPlay:
         state[:, DONE] = done + 1
         return last
 
-    def _legal(self, rows: np.ndarray, state: np.ndarray) -> np.ndarray:
+    def legal(self, rows: np.ndarray, state: np.ndarray) -> np.ndarray:
         """(len(rows), 24) 0/1: the cards the seat to act in each game of ``rows`` (``state``: their
         rows) may play, by :func:`rules.legal_card_bits` on bit masks, one int per game."""
         held = self.held.take(rows * NUM_SEATS + state[:, TO_ACT])

@@ -224,7 +224,7 @@ class LockstepHands(LockstepPlay):
             playing = rows[in_play]
             state = self.state.take(playing, axis=0)
             seats[in_play] = state[:, TO_ACT]
-            masks[in_play, layout.card0 : layout.card0 + NUM_TYPES] = self._legal(playing, state)
+            masks[in_play, layout.card0 : layout.card0 + NUM_TYPES] = self.legal(playing, state)
         bidding = np.flatnonzero(phases == Phase.AUCTION)
         if len(bidding):
             first = self.high_index.take(rows.take(bidding))[:, None] + 1  # the lowest bid now allowed
