@@ -45,6 +45,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
+from pinochle_env import VERSION_LINE
 from pinochle_env.switches import Rules, parse_switch
 
 from .arena_play import Job, play_job
@@ -380,6 +381,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Example: pinochle-arena random heuristic --deals 500 --rule head_rule=led_card",
     )
     parser.add_argument("agents", nargs="*", help="agent specs (random, heuristic, pimc:samples=16, mix:...)")
+    parser.add_argument("--version", action="version", version=VERSION_LINE)
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="rule switch (repeatable)")
     parser.add_argument("--deals", type=int, help="deal pairs per pairing (default 100)")
     parser.add_argument("--games", type=int, help="game pairs per pairing, for game win rates (default 0)")

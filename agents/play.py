@@ -30,6 +30,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from pinochle_env import VERSION_LINE
 from pinochle_env.actions import ActionLayout
 from pinochle_env.cards import NUM_TYPES, SUIT_NAMES, SUIT_OF, card_to_str, counts_from_cards
 from pinochle_env.games.partnership import SEAT_NAMES as PARTNERSHIP_SEATS
@@ -406,6 +407,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="pinochle-play",
         description="Play partnership Pinochle in the terminal against agents. Type ? at a prompt for help.",
     )
+    parser.add_argument("--version", action="version", version=VERSION_LINE)
     parser.add_argument("--seat", type=int, choices=range(NUM_SEATS), default=0, help="your seat (default 0)")
     parser.add_argument("--partner", default="random", help="agent spec of your partner (default random)")
     parser.add_argument("--opponents", default="random", help="agent spec of both opponents (default random)")

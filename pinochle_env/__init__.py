@@ -12,6 +12,10 @@ and the batched API); each game has its own package under :mod:`pinochle_env.gam
 the registry in :mod:`~pinochle_env.variants`.
 """
 
+__version__ = "0.1.0"
+#: What every console script's ``--version`` prints.
+VERSION_LINE = f"pinochle-rl {__version__}"
+
 from .actions import ActionLayout
 from .batch import BatchedGames, BatchStep
 from .engine import IllegalActionError
@@ -30,6 +34,7 @@ __all__ = [
     "Phase",
     "PlayerView",
     "Rules",
+    "__version__",
     "action_to_string",
     "env",
     "new_game",

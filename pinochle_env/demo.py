@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from . import VERSION_LINE
 from . import env as make_env
 from .cards import card_to_str
 
@@ -56,6 +57,7 @@ def main(argv: list[str] | None = None) -> None:
         description="Play and print one hand of partnership Pinochle (random legal moves)."
     )
     parser.add_argument("--seed", type=int, default=7, help="seed of the deal and the moves (default 7)")
+    parser.add_argument("--version", action="version", version=VERSION_LINE)
     args = parser.parse_args(argv)
     record = play_hand(args.seed)
     print("\nhand record:")

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from agents.neural import require_torch
+from pinochle_env import VERSION_LINE
 from pinochle_env.switches import CHOICES, INTEGER_SWITCHES, parse_rule_assignment
 
 from .config import FIELDS, RESUMABLE_CHANGES, TrainConfig, build_config, load_preset, parse_value, resolve_preset
@@ -30,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Train a Pinochle policy by self-play PPO. A preset (TOML) gives the fields; options override.",
         epilog=f"Rule switches for --rule: {switches}.",
     )
+    parser.add_argument("--version", action="version", version=VERSION_LINE)
     parser.add_argument("--config", default="default", help="preset name in configs/ or a TOML file (default: default)")
     parser.add_argument("--resume", metavar="PATH", help="continue a run: its directory or a checkpoint file")
     parser.add_argument(

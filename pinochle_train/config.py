@@ -23,8 +23,10 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-#: Where the bundled presets live (``configs/`` at the repository root).
-CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs"
+#: The training presets: ``configs/`` beside the packages in a source checkout, or the copy a
+#: wheel installs as ``pinochle_train/configs`` (the build maps the top-level folder there).
+_INSTALLED_CONFIGS = Path(__file__).resolve().parent / "configs"
+CONFIG_DIR = _INSTALLED_CONFIGS if _INSTALLED_CONFIGS.is_dir() else Path(__file__).resolve().parent.parent / "configs"
 DEVICES = ("auto", "cpu", "cuda")
 CRITIC_INPUTS = ("state", "observation")
 
