@@ -12,10 +12,6 @@ and the batched API); each game has its own package under :mod:`pinochle_env.gam
 the registry in :mod:`~pinochle_env.variants`.
 """
 
-__version__ = "0.1.0"
-#: What every console script's ``--version`` prints.
-VERSION_LINE = f"pinochle-rl {__version__}"
-
 from .actions import ActionLayout
 from .batch import BatchedGames, BatchStep
 from .engine import IllegalActionError
@@ -23,6 +19,10 @@ from .env import action_to_string, env, raw_env
 from .games.partnership import Game, Phase, PlayerView
 from .switches import PRESETS, Rules
 from .variants import new_game
+
+__version__ = "0.1.0"
+#: What every console script's ``--version`` prints.
+VERSION_LINE = f"pinochle-rl {__version__}"
 
 __all__ = [
     "PRESETS",
