@@ -15,6 +15,7 @@ two in cutthroat.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -106,6 +107,32 @@ class VariantKit:
     def new_game(self, rng: np.random.Generator | None = None, **kwargs: Any) -> Any:
         """A new game of this rule set (``dealer=``, ``deal=``, ``totals=`` as the engine takes them)."""
         return self.game_class(self.rules, rng, **kwargs)  # type: ignore[call-arg]
+
+
+def view_encoded_kit(
+    rules: Rules,
+    game_class: type[Engine],
+    spec: Any,
+    replay: Any,
+    phase_type: type[GamePhase],
+    seat_names: tuple[str, ...],
+) -> VariantKit:
+    """The kit of a game whose observations are encoded afresh from each view (:class:`ViewEncoder`):
+    ``spec`` has ``encode_view``, ``encode_state`` and ``state_size``; ``replay`` is the game's
+    replay module (``replay`` and ``decisions``)."""
+    return VariantKit(
+        rules=rules,
+        game_class=game_class,
+        spec=spec,
+        state_size=spec.state_size,
+        make_encoder=functools.partial(ViewEncoder, spec, game_class.NUM_SEATS),
+        stamp_turn=no_turn_stamp,
+        encode_state=spec.encode_state,
+        replay=replay.replay,
+        decisions=replay.decisions,
+        phase_type=phase_type,
+        seat_names=seat_names,
+    )
 
 
 def margins(values: Sequence[float], teams: Sequence[int]) -> list[float]:
