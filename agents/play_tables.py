@@ -1,0 +1,446 @@
+"""How ``pinochle-play`` tells a person about each game: narration, the table, prompts, refusals.
+
+:class:`Table` holds what every game shares (seat names from the game's kit, the trick narration,
+the score lines, the rules of play when a card is refused); :class:`AuctionTable` adds what the
+auction games share (calls, trump, meld, throw-in); each game's own table adds what only that game
+has (:class:`PartnershipTable`: passing to the partner, help, two teams).
+
+Everything is told from the person's information-set views only: after each action the session
+hands the table the person's view before and after it (:meth:`Table.narrate`), so nothing the
+seat may not know can reach the screen. The actor of each action is public (whose turn it was);
+the action itself is read from the views, never from the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+from pinochle_env.actions import ActionLayout
+from pinochle_env.cards import COUNTING_VALUES, NUM_TYPES, SUIT_NAMES, SUIT_OF, card_to_str, format_cards
+from pinochle_env.games.partnership.game import NUM_TRICKS as PARTNERSHIP_TRICKS
+from pinochle_env.games.partnership.game import Phase as PartnershipPhase
+from pinochle_env.render import format_hand
+from pinochle_env.switches import Rules
+from pinochle_env.variants import variant_kit
+
+#: A card moved face down as one line per run (passing): (kind, mover, receiver), the cards (None
+#: where the person may not see one).
+Transfer = tuple[tuple[str, int, int], list[int | None]]
+
+
+class Table:
+    """What every game shares in the person's view of the table (see the module docstring).
+
+    ``say`` prints one line; ``layout`` is the game's action layout. A subclass sets ``PHASES``
+    (its game's phase enum), ``NUM_TRICKS``, ``GAME_NAME`` and the per-phase ``PROMPTS``, and
+    implements :meth:`narrate`, :meth:`status`, :meth:`why_illegal` and :meth:`hand_result`.
+    """
+
+    PHASES: ClassVar[Any]
+    NUM_TRICKS: ClassVar[int]
+    GAME_NAME: ClassVar[str]
+    PROMPTS: ClassVar[dict[Any, str]]
+    #: What a person may type for an action, besides the layout's own names.
+    ALIASES: ClassVar[dict[str, str]] = {}
+    #: The move lines of the ``?`` help.
+    MOVES: ClassVar[str] = ""
+
+    def __init__(self, rules: Rules, seat: int, layout: Any, say: Callable[[str], None]) -> None:
+        kit = variant_kit(rules)
+        self.rules, self.seat, self.layout, self._emit = rules, seat, layout, say
+        self.num_seats = kit.num_seats
+        self.teams = kit.teams
+        self.seat_names = ("you", *kit.seat_names[1:])
+        self.partners = len(set(self.teams)) < len(self.teams)
+        self._values = COUNTING_VALUES[rules.counting]
+        self._pending: Transfer | None = None
+
+    # ------------------------------------------------------------------ names
+
+    def short_name(self, seat: int) -> str:
+        """Where ``seat`` sits from the person: ``you``, ``left``, ``partner``, ``right``, ``opponent``."""
+        return self.seat_names[(seat - self.seat) % self.num_seats]
+
+    def name(self, seat: int) -> str:
+        """``player 1 (left)``: the absolute seat and where it sits from the person's seat."""
+        return f"player {seat} ({self.short_name(seat)})"
+
+    def who(self, seat: int) -> str:
+        """The subject of a sentence: ``you``, or ``player 1 (left)``."""
+        return "you" if seat == self.seat else self.name(seat)
+
+    def does(self, seat: int, verb: str) -> str:
+        """``seat`` doing ``verb`` (given in the third person): ``you pass``, ``player 1 (left) passes``."""
+        return f"{self.who(seat)} {_base_form(verb) if seat == self.seat else verb}"
+
+    def team_name(self, team: int) -> str:
+        """``us`` / ``them`` where partners share a team, else the seat's short name."""
+        seats = [s for s in range(self.num_seats) if self.teams[s] == team]
+        if len(seats) > 1:
+            return "us" if self.seat in seats else "them"
+        return self.short_name(seats[0])
+
+    def team_order(self) -> list[int]:
+        """The teams, the person's first, then clockwise from the person."""
+        seats = [(self.seat + k) % self.num_seats for k in range(self.num_seats)]
+        return list(dict.fromkeys(self.teams[s] for s in seats))
+
+    def scores(self, values: Sequence[int]) -> str:
+        """Per-team values as ``us 300, them 120`` or ``you 300, left 120, right 80``."""
+        return ", ".join(f"{self.team_name(t)} {values[t]}" for t in self.team_order())
+
+    def seat_note(self) -> str:
+        """What the welcome line adds after the person's seat (the team, where there are partners)."""
+        return ""
+
+    def winner_line(self, team: int) -> str:
+        if self.teams[self.seat] == team:
+            return "you and your partner win the game!" if self.partners else "you win the game!"
+        if self.partners:
+            return "the other team wins the game."
+        return f"{self.name(team)} wins the game."
+
+    def hand_text(self, counts: Sequence[int], trump: int = -1) -> str:
+        """A hand grouped by suit, strongest first."""
+        return format_hand(list(counts))
+
+    # ------------------------------------------------------------------ narration
+
+    def say(self, line: str) -> None:
+        self.flush()
+        self._emit(line)
+
+    def flush(self) -> None:
+        """Say the run of cards moved face down that is still being collected, if any."""
+        if self._pending is not None:
+            (kind, mover, receiver), cards = self._pending
+            self._pending = None
+            self._emit(self.transfer_line(kind, mover, receiver, cards))
+
+    def transfer(self, kind: str, mover: int, receiver: int, card: int | None) -> None:
+        """One card moved face down (``None``: the person may not see it), said with its run."""
+        key = (kind, mover, receiver)
+        if self._pending is not None and self._pending[0] == key:
+            self._pending[1].append(card)
+            return
+        self.flush()
+        self._pending = (key, [card])
+
+    def transfer_line(self, kind: str, mover: int, receiver: int, cards: list[int | None]) -> str:
+        raise NotImplementedError
+
+    def start_hand(self, view: Any, hand_number: int) -> None:
+        self.say(f"\n== hand {hand_number + 1}: {self.name(view.dealer)} deals")
+        self.say(f"your hand: {self.hand_text(view.hand)}")
+
+    def narrate(self, before: Any, after: Any, actor: int) -> None:
+        """Tell what the action of ``actor`` changed, from the person's views before and after it."""
+        raise NotImplementedError
+
+    def tell_plays(self, before: Any, after: Any) -> list[tuple[int, int]]:
+        """Say the cards played (and the trick won) between two views; returns them as (seat, card)."""
+        n = self.num_seats
+        finished = after.tricks[len(before.tricks) :]
+        if finished:
+            leader, cards, winner = finished[0]
+        else:
+            leader, cards, winner = after.trick_leader, after.trick, -1
+        plays = [((leader + i) % n, cards[i]) for i in range(len(before.trick), len(cards))]
+        for seat, card in plays:
+            self.say(f"{self.does(seat, 'plays')} {card_to_str(card)}")
+        if winner >= 0:
+            team = self.teams[winner]
+            points = after.trick_points[team] - before.trick_points[team]
+            self.say(f"  {self.does(winner, 'wins')} the trick ({points} points)")
+        return plays
+
+    # ------------------------------------------------------------------ the person's turn
+
+    def prompt(self, view: Any) -> str:
+        return self.PROMPTS[view.phase]
+
+    def short(self, action: int) -> str:
+        """An action's name as a person would type it."""
+        return str(self.layout.to_string(action))
+
+    def legal_names(self, legal: Sequence[int]) -> str:
+        return ", ".join(self.short(a) for a in legal)
+
+    def parse(self, text: str) -> int:
+        """The action a person typed (``ValueError`` naming what is wrong)."""
+        return int(self.layout.from_string(self.ALIASES.get(text.lower(), text)))
+
+    def why_illegal(self, view: Any, action: int) -> str:
+        """A short reason why ``action`` (a valid id) is not legal for the person now."""
+        raise NotImplementedError
+
+    def play_rule(self, view: Any, card: int, head_rule: str, must_overtrump: bool) -> str:
+        """Which rule of play a held but illegal ``card`` breaks (the trick has been led)."""
+        led = SUIT_OF[view.trick[0]]
+        suits_held = {SUIT_OF[c] for c in range(NUM_TYPES) if view.hand[c]}
+        if led in suits_held:
+            if SUIT_OF[card] != led:
+                return f"you must follow suit ({SUIT_NAMES[led]})"
+            return "you must beat the card to head the trick when you can"
+        if SUIT_OF[card] != view.trump:
+            return f"you have no {SUIT_NAMES[led]}, so you must trump"
+        return "you must play a higher trump when you can"
+
+    # ------------------------------------------------------------------ what the person asks for
+
+    def status(self, view: Any, hand_number: int) -> list[str]:
+        """The table as the person's seat sees it, shown before each of their decisions."""
+        raise NotImplementedError
+
+    def header(self, view: Any, hand_number: int) -> str:
+        return f"-- hand {hand_number + 1}, dealer {self.name(view.dealer)}; game score: {self.scores(view.totals)}"
+
+    def trick_lines(self, view: Any) -> list[str]:
+        played = [
+            f"{self.short_name((view.trick_leader + i) % self.num_seats)} {card_to_str(c)}"
+            for i, c in enumerate(view.trick)
+        ]
+        won = [0] * (max(self.teams) + 1)
+        for _, _, winner in view.tricks:
+            won[self.teams[winner]] += 1
+        tally = ", ".join(f"{self.team_name(t)} {won[t]} ({view.trick_points[t]} points)" for t in self.team_order())
+        return [
+            f"trick {len(view.tricks) + 1}: " + (", ".join(played) if played else "your lead"),
+            f"tricks: {tally}",
+        ]
+
+    def hand_result(self, record: dict[str, Any]) -> list[str]:
+        """The finished hand's result, from its record's public keys (its scores and meld)."""
+        raise NotImplementedError
+
+
+class AuctionTable(Table):
+    """What the auction games (partnership and cutthroat) share: calls, trump, meld, throw-in."""
+
+    ALIASES: ClassVar[dict[str, str]] = {"throw": "throw in", "throw-in": "throw in", "play-on": "play on"}
+    layout: ActionLayout
+
+    def short(self, action: int) -> str:
+        """``260`` rather than ``bid 260``, ``hearts``, ``throw``, ``play``."""
+        name = self.layout.to_string(action)
+        for prefix in ("bid ", "trump "):
+            if name.startswith(prefix):
+                return name[len(prefix) :]
+        return {"throw in": "throw", "play on": "play"}.get(name, name)
+
+    # ------------------------------------------------------------------ narration
+
+    def narrate(self, before: Any, after: Any, actor: int) -> None:
+        if before.phase == self.PHASES.AUCTION:
+            self.tell_call(before, after, actor)
+        if before.declarer < 0 <= after.declarer:
+            self.tell_auction_end(after)
+        if before.trump < 0 <= after.trump:
+            self.say(f"{self.does(after.declarer, 'names')} trump: {SUIT_NAMES[after.trump]}")
+        self.tell_cards_moved(before, after, actor)
+        if before.meld[0] is None and after.meld[0] is not None:
+            for seat in self.seats_from_me():
+                meld = after.meld_of(seat)
+                shown = ", ".join(f"{name} {points}" for name, points in meld.melds) or "nothing"
+                self.say(f"{self.does(seat, 'melds')} {meld.points}: {shown}")
+        if before.thrown_in is None and after.thrown_in is not None:
+            self.tell_throw_in(before, after)
+        self.tell_plays(before, after)
+
+    def seats_from_me(self) -> list[int]:
+        return [(self.seat + k) % self.num_seats for k in range(self.num_seats)]
+
+    def tell_call(self, before: Any, after: Any, actor: int) -> None:
+        if len(after.auction) > len(before.auction):
+            call = after.auction[-1][1]
+            text = {"pass": "passes", "help": "passes with help"}.get(str(call), f"bids {call}")
+            self.say(f"{self.who(actor)} {_base_form(text) if actor == self.seat else text}")
+            return
+        # Everyone passed and the same dealer deals again (all_pass="redeal"): a new auction.
+        self.say(f"{self.does(actor, 'passes')}")
+        self.say(f"nobody bid: {self.does(after.dealer, 'deals')} again")
+        self.say(f"your hand: {self.hand_text(after.hand)}")
+
+    def tell_auction_end(self, view: Any) -> None:
+        declarer = view.declarer
+        if not any(isinstance(call, int) for _, call in view.auction):
+            is_ = "are" if declarer == self.seat else "is"
+            self.say(f"nobody bid: the dealer, {self.who(declarer)}, {is_} stuck at {view.contract}")
+        else:
+            self.say(f"{self.does(declarer, 'wins')} the auction at {view.contract}")
+
+    def tell_cards_moved(self, before: Any, after: Any, actor: int) -> None:
+        """Cards the declaring side moves face down (passing, burying): the game's own."""
+
+    def tell_throw_in(self, before: Any, after: Any) -> None:
+        declarer = after.declarer
+        if after.thrown_in:
+            self.say(f"{self.does(declarer, 'throws')} the hand in")
+        else:
+            self.say(f"{self.does(declarer, 'plays')} the hand out")
+
+    # ------------------------------------------------------------------ the person's turn
+
+    def why_illegal(self, view: Any, action: int) -> str:
+        layout, phase = self.layout, view.phase
+        if _action_kind(layout, action) != _ACTION_KIND[phase.decision]:
+            return f"this is the {_phase_name(phase)}"
+        if phase == self.PHASES.AUCTION:
+            return self.bid_rule(view, action)
+        card = action - layout.card0
+        if not view.hand[card]:
+            return f"you do not hold {card_to_str(card)}"
+        return self.play_rule(view, card, self.rules.head_rule, self.rules.must_overtrump)
+
+    def bid_rule(self, view: Any, action: int) -> str:
+        """Why an auction call is refused: help switched off, or a bid too low or too high."""
+        layout = self.layout
+        if action == layout.help:
+            return "passing with help is switched off (rule pass_with_help=false)"
+        bid = layout.bid_value(action)
+        if bid <= view.high_bid:
+            return f"the high bid is already {view.high_bid}"
+        allowed = [layout.bid_value(a) for a in view.legal_actions if a < layout.num_bids]
+        return f"the highest bid allowed now is {max(allowed)}" if allowed else "no bid is possible any more"
+
+    # ------------------------------------------------------------------ what the person asks for
+
+    def status(self, view: Any, hand_number: int) -> list[str]:
+        lines = [self.header(view, hand_number)]
+        if view.phase == self.PHASES.AUCTION:
+            calls = ", ".join(f"{self.short_name(s)} {c}" for s, c in view.auction)
+            lines.append(f"auction: {calls or '(you open)'}")
+        else:
+            trump = SUIT_NAMES[view.trump] if view.trump >= 0 else "not named yet"
+            lines.append(f"contract: {view.contract} by {self.name(view.declarer)}; trump: {trump}")
+        if view.meld[0] is not None:
+            melds = (f"{self.short_name(s)} {view.meld_of(s).points}" for s in range(self.num_seats))
+            lines.append("meld: " + ", ".join(melds))
+        lines += self.status_extra(view)
+        if view.phase == self.PHASES.PLAY:
+            lines.extend(self.trick_lines(view))
+        lines.append(f"your hand: {self.hand_text(view.hand, view.trump)}")
+        return lines
+
+    def status_extra(self, view: Any) -> list[str]:
+        return []
+
+
+class PartnershipTable(AuctionTable):
+    """Partnership Pinochle: four players, partners opposite, passing between declarer and partner."""
+
+    PHASES = PartnershipPhase
+    NUM_TRICKS = PARTNERSHIP_TRICKS
+    GAME_NAME = "partnership game"
+    PROMPTS: ClassVar[dict[Any, str]] = {
+        PartnershipPhase.AUCTION: "your bid",
+        PartnershipPhase.TRUMP: "name trump",
+        PartnershipPhase.PASS_TO_DECLARER: "pass a card to your partner",
+        PartnershipPhase.PASS_BACK: "pass a card back to your partner",
+        PartnershipPhase.THROW_IN: "throw or play",
+        PartnershipPhase.PLAY: "your card",
+    }
+    MOVES = """  260           bid 260 (bids go up in tens)
+  pass / help   pass, or pass with help (tells your partner you hold help)
+  hearts / H    name trump
+  TS / 10S      pass or play a card (rank 9 J Q K T A, then suit S H D C)
+  throw / play  throw the hand in, or play it out (declarer, after meld)"""
+
+    def partner(self, seat: int) -> int:
+        return (seat + 2) % self.num_seats
+
+    def seat_note(self) -> str:
+        return f" (team {self.teams[self.seat]})"
+
+    def prompt(self, view: Any) -> str:
+        prompt = self.PROMPTS[view.phase]
+        if view.phase in (PartnershipPhase.PASS_TO_DECLARER, PartnershipPhase.PASS_BACK):
+            prompt += f" ({len(view.cards_passed) + 1} of {self.rules.pass_count})"
+        return prompt
+
+    def tell_cards_moved(self, before: Any, after: Any, actor: int) -> None:
+        if before.phase not in (PartnershipPhase.PASS_TO_DECLARER, PartnershipPhase.PASS_BACK):
+            return
+        receiver = self.partner(actor)
+        received = after.cards_received[len(before.cards_received) :]
+        card: int | None = None
+        if actor == self.seat:
+            card = after.cards_passed[-1]
+        elif receiver == self.seat and self.rules.pass_mode == "sequential":
+            card, received = received[0], []
+        self.transfer("pass", actor, receiver, card)
+        if received:  # simultaneous passing: both sets change hands after the last card
+            self.say(f"you receive {' '.join(format_cards(received))} from {self.who(self.partner(self.seat))}")
+
+    def transfer_line(self, kind: str, mover: int, receiver: int, cards: list[int | None]) -> str:
+        if None in cards:
+            shown = "a card" if len(cards) == 1 else f"{len(cards)} cards"
+        else:
+            shown = " ".join(card_to_str(card) for card in cards if card is not None)
+        return f"{self.does(mover, 'passes')} {shown} to {self.who(receiver)}"
+
+    def status_extra(self, view: Any) -> list[str]:
+        if view.phase != PartnershipPhase.THROW_IN:
+            return []
+        meld = view.meld_of(self.seat).points + view.meld_of(self.partner(self.seat)).points
+        return [f"your team melded {meld}: you need {view.contract - meld} in tricks to make {view.contract}"]
+
+    def hand_result(self, record: dict[str, Any]) -> list[str]:
+        score, totals = record["score"], record["totals"]
+        us = self.teams[self.seat]
+        outcome = "thrown in" if record["thrown_in"] else ("made" if record["made"] else "set")
+        lines = [
+            f"hand over: {self.name(record['declarer'])} bid {record['bid']} and was {outcome}; "
+            f"this hand: us {score[us]:+d}, them {score[1 - us]:+d}; game: us {totals[us]}, them {totals[1 - us]}"
+        ]
+        if record["game_winner"] is not None:
+            lines.append(self.winner_line(record["game_winner"]))
+        return lines
+
+
+def _base_form(verb: str) -> str:
+    """The verb of a third-person phrase in the second person: ``passes`` -> ``pass``,
+    ``buries`` -> ``bury``, ``is`` -> ``are`` (only the first word changes)."""
+    word, space, rest = verb.partition(" ")
+    if word == "is":
+        base = "are"
+    elif word.endswith("ies"):
+        base = word[:-3] + "y"
+    elif word.endswith(("sses", "shes", "ches", "xes")):
+        base = word[:-2]
+    else:
+        base = word.removesuffix("s")
+    return base + space + rest
+
+
+#: What kind of action each kind of decision takes (see :func:`_action_kind`).
+_ACTION_KIND = {"auction": "call", "trump": "suit", "passing": "card", "throw_in": "throw-in", "play": "card"}
+
+
+def _action_kind(layout: ActionLayout, action: int) -> str:
+    """``call`` (bid, pass, help), ``suit``, ``card`` or ``throw-in``: the id range of ``action``."""
+    if action < layout.trump0:
+        return "call"
+    if action < layout.card0:
+        return "suit"
+    return "card" if action < layout.throw_in else "throw-in"
+
+
+def _phase_name(phase: Any) -> str:
+    """``auction``, ``trump``, ``passing``, ``throw in``, ``play``."""
+    if phase.decision == "passing":
+        return "passing"
+    return str(phase.name.lower().replace("_", " "))
+
+
+#: The table of each game, by variant.
+TABLES: dict[str, type[Table]] = {"partnership": PartnershipTable}
+
+
+def table_for(rules: Rules, seat: int, layout: Any, say: Callable[[str], None]) -> Table:
+    """The table that tells the person at ``seat`` about a game under ``rules``."""
+    return TABLES[rules.variant](rules, seat, layout, say)
+
+
+__all__ = ["TABLES", "AuctionTable", "PartnershipTable", "Table", "table_for"]
