@@ -17,7 +17,15 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from pinochle_env.actions import ActionLayout
-from pinochle_env.cards import COUNTING_VALUES, NUM_TYPES, SUIT_NAMES, SUIT_OF, card_to_str, format_cards
+from pinochle_env.cards import (
+    COUNTING_VALUES,
+    NUM_TYPES,
+    RANK_OF,
+    SUIT_NAMES,
+    SUIT_OF,
+    card_to_str,
+    format_cards,
+)
 from pinochle_env.games.partnership.game import NUM_TRICKS as PARTNERSHIP_TRICKS
 from pinochle_env.games.partnership.game import Phase as PartnershipPhase
 from pinochle_env.render import format_hand
@@ -165,7 +173,14 @@ class Table:
         return str(self.layout.to_string(action))
 
     def legal_names(self, legal: Sequence[int]) -> str:
-        return ", ".join(self.short(a) for a in legal)
+        """The legal actions as a person types them, cards in the order the hand shows them."""
+        card0 = self.layout.card0
+
+        def order(action: int) -> tuple[int, int]:
+            card = action - card0
+            return (SUIT_OF[card], -RANK_OF[card]) if 0 <= card < NUM_TYPES else (-1, action)
+
+        return ", ".join(self.short(a) for a in sorted(legal, key=order))
 
     def parse(self, text: str) -> int:
         """The action a person typed (``ValueError`` naming what is wrong)."""

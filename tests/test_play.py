@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from agents.play import PlayOptions, PlaySession, main, parse_options
-from pinochle_env.cards import NUM_TYPES, card_to_str
+from pinochle_env.cards import NUM_TYPES, RANKS, SUITS, card_to_str
 from pinochle_env.games.partnership.game import Game, Phase
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,13 +25,22 @@ class Typist:
     """Types the person's moves: scripted lines first, then bad cards at the first play, else legal moves.
 
     Legal moves are ``pass`` in the auction, ``play on`` at the throw-in choice, else the first legal
-    one. ``stop_at_hand`` raises ``EOFError`` (Ctrl-D) at the first prompt of that hand (0-based).
+    one. ``stop_at_hand`` raises ``EOFError`` (Ctrl-D) at the first prompt of that hand (0-based);
+    ``help_at_play`` types ``?`` first at every prompt for a card to play.
     """
 
-    def __init__(self, out: io.StringIO, script: list[str] | None = None, stop_at_hand: int | None = None) -> None:
+    def __init__(
+        self,
+        out: io.StringIO,
+        script: list[str] | None = None,
+        stop_at_hand: int | None = None,
+        help_at_play: bool = False,
+    ) -> None:
         self.out = out
         self.script = list(script or [])
         self.stop_at_hand = stop_at_hand
+        self.help_at_play = help_at_play
+        self.last_prompt: tuple[int, int] | None = None
         self.session: PlaySession | None = None
         self.typed: list[str] = []
         self.tried_bad_cards = False
@@ -44,6 +53,10 @@ class Typist:
         if game.phase == Phase.PLAY and not self.tried_bad_cards:
             self.tried_bad_cards = True
             self.script += bad_cards(game)
+        here = (game.hand_number, len(game.tricks) * 10 + len(game.trick))
+        if self.help_at_play and game.phase.decision == "play" and here != self.last_prompt:
+            self.script.insert(0, "?")
+        self.last_prompt = here
         line = self.script.pop(0) if self.script else legal_move(game)
         self.typed.append(line)
         return line
@@ -163,3 +176,27 @@ def test_a_whole_game_to_the_target_score():
 def test_bad_command_lines_are_refused(args, message):
     result = run_cli(args, [])
     assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr
+
+
+def hand_order(hand_line: str) -> list[str]:
+    """The cards of a ``your hand: S: A T | H: - | ...`` line, in the order shown."""
+    cards = []
+    for group in hand_line.split("your hand: ", 1)[1].split(" | "):
+        label, ranks = group.split(": ")
+        suit = label[0]
+        assert suit in SUITS, hand_line
+        cards += [rank + suit for rank in ranks.split() if rank in RANKS]
+    return cards
+
+
+def test_legal_moves_are_listed_in_the_order_of_the_hand():
+    transcript, _, _ = play_in_process(PlayOptions(seed=3, hands=1), help_at_play=True)
+    checked = 0
+    lines = transcript.splitlines()
+    for k, line in enumerate(lines):
+        if line.startswith("legal now: ") and lines[k + 1].startswith("your card> "):
+            hand = next(earlier for earlier in reversed(lines[:k]) if earlier.startswith("your hand: "))
+            legal = line.removeprefix("legal now: ").split(", ")
+            assert legal == [card for card in dict.fromkeys(hand_order(hand)) if card in legal], line
+            checked += 1
+    assert checked > 5
