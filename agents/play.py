@@ -152,21 +152,41 @@ class PlaySession:
             if text == "?":
                 self._say(f"{COMMANDS.format(moves=self.table.MOVES)}\nlegal now: {self._legal_names()}")
             elif text:
-                action, problem = self._parse(text)
+                actions, problem = self._parse(text)
                 if problem is None:
-                    return [action]
+                    return actions
                 self._say(f"  {problem}; legal now: {self._legal_names()} (? for help)")
 
-    def _parse(self, text: str) -> tuple[int, str | None]:
-        """``(action, None)`` for legal input, ``(-1, reason)`` otherwise."""
+    def _parse(self, text: str) -> tuple[list[int], str | None]:
+        """``(actions, None)`` for legal input, ``([], reason)`` otherwise. Where the person passes
+        (or buries) several cards, they may type them at once (``AC TC``): all are checked, in
+        turn, on a copy of the game before any is taken."""
+        words = text.replace(",", " ").split()
+        left = self.table.cards_to_pass(self._view)
+        if left is None or len(words) == 1:
+            action, problem = self._parse_one(text, self.game)
+            return ([action], None) if problem is None else ([], problem)
+        if len(words) > left:
+            return [], f"you have {left} card(s) left to {self.table.PASS_VERB}, not {len(words)}"
+        game, actions = self.game.clone(), []
+        for word in words:
+            action, problem = self._parse_one(word, game)
+            if problem is not None:
+                return [], f"{problem} (none of {' '.join(words)} taken)"
+            game.apply(action)
+            actions.append(action)
+        return actions, None
+
+    def _parse_one(self, text: str, game: Any) -> tuple[int, str | None]:
+        """``(action, None)`` when ``text`` is one action legal in ``game``, ``(-1, reason)`` otherwise."""
         try:
             action = self.table.parse(text)
         except ValueError as error:
             return -1, str(error)
-        if action in self.game.legal_actions():
+        if action in game.legal_actions():
             return action, None
-        reason = self.table.why_illegal(self._view, action)
-        return -1, f"{self.game.layout.to_string(action)} is not legal now: {reason}"
+        reason = self.table.why_illegal(game.view(self.seat), action)
+        return -1, f"{game.layout.to_string(action)} is not legal now: {reason}"
 
     def _legal_names(self) -> str:
         return self.table.legal_names(self.game.legal_actions())

@@ -172,6 +172,14 @@ class Table:
         """An action's name as a person would type it."""
         return str(self.layout.to_string(action))
 
+    #: What the person does with the cards of :meth:`cards_to_pass` (a verb, for messages).
+    PASS_VERB: ClassVar[str] = "pass"
+
+    def cards_to_pass(self, view: Any) -> int | None:
+        """How many cards the person still has to pass (or bury) in a row, or None where they do not:
+        the decisions a person may type as several cards at once."""
+        return None
+
     def legal_names(self, legal: Sequence[int]) -> str:
         """The legal actions as a person types them, cards in the order the hand shows them."""
         card0 = self.layout.card0
@@ -351,8 +359,6 @@ class PartnershipTable(AuctionTable):
     PROMPTS: ClassVar[dict[Any, str]] = {
         PartnershipPhase.AUCTION: "your bid",
         PartnershipPhase.TRUMP: "name trump",
-        PartnershipPhase.PASS_TO_DECLARER: "pass a card to your partner",
-        PartnershipPhase.PASS_BACK: "pass a card back to your partner",
         PartnershipPhase.THROW_IN: "throw or play",
         PartnershipPhase.PLAY: "your card",
     }
@@ -360,6 +366,7 @@ class PartnershipTable(AuctionTable):
   pass / help   pass, or pass with help (tells your partner you hold help)
   hearts / H    name trump
   TS / 10S      pass or play a card (rank 9 J Q K T A, then suit S H D C)
+  AC TC 9H QS   pass several cards at once
   throw / play  throw the hand in, or play it out (declarer, after meld)"""
 
     def partner(self, seat: int) -> int:
@@ -368,11 +375,18 @@ class PartnershipTable(AuctionTable):
     def seat_note(self) -> str:
         return f" (team {self.teams[self.seat]})"
 
+    def cards_to_pass(self, view: Any) -> int | None:
+        if view.phase not in (PartnershipPhase.PASS_TO_DECLARER, PartnershipPhase.PASS_BACK):
+            return None
+        return int(self.rules.pass_count - len(view.cards_passed))
+
     def prompt(self, view: Any) -> str:
-        prompt = self.PROMPTS[view.phase]
-        if view.phase in (PartnershipPhase.PASS_TO_DECLARER, PartnershipPhase.PASS_BACK):
-            prompt += f" ({len(view.cards_passed) + 1} of {self.rules.pass_count})"
-        return prompt
+        left = self.cards_to_pass(view)
+        if left is None:
+            return self.PROMPTS[view.phase]
+        more = " more" if view.cards_passed else ""
+        back = " back" if view.phase == PartnershipPhase.PASS_BACK else ""
+        return f"pass {left}{more} card{'s' if left > 1 else ''}{back} to your partner"
 
     def tell_cards_moved(self, before: Any, after: Any, actor: int) -> None:
         if before.phase not in (PartnershipPhase.PASS_TO_DECLARER, PartnershipPhase.PASS_BACK):

@@ -26,7 +26,9 @@ class Typist:
 
     Legal moves are ``pass`` in the auction, ``play on`` at the throw-in choice, else the first legal
     one. ``stop_at_hand`` raises ``EOFError`` (Ctrl-D) at the first prompt of that hand (0-based);
-    ``help_at_play`` types ``?`` first at every prompt for a card to play.
+    ``help_at_play`` types ``?`` first at every prompt for a card to play; ``pass_at_once`` types
+    all the cards of the person's first pass on one line (``passed_at_once``), after a line that
+    names a card the person holds once twice.
     """
 
     def __init__(
@@ -35,11 +37,14 @@ class Typist:
         script: list[str] | None = None,
         stop_at_hand: int | None = None,
         help_at_play: bool = False,
+        pass_at_once: bool = False,
     ) -> None:
         self.out = out
         self.script = list(script or [])
         self.stop_at_hand = stop_at_hand
         self.help_at_play = help_at_play
+        self.pass_at_once = pass_at_once
+        self.passed_at_once: str | None = None
         self.last_prompt: tuple[int, int] | None = None
         self.session: PlaySession | None = None
         self.typed: list[str] = []
@@ -53,6 +58,10 @@ class Typist:
         if game.phase == Phase.PLAY and not self.tried_bad_cards:
             self.tried_bad_cards = True
             self.script += bad_cards(game)
+        if self.pass_at_once and self.passed_at_once is None and game.phase.decision == "passing":
+            self.passed_at_once = cards_to_pass(game, game.rules.pass_count)
+            repeated = next(card_to_str(c) for c in range(NUM_TYPES) if game.hands[game.to_act][c] == 1)
+            self.script += [f"{repeated} {repeated}", self.passed_at_once]
         here = (game.hand_number, len(game.tricks) * 10 + len(game.trick))
         if self.help_at_play and game.phase.decision == "play" and here != self.last_prompt:
             self.script.insert(0, "?")
@@ -68,6 +77,12 @@ def legal_move(game: Game) -> str:
         if preferred in legal:
             return layout.to_string(preferred)
     return layout.to_string(legal[0])
+
+
+def cards_to_pass(game: Game, count: int) -> str:
+    """The first ``count`` cards the seat to act holds (both copies where it holds two), as typed."""
+    held = [card_to_str(c) for c in range(NUM_TYPES) for _ in range(game.hands[game.to_act][c])]
+    return " ".join(held[:count])
 
 
 def bad_cards(game: Game) -> list[str]:
@@ -105,13 +120,19 @@ def first_hand_played_out_with_a_forbidden_card() -> tuple[int, str, Typist, lis
     raise AssertionError("no such seed in 0..49")
 
 
+def check_through_stdin(args: list[str], transcript: str, typist: Typist, records: list[dict], tmp_path: Path) -> None:
+    """The real command, fed the lines the typist typed, prints the same transcript and saves the same records."""
+    save = tmp_path / "hands.jsonl"
+    result = run_cli([*args, "--save", str(save)], typist.typed)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == transcript + f"saved {len(records)} hand record(s) to {save}\n"
+    assert read_records(save) == json.loads(json.dumps(records))
+    assert "Traceback" not in result.stderr
+
+
 def test_full_hand_through_stdin_matches_in_process_play(tmp_path):
     seed, transcript, typist, records = first_hand_played_out_with_a_forbidden_card()
-    save = tmp_path / "hands.jsonl"
-    result = run_cli(["--seed", str(seed), "--hands", "1", "--save", str(save)], typist.typed)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout == transcript + f"saved 1 hand record(s) to {save}\n"
-    assert read_records(save) == json.loads(json.dumps(records))
+    check_through_stdin(["--seed", str(seed), "--hands", "1"], transcript, typist, records, tmp_path)
     for expected in (
         "not an action: 'gibberish'",
         "bid 1010 is not a multiple of 10",
@@ -124,7 +145,6 @@ def test_full_hand_through_stdin_matches_in_process_play(tmp_path):
         "hands finished: 1",
     ):
         assert expected in transcript
-    assert "Traceback" not in result.stderr
 
 
 def test_end_of_input_stops_cleanly_and_saves_the_finished_hands(tmp_path):
@@ -200,3 +220,19 @@ def test_legal_moves_are_listed_in_the_order_of_the_hand():
             assert legal == [card for card in dict.fromkeys(hand_order(hand)) if card in legal], line
             checked += 1
     assert checked > 5
+
+
+def test_several_cards_are_passed_at_once(tmp_path):
+    for seed in range(50):
+        transcript, typist, records = play_in_process(PlayOptions(seed=seed, hands=1), pass_at_once=True)
+        if typist.passed_at_once is not None:
+            break
+    else:
+        raise AssertionError("the person passes in no first hand of seeds 0..49")
+    record = records[0]
+    passed = record["passed_to_declarer" if record["declarer"] == 2 else "passed_back"]
+    assert typist.passed_at_once == " ".join(passed)
+    assert f"you pass {' '.join(passed)} to player 2 (partner)" in transcript
+    assert "none of" in transcript and "taken" in transcript  # the line naming a card twice was refused whole
+    assert transcript.count("to your partner> ") == 2  # one prompt for the bad line, one for all four cards
+    check_through_stdin(["--seed", str(seed), "--hands", "1"], transcript, typist, records, tmp_path)
