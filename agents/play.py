@@ -116,13 +116,17 @@ class PlaySession:
                 self._start_hand()
                 continue
             actor = game.to_act
-            actions = self._ask() if actor == self.seat else [decide(self.agents[actor], game)]
+            forced = actor == self.seat and self._forced_card()
+            if forced:
+                actions: list[int] | None = game.legal_actions()
+            else:
+                actions = self._ask() if actor == self.seat else [decide(self.agents[actor], game)]
             if actions is None:
                 return False
             for action in actions:
                 game.apply(action)
                 before, self._view = self._view, game.view(self.seat)
-                self.table.narrate(before, self._view, actor)
+                self.table.narrate(before, self._view, actor, forced)
 
     def _start_hand(self) -> None:
         self._view = self.game.view(self.seat)
@@ -133,6 +137,10 @@ class PlaySession:
         return self.game.game_over or (hands is not None and len(self.records) >= hands)
 
     # ------------------------------------------------------------------ the person's turn
+
+    def _forced_card(self) -> bool:
+        """Whether the person's card to play is forced (one legal card): it is played without asking."""
+        return self._view.phase.decision == "play" and len(self._view.legal_actions) == 1
 
     def _ask(self) -> list[int] | None:
         """The person's legal actions (one, or several cards passed at once), asking until they

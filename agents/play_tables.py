@@ -142,11 +142,12 @@ class Table:
         self.say(f"\n== hand {hand_number + 1}: {self.name(view.dealer)} deals")
         self.say(f"your hand: {self.hand_text(view.hand)}")
 
-    def narrate(self, before: Any, after: Any, actor: int) -> None:
-        """Tell what the action of ``actor`` changed, from the person's views before and after it."""
+    def narrate(self, before: Any, after: Any, actor: int, forced: bool = False) -> None:
+        """Tell what the action of ``actor`` changed, from the person's views before and after it
+        (``forced``: the person's only legal card, played without asking)."""
         raise NotImplementedError
 
-    def tell_plays(self, before: Any, after: Any) -> list[tuple[int, int]]:
+    def tell_plays(self, before: Any, after: Any, forced: bool = False) -> list[tuple[int, int]]:
         """Say the cards played (and the trick won) between two views; returns them as (seat, card)."""
         n = self.num_seats
         finished = after.tricks[len(before.tricks) :]
@@ -156,7 +157,8 @@ class Table:
             leader, cards, winner = after.trick_leader, after.trick, -1
         plays = [((leader + i) % n, cards[i]) for i in range(len(before.trick), len(cards))]
         for seat, card in plays:
-            self.say(f"{self.does(seat, 'plays')} {card_to_str(card)}")
+            note = " (your only legal card)" if forced and seat == self.seat else ""
+            self.say(f"{self.does(seat, 'plays')} {card_to_str(card)}{note}")
         if winner >= 0:
             team = self.teams[winner]
             points = after.trick_points[team] - before.trick_points[team]
@@ -254,7 +256,7 @@ class AuctionTable(Table):
 
     # ------------------------------------------------------------------ narration
 
-    def narrate(self, before: Any, after: Any, actor: int) -> None:
+    def narrate(self, before: Any, after: Any, actor: int, forced: bool = False) -> None:
         if before.phase == self.PHASES.AUCTION:
             self.tell_call(before, after, actor)
         if before.declarer < 0 <= after.declarer:
@@ -269,7 +271,7 @@ class AuctionTable(Table):
                 self.say(f"{self.does(seat, 'melds')} {meld.points}: {shown}")
         if before.thrown_in is None and after.thrown_in is not None:
             self.tell_throw_in(before, after)
-        self.tell_plays(before, after)
+        self.tell_plays(before, after, forced)
 
     def seats_from_me(self) -> list[int]:
         return [(self.seat + k) % self.num_seats for k in range(self.num_seats)]

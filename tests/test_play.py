@@ -46,6 +46,7 @@ class Typist:
         self.pass_at_once = pass_at_once
         self.passed_at_once: str | None = None
         self.last_prompt: tuple[int, int] | None = None
+        self.forced_prompts = 0  # prompts for a card to play when only one is legal
         self.session: PlaySession | None = None
         self.typed: list[str] = []
         self.tried_bad_cards = False
@@ -55,6 +56,7 @@ class Typist:
         game = self.session.game
         if self.stop_at_hand is not None and game.hand_number >= self.stop_at_hand:
             raise EOFError
+        self.forced_prompts += game.phase.decision == "play" and len(game.legal_actions()) == 1
         if game.phase == Phase.PLAY and not self.tried_bad_cards:
             self.tried_bad_cards = True
             self.script += bad_cards(game)
@@ -236,3 +238,11 @@ def test_several_cards_are_passed_at_once(tmp_path):
     assert "none of" in transcript and "taken" in transcript  # the line naming a card twice was refused whole
     assert transcript.count("to your partner> ") == 2  # one prompt for the bad line, one for all four cards
     check_through_stdin(["--seed", str(seed), "--hands", "1"], transcript, typist, records, tmp_path)
+
+
+def test_a_forced_card_is_played_without_asking():
+    transcript, typist, records = play_in_process(PlayOptions(seed=5, hands=2))
+    assert typist.forced_prompts == 0
+    played_out = [record for record in records if record["tricks"]]
+    # The last trick is always forced, so each hand played out says so at least once.
+    assert transcript.count("(your only legal card)") >= len(played_out) >= 1
