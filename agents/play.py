@@ -21,6 +21,7 @@ and the agents get only their own views (through :func:`agents.base.decide`).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -83,7 +84,8 @@ class PlaySession:
             spec = options.spec_for(kit.seat_names[relative])
             self.agents[(self.seat + relative) % kit.num_seats] = load_agent(spec, seed=int(rng.integers(2**63)))
         self.game: Any = kit.new_game(rng)
-        self.table: Table = table_for(options.rules, self.seat, self.game.layout, self._print)
+        bold = self.out.isatty() and not os.environ.get("NO_COLOR")  # https://no-color.org
+        self.table: Table = table_for(options.rules, self.seat, self.game.layout, self._print, bold)
         self.records: list[dict[str, Any]] = []
         self.quit = False
         self._view: Any = None

@@ -19,16 +19,18 @@ from typing import Any, ClassVar
 from pinochle_env.actions import ActionLayout
 from pinochle_env.cards import (
     COUNTING_VALUES,
+    NUM_SUITS,
     NUM_TYPES,
     RANK_OF,
+    RANKS,
     SUIT_NAMES,
     SUIT_OF,
+    SUITS,
     card_to_str,
     format_cards,
 )
 from pinochle_env.games.partnership.game import NUM_TRICKS as PARTNERSHIP_TRICKS
 from pinochle_env.games.partnership.game import Phase as PartnershipPhase
-from pinochle_env.render import format_hand
 from pinochle_env.switches import Rules
 from pinochle_env.variants import variant_kit
 
@@ -40,7 +42,8 @@ Transfer = tuple[tuple[str, int, int], list[int | None]]
 class Table:
     """What every game shares in the person's view of the table (see the module docstring).
 
-    ``say`` prints one line; ``layout`` is the game's action layout. A subclass sets ``PHASES``
+    ``say`` prints one line; ``layout`` is the game's action layout; ``bold`` marks trump in bold
+    too (ANSI, for a terminal). A subclass sets ``PHASES``
     (its game's phase enum), ``NUM_TRICKS``, ``GAME_NAME`` and the per-phase ``PROMPTS``, and
     implements :meth:`narrate`, :meth:`status`, :meth:`why_illegal` and :meth:`hand_result`.
     """
@@ -54,9 +57,10 @@ class Table:
     #: The move lines of the ``?`` help.
     MOVES: ClassVar[str] = ""
 
-    def __init__(self, rules: Rules, seat: int, layout: Any, say: Callable[[str], None]) -> None:
+    def __init__(self, rules: Rules, seat: int, layout: Any, say: Callable[[str], None], bold: bool = False) -> None:
         kit = variant_kit(rules)
         self.rules, self.seat, self.layout, self._emit = rules, seat, layout, say
+        self.bold = bold
         self.num_seats = kit.num_seats
         self.teams = kit.teams
         self.seat_names = ("you", *kit.seat_names[1:])
@@ -110,8 +114,16 @@ class Table:
         return f"{self.name(team)} wins the game."
 
     def hand_text(self, counts: Sequence[int], trump: int = -1) -> str:
-        """A hand grouped by suit, strongest first."""
-        return format_hand(list(counts))
+        """A hand grouped by suit, strongest first, the trump suit marked ``(trump)`` (and bold on a
+        terminal): ``S: A T K | H (trump): A 9 | D: - | C: Q J``."""
+        groups = []
+        for suit in range(NUM_SUITS):
+            cards = sorted((c for c in range(NUM_TYPES) for _ in range(counts[c]) if SUIT_OF[c] == suit), reverse=True)
+            group = f"{SUITS[suit]}{' (trump)' if suit == trump else ''}: " + (
+                " ".join(RANKS[RANK_OF[c]] for c in cards) or "-"
+            )
+            groups.append(f"\033[1m{group}\033[0m" if suit == trump and self.bold else group)
+        return " | ".join(groups)
 
     # ------------------------------------------------------------------ narration
 
@@ -469,9 +481,9 @@ def _phase_name(phase: Any) -> str:
 TABLES: dict[str, type[Table]] = {"partnership": PartnershipTable}
 
 
-def table_for(rules: Rules, seat: int, layout: Any, say: Callable[[str], None]) -> Table:
+def table_for(rules: Rules, seat: int, layout: Any, say: Callable[[str], None], bold: bool = False) -> Table:
     """The table that tells the person at ``seat`` about a game under ``rules``."""
-    return TABLES[rules.variant](rules, seat, layout, say)
+    return TABLES[rules.variant](rules, seat, layout, say, bold)
 
 
 __all__ = ["TABLES", "AuctionTable", "PartnershipTable", "Table", "table_for"]

@@ -246,3 +246,27 @@ def test_a_forced_card_is_played_without_asking():
     played_out = [record for record in records if record["tricks"]]
     # The last trick is always forced, so each hand played out says so at least once.
     assert transcript.count("(your only legal card)") >= len(played_out) >= 1
+
+
+def test_trump_is_marked_in_the_hand():
+    transcript, _, records = play_in_process(PlayOptions(seed=3, hands=1))
+    trump = records[0]["trump"]
+    hands = [line for line in transcript.splitlines() if line.startswith("your hand: ")]
+    named = transcript.index("names trump")
+    after = [line for line in transcript[named:].splitlines() if line.startswith("your hand: ")]
+    assert after and all(f"| {trump} (trump): " in f"| {line[11:]}" for line in after)
+    assert sum("(trump)" in line for line in hands) == len(after)
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_trump_is_bold_on_a_terminal(monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    out = Terminal()
+    typist = Typist(out)
+    typist.session = PlaySession(PlayOptions(seed=3, hands=1), typist, out)
+    typist.session.run()
+    assert "\033[1m" in out.getvalue() and "(trump): " in out.getvalue()
