@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
+from pinochle_env import rules as R
 from pinochle_env.actions import ActionLayout
 from pinochle_env.cards import (
     COUNTING_VALUES,
@@ -311,11 +312,32 @@ class AuctionTable(Table):
         """Cards the declaring side moves face down (passing, burying): the game's own."""
 
     def tell_throw_in(self, before: Any, after: Any) -> None:
+        """The declarer's choice; a hand thrown in by the rule (short by more than 250 after meld,
+        or passed; nothing is said of a hand simply played)."""
         declarer = after.declarer
-        if after.thrown_in:
-            self.say(f"{self.does(declarer, 'throws')} the hand in")
-        else:
-            self.say(f"{self.does(declarer, 'plays')} the hand out")
+        if before.phase == self.PHASES.THROW_IN:
+            self.say(
+                f"{self.does(declarer, 'throws')} the hand in"
+                if after.thrown_in
+                else f"{self.does(declarer, 'plays')} the hand out"
+            )
+        elif after.thrown_in:
+            meld = self.side_meld(after)
+            self.say(
+                f"{self.does_side(declarer, 'melds')} {meld}, {after.contract - meld} short of {after.contract}: "
+                "the hand is thrown in (short by more than 250)"
+            )
+
+    def side_meld(self, view: Any) -> int:
+        """The meld of the declaring team (the declarer's own without partners)."""
+        team = self.teams[view.declarer]
+        return sum(view.meld_of(s).points for s in range(self.num_seats) if self.teams[s] == team)
+
+    def does_side(self, declarer: int, verb: str) -> str:
+        """The declaring side doing ``verb``: ``your team needs``, ``the other team needs``, ``you need``."""
+        if not self.partners:
+            return self.does(declarer, verb)
+        return f"{'your' if self.teams[declarer] == self.teams[self.seat] else 'the other'} team {verb}"
 
     # ------------------------------------------------------------------ the person's turn
 
@@ -355,6 +377,10 @@ class AuctionTable(Table):
             melds = (f"{self.short_name(s)} {view.meld_of(s).points}" for s in range(self.num_seats))
             lines.append("meld: " + ", ".join(melds))
         lines += self.status_extra(view)
+        if view.phase in (self.PHASES.THROW_IN, self.PHASES.PLAY):
+            meld = self.side_meld(view)
+            needs = self.does_side(view.declarer, "needs")
+            lines.append(f"to make {view.contract}, {needs} {view.contract - meld} in tricks (meld {meld})")
         if view.phase == self.PHASES.PLAY:
             lines.extend(self.trick_lines(view))
         lines.append(f"your hand: {self.hand_text(view.hand, view.trump)}")
@@ -362,6 +388,47 @@ class AuctionTable(Table):
 
     def status_extra(self, view: Any) -> list[str]:
         return []
+
+    # ------------------------------------------------------------------ the hand's result
+
+    #: How the declaring team is called in the hand result.
+    DECLARING: ClassVar[str] = "declaring"
+
+    def hand_result(self, record: dict[str, Any]) -> list[str]:
+        """Who bid what and how it went, then per team its meld plus its tricks and its score."""
+        declarer, bid = record["declarer"], record["bid"]
+        stuck = not any(isinstance(call, int) for _, call in record["auction"])
+        outcome = "threw the hand in" if record["thrown_in"] else ("made it" if record["made"] else "was set")
+        contract = f"{'was' if declarer != self.seat else 'were'} stuck at {bid}" if stuck else f"bid {bid}"
+        lines = [f"hand over: {self.who(declarer)} {contract} and {outcome}"]
+        declaring = self.teams[declarer]
+        for team in sorted(self.team_order(), key=lambda t: t != declaring):
+            label = self.team_name(team) + (f" ({self.DECLARING})" if team == declaring else "")
+            lines.append(f"  {label}: {self.breakdown(record, team, team == declaring)}")
+        lines.append(f"game: {self.scores(record['totals'])}")
+        if record["game_winner"] is not None:
+            lines.append(self.winner_line(record["game_winner"]))
+        return lines
+
+    def breakdown(self, record: dict[str, Any], team: int, declaring: bool) -> str:
+        """``meld 120 + tricks 90 = 210: +210`` for one team of a finished hand (its record)."""
+        score = record["score"][team]
+        meld = sum(points for seat, points in enumerate(record["meld"]) if self.teams[seat] == team)
+        if record["thrown_in"]:
+            return f"meld {meld}, thrown in: {score:+d}" if declaring else f"meld {meld}: {score:+d}"
+        points = record["points"][team]
+        tricks = sum(1 for trick in record["tricks"] if self.teams[trick["winner"]] == team)
+        rules = self.rules
+        kept = R.meld_kept(declaring, points, tricks, rules.save_meld, rules.save_meld_applies_to)
+        lost = {"points": "no trick points", "trick": "no trick"}.get(rules.save_meld, "")
+        parts = [f"meld {meld}" if kept or not meld else f"meld {meld} lost ({lost})", *self.point_parts(record, team)]
+        total = (meld if kept else 0) + points
+        short = f", short of {record['bid']}" if declaring and not record["made"] else ""
+        return f"{' + '.join(parts)} = {total}{short}: {score:+d}"
+
+    def point_parts(self, record: dict[str, Any], team: int) -> list[str]:
+        """The team's trick points in the breakdown (cutthroat adds the buried cards)."""
+        return [f"tricks {record['points'][team]}"]
 
 
 class PartnershipTable(AuctionTable):
@@ -422,24 +489,6 @@ class PartnershipTable(AuctionTable):
         else:
             shown = " ".join(card_to_str(card) for card in cards if card is not None)
         return f"{self.does(mover, 'passes')} {shown} to {self.who(receiver)}"
-
-    def status_extra(self, view: Any) -> list[str]:
-        if view.phase != PartnershipPhase.THROW_IN:
-            return []
-        meld = view.meld_of(self.seat).points + view.meld_of(self.partner(self.seat)).points
-        return [f"your team melded {meld}: you need {view.contract - meld} in tricks to make {view.contract}"]
-
-    def hand_result(self, record: dict[str, Any]) -> list[str]:
-        score, totals = record["score"], record["totals"]
-        us = self.teams[self.seat]
-        outcome = "thrown in" if record["thrown_in"] else ("made" if record["made"] else "set")
-        lines = [
-            f"hand over: {self.name(record['declarer'])} bid {record['bid']} and was {outcome}; "
-            f"this hand: us {score[us]:+d}, them {score[1 - us]:+d}; game: us {totals[us]}, them {totals[1 - us]}"
-        ]
-        if record["game_winner"] is not None:
-            lines.append(self.winner_line(record["game_winner"]))
-        return lines
 
 
 def _base_form(verb: str) -> str:

@@ -7,6 +7,7 @@ command in a subprocess, which must print exactly the same transcript and save t
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,8 +15,10 @@ from pathlib import Path
 import pytest
 
 from agents.play import PlayOptions, PlaySession, main, parse_options
+from agents.play_tables import table_for
 from pinochle_env.cards import NUM_TYPES, RANKS, SUITS, card_to_str
 from pinochle_env.games.partnership.game import Game, Phase
+from pinochle_env.switches import Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 BAD_OPENING = ["gibberish", "1010", "990", "?", "QS"]
@@ -270,3 +273,45 @@ def test_trump_is_bold_on_a_terminal(monkeypatch):
     typist.session = PlaySession(PlayOptions(seed=3, hands=1), typist, out)
     typist.session.run()
     assert "\033[1m" in out.getvalue() and "(trump): " in out.getvalue()
+
+
+BREAKDOWN = re.compile(
+    r"^  (?P<team>us|them)(?P<declaring> \(declaring\))?: "
+    r"(?:meld \d+, thrown in|meld (?P<meld>\d+)(?P<lost> lost \(.+\))?"
+    r"(?: \+ tricks (?P<points>\d+) = (?P<total>\d+)(?P<short>, short of \d+)?)?): (?P<score>[+-]\d+)$",
+    re.M,
+)
+
+
+def test_the_hand_result_gives_each_team_its_meld_and_tricks():
+    transcript, _, records = play_in_process(PlayOptions(seed=4, hands=3))
+    results = transcript.split("hand over: ")[1:]
+    assert len(results) == len(records) == 3
+    for result, record in zip(results, records, strict=True):
+        lines = list(BREAKDOWN.finditer(result.split("\ngame: ")[0]))
+        assert [line["team"] for line in lines] == (["us", "them"] if record["declarer"] % 2 == 0 else ["them", "us"])
+        for line in lines:
+            team = 0 if line["team"] == "us" else 1
+            assert int(line["score"]) == record["score"][team]
+            assert bool(line["declaring"]) == (record["declarer"] % 2 == team)
+            if line["points"] is not None:
+                assert int(line["meld"]) == record["meld"][team] + record["meld"][team + 2]
+                assert int(line["points"]) == record["points"][team]
+                assert int(line["total"]) == int(line["meld"]) * (not line["lost"]) + int(line["points"])
+        assert f"\ngame: us {record['totals'][0]}, them {record['totals'][1]}" in result
+
+
+def test_the_hand_result_says_when_meld_is_lost():
+    """RULES.md case S4: bid 260, meld 60 and 100, the declaring team takes all 250 points."""
+    record = {
+        "declarer": 1, "bid": 260, "auction": [[1, 260]], "thrown_in": False, "made": True,
+        "meld": [50, 60, 50, 0], "points": [0, 250], "tricks": [{"winner": 1}] * 12,
+        "score": [0, 310], "totals": [0, 310], "game_winner": None,
+    }  # fmt: skip
+    lines = table_for(Rules(), 0, None, print).hand_result(record)
+    assert lines == [
+        "hand over: player 1 (left) bid 260 and made it",
+        "  them (declaring): meld 60 + tricks 250 = 310: +310",
+        "  us: meld 100 lost (no trick points) + tricks 0 = 0: +0",
+        "game: us 0, them 310",
+    ]
