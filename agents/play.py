@@ -42,6 +42,8 @@ from .registry import load_agent
 QUIT_WORDS = ("quit", "exit", "q")
 COMMANDS = """commands:
 {moves}
+  last          show the last trick
+  meld          show the meld on the table
   ?             this help and your legal moves
   quit          stop (Ctrl-D too): the finished hands are summarised and saved"""
 
@@ -159,8 +161,12 @@ class PlaySession:
                 return None
             if text.lower() in QUIT_WORDS:
                 return None
+            shows = {"last": self.table.last_trick, "meld": self.table.meld_table}.get(text.lower())
             if text == "?":
                 self._say(f"{COMMANDS.format(moves=self.table.MOVES)}\nlegal now: {self._legal_names()}")
+            elif shows is not None:
+                for line in shows(view):
+                    self._say(line)
             elif text:
                 actions, problem = self._parse(text)
                 if problem is None:

@@ -28,7 +28,9 @@ from pinochle_env.cards import (
     SUIT_OF,
     SUITS,
     card_to_str,
+    cards_from_counts,
     format_cards,
+    sorted_for_display,
 )
 from pinochle_env.games.partnership.game import NUM_TRICKS as PARTNERSHIP_TRICKS
 from pinochle_env.games.partnership.game import Phase as PartnershipPhase
@@ -252,6 +254,21 @@ class Table:
         """The finished hand's result, from its record's public keys (its scores and meld)."""
         raise NotImplementedError
 
+    def last_trick(self, view: Any) -> list[str]:
+        """The ``last`` command: the last trick completed, card by card, and who took it."""
+        if not view.tricks:
+            return ["no trick has been completed in this hand yet"]
+        leader, cards, winner = view.tricks[-1]
+        plays = ", ".join(
+            f"{self.short_name((leader + i) % self.num_seats)} {card_to_str(c)}" for i, c in enumerate(cards)
+        )
+        points = R.trick_points(cards, self._values, len(view.tricks) == self.NUM_TRICKS)
+        return [f"last trick (trick {len(view.tricks)}): {plays}; {self.who(winner)} took it ({points} points)"]
+
+    def meld_table(self, view: Any) -> list[str]:
+        """The ``meld`` command: the meld on the table."""
+        raise NotImplementedError
+
 
 class AuctionTable(Table):
     """What the auction games (partnership and cutthroat) share: calls, trump, meld, throw-in."""
@@ -388,6 +405,17 @@ class AuctionTable(Table):
 
     def status_extra(self, view: Any) -> list[str]:
         return []
+
+    def meld_table(self, view: Any) -> list[str]:
+        if view.meld[0] is None:
+            return ["nobody has melded yet in this hand"]
+        lines = []
+        for seat in self.seats_from_me():
+            meld = view.meld_of(seat)
+            names = ", ".join(f"{name} {points}" for name, points in meld.melds)
+            cards = " ".join(card_to_str(c) for c in sorted_for_display(cards_from_counts(meld.shown)))
+            lines.append(f"{self.short_name(seat)}: {meld.points}" + (f" ({names}): {cards}" if names else ""))
+        return lines
 
     # ------------------------------------------------------------------ the hand's result
 

@@ -31,7 +31,8 @@ class Typist:
     one. ``stop_at_hand`` raises ``EOFError`` (Ctrl-D) at the first prompt of that hand (0-based);
     ``help_at_play`` types ``?`` first at every prompt for a card to play; ``pass_at_once`` types
     all the cards of the person's first pass on one line (``passed_at_once``), after a line that
-    names a card the person holds once twice.
+    names a card the person holds once twice; ``after_first_trick`` lines are typed at the first
+    prompt after a trick.
     """
 
     def __init__(
@@ -41,6 +42,7 @@ class Typist:
         stop_at_hand: int | None = None,
         help_at_play: bool = False,
         pass_at_once: bool = False,
+        after_first_trick: list[str] | None = None,
     ) -> None:
         self.out = out
         self.script = list(script or [])
@@ -48,6 +50,7 @@ class Typist:
         self.help_at_play = help_at_play
         self.pass_at_once = pass_at_once
         self.passed_at_once: str | None = None
+        self.after_first_trick = list(after_first_trick or [])
         self.last_prompt: tuple[int, int] | None = None
         self.forced_prompts = 0  # prompts for a card to play when only one is legal
         self.session: PlaySession | None = None
@@ -67,6 +70,8 @@ class Typist:
             self.passed_at_once = cards_to_pass(game, game.rules.pass_count)
             repeated = next(card_to_str(c) for c in range(NUM_TYPES) if game.hands[game.to_act][c] == 1)
             self.script += [f"{repeated} {repeated}", self.passed_at_once]
+        if self.after_first_trick and game.tricks:
+            self.script[:0], self.after_first_trick = self.after_first_trick, []
         here = (game.hand_number, len(game.tricks) * 10 + len(game.trick))
         if self.help_at_play and game.phase.decision == "play" and here != self.last_prompt:
             self.script.insert(0, "?")
@@ -315,3 +320,20 @@ def test_the_hand_result_says_when_meld_is_lost():
         "  us: meld 100 lost (no trick points) + tricks 0 = 0: +0",
         "game: us 0, them 310",
     ]
+
+
+def test_commands_show_the_last_trick_and_the_meld():
+    for seed in range(50):
+        options = PlayOptions(seed=seed, hands=1)
+        transcript, typist, records = play_in_process(options, after_first_trick=["last", "meld"])
+        if "last" in typist.typed:
+            break
+    else:
+        raise AssertionError("no first hand of seeds 0..49 asks the person after its first trick")
+    trick = records[0]["tricks"][0]
+    names = ["you", "left", "partner", "right"]
+    plays = ", ".join(f"{names[(trick['leader'] + i) % 4]} {card}" for i, card in enumerate(trick["cards"]))
+    winner = "you" if trick["winner"] == 0 else f"player {trick['winner']} ({names[trick['winner']]})"
+    assert f"last trick (trick 1): {plays}; {winner} took it (" in transcript
+    for seat, name in enumerate(names):
+        assert re.search(rf"(^|> ){name}: {records[0]['meld'][seat]}\b", transcript, re.M), name  # after a prompt
