@@ -44,6 +44,7 @@ COMMANDS = """commands:
 {moves}
   last          show the last trick
   meld          show the meld on the table
+  rules         show the rules of this game
   ?             this help and your legal moves
   quit          stop (Ctrl-D too): the finished hands are summarised and saved"""
 
@@ -167,6 +168,9 @@ class PlaySession:
             elif shows is not None:
                 for line in shows(view):
                     self._say(line)
+            elif text.lower() == "rules":
+                for line in self.table.rules_lines():
+                    self._say(line)
             elif text:
                 actions, problem = self._parse(text)
                 if problem is None:
@@ -215,7 +219,7 @@ class PlaySession:
         goal = f"{self.options.hands} hand(s)" if self.options.hands else f"a game to {self.game.rules.target}"
         return (
             f"Pinochle, {table.GAME_NAME}: you are player {self.seat}{table.seat_note()}; {others}.\n"
-            f"Playing {goal}. ? for help."
+            f"Playing {goal}, {table.rules_note()} ('rules' explains them). ? for help."
         )
 
     def _summary(self) -> str:
@@ -252,7 +256,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--left", help="agent spec of the opponent on your left (overrides --opponents)")
     parser.add_argument("--right", help="agent spec of the opponent on your right (overrides --opponents)")
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule switch (repeatable)")
-    parser.add_argument("--seed", type=int, help="seed of the deals and the agents")
+    parser.add_argument("--seed", type=int, help="random seed of the deals and the agents (not the rule value 'seed')")
     length = parser.add_mutually_exclusive_group()
     length.add_argument("--hands", type=int, metavar="N", help="play N hands (fewer if the game is won first)")
     length.add_argument("--game", action="store_true", help="play a game to the target score (the default)")
@@ -271,11 +275,21 @@ def parse_options(argv: Sequence[str] | None = None) -> PlayOptions:
     try:
         rules = Rules.from_mapping(dict(parse_rule_assignment(text) for text in args.rule))
     except ValueError as error:
-        parser.error(str(error))
+        parser.error(explain_rule_error(str(error)))
     if rules.variant != "partnership":
         parser.error(f"pinochle-play seats a person at the partnership game only, not variant={rules.variant!r}")
     left, right = args.left or args.opponents, args.right or args.opponents
     return PlayOptions(args.seat, left, args.partner, right, rules, args.seed, args.hands, args.save)
+
+
+def explain_rule_error(message: str) -> str:
+    """A rule error as the command prints it: where it lists the value ``seed``, say what that is."""
+    if "'seed'" in message:
+        message += (
+            "\n('seed' is what RULES.md calls its standard bidding and throw-in rules, not a random seed; "
+            "--seed N seeds the deals)"
+        )
+    return message
 
 
 def main(argv: Sequence[str] | None = None, read: Callable[[str], str] = input, out: TextIO | None = None) -> int:

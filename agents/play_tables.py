@@ -34,7 +34,7 @@ from pinochle_env.cards import (
 )
 from pinochle_env.games.partnership.game import NUM_TRICKS as PARTNERSHIP_TRICKS
 from pinochle_env.games.partnership.game import Phase as PartnershipPhase
-from pinochle_env.switches import Rules
+from pinochle_env.switches import VARIANT_SWITCHES, Rules, spell
 from pinochle_env.variants import variant_kit
 
 #: A card moved face down as one line per run (passing): (kind, mover, receiver), the cards (None
@@ -269,6 +269,21 @@ class Table:
         """The ``meld`` command: the meld on the table."""
         raise NotImplementedError
 
+    def rules_lines(self) -> list[str]:
+        """The ``rules`` command: every switch of this game, its value and what that means."""
+        names = ("variant", *VARIANT_SWITCHES[self.rules.variant])
+        return ["rules:", *(f"  {rule_words(name, getattr(self.rules, name))}" for name in names)]
+
+    def rules_note(self) -> str:
+        """The welcome's word on the rules: the switches away from RULES.md's standard rules."""
+        standard = Rules(variant=self.rules.variant)
+        changed = [
+            f"{name}={spell(getattr(self.rules, name), quoted=False)}"
+            for name in VARIANT_SWITCHES[self.rules.variant]
+            if getattr(self.rules, name) != getattr(standard, name)
+        ]
+        return "RULES.md's standard rules" + (f" except {', '.join(changed)}" if changed else "")
+
 
 class AuctionTable(Table):
     """What the auction games (partnership and cutthroat) share: calls, trump, meld, throw-in."""
@@ -378,7 +393,14 @@ class AuctionTable(Table):
         if bid <= view.high_bid:
             return f"the high bid is already {view.high_bid}"
         allowed = [layout.bid_value(a) for a in view.legal_actions if a < layout.num_bids]
-        return f"the highest bid allowed now is {max(allowed)}" if allowed else "no bid is possible any more"
+        if not allowed:
+            return f"no bid is possible any more (the highest bid is {layout.max_bid})"
+        if self.rules.bid_raises == "seed":
+            return (
+                f"a bid raises the high bid by 10 or 20 (RULES.md's standard raises), so the highest bid "
+                f"allowed now is {max(allowed)}"
+            )
+        return f"the highest bid allowed is {max(allowed)} (rule max_bid={layout.max_bid})"
 
     # ------------------------------------------------------------------ what the person asks for
 
@@ -517,6 +539,79 @@ class PartnershipTable(AuctionTable):
         else:
             shown = " ".join(card_to_str(card) for card in cards if card is not None)
         return f"{self.does(mover, 'passes')} {shown} to {self.who(receiver)}"
+
+
+#: Each switch value in words, for the ``rules`` command and the welcome line. ``seed`` is the name
+#: RULES.md gives its standard bidding and throw-in rules, not a random seed: it is always worded.
+STANDARD = "RULES.md's standard rule, which it names 'seed'; not a random seed"
+RULE_WORDS: dict[str, dict[Any, str]] = {
+    "variant": {
+        "partnership": "four players, partners sitting opposite",
+        "cutthroat": "three players, each for itself, with a widow",
+        "two_hand": "two players, turn-up trump and a stock",
+    },
+    "bid_raises": {
+        "seed": f"a bid raises the high bid by 10 or 20 ({STANDARD})",
+        "any": "a bid raises the high bid by any multiple of 10",
+    },
+    "pass_with_help": {True: "a player may pass with help, telling the partner it can help", False: "no help"},
+    "all_pass": {
+        "dealer_stuck": "if nobody bids, the dealer takes the contract at 250",
+        "redeal": "if nobody bids, the same dealer deals again",
+    },
+    "pass_count": {
+        4: "the partner passes 4 cards to the declarer, who passes 4 back",
+        3: "the partner passes 3 cards to the declarer, who passes 3 back",
+        0: "no cards are passed",
+    },
+    "pass_mode": {
+        "sequential": "the declarer passes back after receiving",
+        "simultaneous": "both pass at once, the declarer without seeing the partner's cards",
+    },
+    "throw_in": {
+        "seed": f"after meld a hand short of its bid by more than 250 is thrown in; at exactly 250 the "
+        f"declarer chooses ({STANDARD})",
+        "always": "after meld the declarer may always throw the hand in",
+        "never": "every hand is played out",
+    },
+    "run_extras": {
+        "consume": "a run uses up its king and queen: a royal marriage besides needs another pair",
+        "reuse": "a run with a spare trump king or queen also scores a royal marriage",
+        "royal_in_run": "a run's own king and queen also score a royal marriage",
+    },
+    "head_rule": {
+        "winner": "following suit, you must beat the card winning the trick when you can",
+        "highest_led": "following suit, you must beat the highest card of the suit led when you can",
+        "led_card": "following suit, you must beat the card led when you can",
+        "trump_lead_only": "following suit, you must beat only on a trump lead",
+        "none": "following suit, any card of the suit will do",
+    },
+    "must_overtrump": {True: "trumping, you must beat a winning trump when you can", False: "any trump will do"},
+    "counting": {
+        "counters": "aces, tens and kings count 10 each, the last trick 10",
+        "ak10_kq5": "aces and tens count 10, kings and queens 5, the last trick 10",
+        "classic": "A 11, 10 10, K 4, Q 3, J 2, the last trick 10",
+    },
+    "save_meld": {
+        "points": "a side keeps its meld only if it takes a trick point",
+        "trick": "a side keeps its meld only if it takes a trick",
+        "none": "meld always counts",
+    },
+    "save_meld_applies_to": {
+        "defenders": "the declaring side always keeps its meld",
+        "both": "the declaring side too must save its meld",
+    },
+}
+
+
+def rule_words(name: str, value: Any) -> str:
+    """``bid_raises=seed: a bid raises ...``: a switch, its value and what that means."""
+    words = RULE_WORDS.get(name, {}).get(value)
+    if name == "max_bid":
+        words = f"bids go up to {value}"
+    elif name == "target_score":
+        words = f"the game is won at {value}"
+    return f"{name}={spell(value, quoted=False)}" + (f": {words}" if words else "")
 
 
 def _base_form(verb: str) -> str:

@@ -146,7 +146,7 @@ def test_full_hand_through_stdin_matches_in_process_play(tmp_path):
     for expected in (
         "not an action: 'gibberish'",
         "bid 1010 is not a multiple of 10",
-        "bid 990 is not legal now: the highest bid allowed now is",
+        "bid 990 is not legal now: a bid raises the high bid by 10 or 20",
         "commands:",
         "QS is not legal now: this is the auction;",
         "you do not hold",
@@ -201,6 +201,7 @@ def test_a_whole_game_to_the_target_score():
         (["--hands", "0"], "at least 1"),
         (["--save", "/no/such/folder/x.jsonl"], "no folder"),
         (["--rule", "variant=cutthroat"], "partnership game only"),
+        (["--rule", "bid_raises=plus10"], "not a random seed"),
     ],
 )
 def test_bad_command_lines_are_refused(args, message):
@@ -337,3 +338,16 @@ def test_commands_show_the_last_trick_and_the_meld():
     assert f"last trick (trick 1): {plays}; {winner} took it (" in transcript
     for seat, name in enumerate(names):
         assert re.search(rf"(^|> ){name}: {records[0]['meld'][seat]}\b", transcript, re.M), name  # after a prompt
+
+
+def test_the_rule_value_seed_is_explained_in_words():
+    options = PlayOptions(rules=Rules(throw_in="never"), seed=1, hands=1)
+    transcript, _, _ = play_in_process(options, script=["rules", "990"])
+    assert "Playing 1 hand(s), RULES.md's standard rules except throw_in=never ('rules' explains them)" in transcript
+    standard = "RULES.md's standard rule, which it names 'seed'; not a random seed"
+    assert f"  bid_raises=seed: a bid raises the high bid by 10 or 20 ({standard})" in transcript
+    assert "  throw_in=never: every hand is played out" in transcript
+    assert "bid 990 is not legal now: a bid raises the high bid by 10 or 20 (RULES.md's standard raises)" in transcript
+    assert all("not a random seed" in line for line in transcript.splitlines() if "=seed" in line)
+    plain, _, _ = play_in_process(PlayOptions(seed=1, hands=1))
+    assert "Playing 1 hand(s), RULES.md's standard rules ('rules' explains them)" in plain
