@@ -5,8 +5,8 @@ arena takes them (``random``, ``heuristic``, ``pimc:samples=32``, ``checkpoint:P
 all default to ``random``): ``--partner``, ``--opponents`` for both, or ``--left`` / ``--right``.
 Rule switches pass through as ``--rule name=value`` (repeatable), ``--seed`` makes the deals and
 the agents reproducible, ``--hands N`` plays N hands (fewer if a team wins the game first) and
-``--game`` (the default) plays to the target score. ``--save FILE.jsonl`` writes the finished
-hands as hand records (also when you quit).
+``--game`` (the default) plays to the target score. ``--save FILE.jsonl`` writes each hand as a hand
+record as soon as it is finished (nothing when no hand is finished).
 
 Type moves by name: a bid (``260``), ``pass``, ``help`` (pass with help), a suit for trump
 (``hearts`` or ``H``), a card to pass or play (``TS``, ``10S``, ``qd``), ``throw`` / ``play`` for
@@ -114,7 +114,7 @@ class PlaySession:
                 record = game.record()
                 for line in self.table.hand_result(record):
                     self._say(line)
-                self.records.append(record)
+                self._keep(record)
                 if self._finished():
                     return True
                 game.next_hand()
@@ -132,6 +132,14 @@ class PlaySession:
                 game.apply(action)
                 before, self._view = self._view, game.view(self.seat)
                 self.table.narrate(before, self._view, actor, forced)
+
+    def _keep(self, record: dict[str, Any]) -> None:
+        """Keep a finished hand, and write it to ``--save`` at once: the first truncates the file,
+        the others are appended, so a session that ends early never leaves an empty file and never
+        loses a finished hand."""
+        if self.options.save:
+            write_jsonl(self.options.save, [record], append=bool(self.records))
+        self.records.append(record)
 
     def _start_hand(self) -> None:
         self._view = self.game.view(self.seat)
@@ -301,9 +309,10 @@ def main(argv: Sequence[str] | None = None, read: Callable[[str], str] = input, 
     except (ValueError, OSError) as error:  # an unknown agent spec, a checkpoint that cannot be read
         build_parser().error(str(error))
     records = session.run()
-    if options.save:
-        count = write_jsonl(options.save, records)
-        print(f"saved {count} hand record(s) to {options.save}", file=out)
+    if options.save and records:
+        print(f"saved {len(records)} hand record(s) to {options.save}", file=out)
+    elif options.save:
+        print(f"no hand was finished, so {options.save} was not written", file=out)
     return 0
 
 

@@ -351,3 +351,27 @@ def test_the_rule_value_seed_is_explained_in_words():
     assert all("not a random seed" in line for line in transcript.splitlines() if "=seed" in line)
     plain, _, _ = play_in_process(PlayOptions(seed=1, hands=1))
     assert "Playing 1 hand(s), RULES.md's standard rules ('rules' explains them)" in plain
+
+
+def test_end_of_input_in_the_first_hand_writes_no_file(tmp_path):
+    save = tmp_path / "hands.jsonl"
+    result = run_cli(["--seed", "1", "--save", str(save)], [])
+    assert result.returncode == 0, result.stderr
+    assert "hands finished: 0" in result.stdout and f"{save} was not written" in result.stdout
+    assert not save.exists()
+
+
+def test_each_finished_hand_is_saved_at_once(tmp_path):
+    save = tmp_path / "hands.jsonl"
+    out = io.StringIO()
+    typist = Typist(out)
+
+    def crash_in_the_second_hand(prompt: str) -> str:
+        if typist.session.game.hand_number == 1:
+            raise RuntimeError("the terminal went away")
+        return typist(prompt)
+
+    typist.session = PlaySession(PlayOptions(seed=1, hands=3, save=str(save)), crash_in_the_second_hand, out)
+    with pytest.raises(RuntimeError):
+        typist.session.run()
+    assert read_records(save) == json.loads(json.dumps(typist.session.records)) and len(typist.session.records) == 1
