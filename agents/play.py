@@ -32,7 +32,7 @@ import numpy as np
 
 from pinochle_env.games.partnership.game import NUM_SEATS
 from pinochle_env.records import write_jsonl
-from pinochle_env.switches import Rules, parse_rule_assignment
+from pinochle_env.switches import PRESETS, Rules, rules_from_command_line
 from pinochle_env.variants import variant_kit
 
 from .base import Agent, decide
@@ -263,7 +263,18 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--opponents", default="random", help="agent spec of both opponents (default random)")
     parser.add_argument("--left", help="agent spec of the opponent on your left (overrides --opponents)")
     parser.add_argument("--right", help="agent spec of the opponent on your right (overrides --opponents)")
-    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule switch (repeatable)")
+    parser.add_argument(
+        "--rules-preset",
+        metavar="NAME",
+        help=f"a named rule set to start from: {', '.join(PRESETS)} (default: RULES.md's standard rules)",
+    )
+    parser.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rule switch over the preset, e.g. head_rule=led_card (repeatable; 'rules' at a prompt lists them)",
+    )
     parser.add_argument("--seed", type=int, help="random seed of the deals and the agents (not the rule value 'seed')")
     length = parser.add_mutually_exclusive_group()
     length.add_argument("--hands", type=int, metavar="N", help="play N hands (fewer if the game is won first)")
@@ -281,7 +292,7 @@ def parse_options(argv: Sequence[str] | None = None) -> PlayOptions:
     if args.save and not Path(args.save).resolve().parent.is_dir():
         parser.error(f"--save: no folder {Path(args.save).resolve().parent}")
     try:
-        rules = Rules.from_mapping(dict(parse_rule_assignment(text) for text in args.rule))
+        rules = rules_from_command_line(args.rules_preset, args.rule)
     except ValueError as error:
         parser.error(explain_rule_error(str(error)))
     if rules.variant != "partnership":

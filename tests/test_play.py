@@ -202,6 +202,7 @@ def test_a_whole_game_to_the_target_score():
         (["--save", "/no/such/folder/x.jsonl"], "no folder"),
         (["--rule", "variant=cutthroat"], "partnership game only"),
         (["--rule", "bid_raises=plus10"], "not a random seed"),
+        (["--rules-preset", "strict"], "unknown rules preset 'strict'; presets: default, pagat, casual"),
     ],
 )
 def test_bad_command_lines_are_refused(args, message):
@@ -375,3 +376,14 @@ def test_each_finished_hand_is_saved_at_once(tmp_path):
     with pytest.raises(RuntimeError):
         typist.session.run()
     assert read_records(save) == json.loads(json.dumps(typist.session.records)) and len(typist.session.records) == 1
+
+
+def test_a_rules_preset_with_rules_over_it(tmp_path):
+    args = ["--rules-preset", "casual", "--rule", "counting=classic", "--seed", "1", "--hands", "1"]
+    options = parse_options(args)
+    assert options.rules == Rules(head_rule="none", must_overtrump=False, counting="classic")
+    assert parse_options(["--rules-preset", "casual", "--rule", "head_rule=winner"]).rules.head_rule == "winner"
+    transcript, typist, records = play_in_process(options)
+    assert "standard rules except head_rule=none, must_overtrump=false, counting=classic" in transcript
+    assert records[0]["options"] == options.rules.to_dict()
+    check_through_stdin(args, transcript, typist, records, tmp_path)
