@@ -1,21 +1,33 @@
-"""``pinochle-play``: play partnership Pinochle in the terminal against agents.
+"""``pinochle-play``: play Pinochle in the terminal against agents, in any of the three games.
 
-You take a seat (``--seat``, default 0); your partner and the opponents are agent specs as the
-arena takes them (``random``, ``heuristic``, ``pimc:samples=32``, ``checkpoint:PATH``, ``mix:...``;
-all default to ``random``): ``--partner``, ``--opponents`` for both, or ``--left`` / ``--right``.
-Rule switches pass through as ``--rule name=value`` (repeatable), ``--seed`` makes the deals and
-the agents reproducible, ``--hands N`` plays N hands (fewer if a team wins the game first) and
-``--game`` (the default) plays to the target score. ``--save FILE.jsonl`` writes each hand as a hand
-record as soon as it is finished (nothing when no hand is finished).
+The game is the rules' ``variant``: the partnership game (the default), ``--rule variant=cutthroat``
+(three players, each for itself, a widow the declarer takes and 3 cards it buries) or ``--rule
+variant=two_hand`` (two players, turn-up trump, a stock to draw from and a meld turn after each
+trick won while it lasts). ``--rules-preset NAME`` starts from a named rule set and each ``--rule
+NAME=VALUE`` changes one switch over it.
+
+You take a seat (``--seat``, default 0); the other seats are agent specs as the arena takes them
+(``random``, ``heuristic``, ``pimc:samples=32``, ``checkpoint:PATH``, ``mix:...``; all default to
+``random``), named as the game's kit names the seats: ``--opponents`` for every opponent (alias
+``--opponent``), ``--left`` / ``--right`` for one of them, ``--partner`` in the partnership game.
+Each agent is checked against the game at start-up (an agent that cannot play it is a usage
+error). ``--seed`` makes the deals and the agents reproducible, ``--hands N`` plays N hands (fewer
+if the game is won first) and ``--game`` (the default) plays to the target score. ``--save
+FILE.jsonl`` writes each hand as a hand record as soon as it is finished (nothing when no hand is
+finished).
 
 Type moves by name: a bid (``260``), ``pass``, ``help`` (pass with help), a suit for trump
-(``hearts`` or ``H``), a card to pass or play (``TS``, ``10S``, ``qd``), ``throw`` / ``play`` for
-the throw-in choice. ``?`` shows the commands and your legal moves; ``quit`` or end of input
-(Ctrl-D) stops with a summary. Anything not understood or not legal is refused with the reason,
-and you are asked again.
+(``hearts`` or ``H``), a card to pass, bury or play (``TS``, ``10S``, ``qd``; several cards at once
+where several are passed or buried: ``AC TC``), ``throw`` / ``play`` for the throw-in choice, a meld
+in the two-handed game's meld turn (``run``, ``marriage H``, ``dix exchange``, ``no meld``). A card
+that is the only legal one is played without asking. ``?`` shows the commands and your legal
+moves, ``last`` the last trick, ``meld`` the meld on the table, ``rules`` the rules in words;
+``quit`` or end of input (Ctrl-D) stops with a summary. Anything not understood or not legal is
+refused with the reason, and you are asked again.
 
-You see only what your seat may know: the table is narrated from the events addressed to you,
-and the agents get only their own views (through :func:`agents.base.decide`).
+You see only what your seat may know: the table is narrated from your seat's information-set
+views (:mod:`agents.play_tables`), and the agents get only their own views (through
+:func:`agents.base.decide`).
 """
 
 from __future__ import annotations
@@ -30,12 +42,11 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from pinochle_env.games.partnership.game import NUM_SEATS
 from pinochle_env.records import write_jsonl
 from pinochle_env.switches import PRESETS, Rules, rules_from_command_line
 from pinochle_env.variants import variant_kit
 
-from .base import Agent, decide
+from .base import Agent, check_plays, decide
 from .play_tables import Table, table_for
 from .registry import load_agent
 
@@ -51,20 +62,28 @@ COMMANDS = """commands:
 
 @dataclass
 class PlayOptions:
-    """What ``pinochle-play`` was asked for: the person's seat and the agent specs around it."""
+    """What ``pinochle-play`` was asked for: the person's seat and the agent specs around it.
+
+    ``opponents`` plays every opponent unless ``left`` or ``right`` names one; ``partner`` is the
+    partnership game's partner.
+    """
 
     seat: int = 0
-    left: str = "random"
+    opponents: str = "random"
     partner: str = "random"
-    right: str = "random"
+    left: str | None = None
+    right: str | None = None
     rules: Rules = field(default_factory=Rules)
     seed: int | None = None
     hands: int | None = None  # None: play the game to the target score
     save: str | None = None
 
     def spec_for(self, seat_name: str) -> str:
-        """The agent spec of the seat the game's kit names ``seat_name`` (``left``, ``partner``, ...)."""
-        return str(getattr(self, seat_name))
+        """The agent spec of the seat the game's kit names ``seat_name`` (``left``, ``partner``, ``opponent``...)."""
+        if seat_name == "partner":
+            return self.partner
+        own = {"left": self.left, "right": self.right}.get(seat_name)
+        return own if own is not None else self.opponents
 
 
 class PlaySession:
@@ -83,9 +102,16 @@ class PlaySession:
         kit = variant_kit(options.rules)
         rng = np.random.default_rng(options.seed)
         self.agents: dict[int, Agent] = {}
+        if not 0 <= self.seat < kit.num_seats:
+            raise ValueError(f"seat {self.seat}: the {options.rules.variant} game has seats 0..{kit.num_seats - 1}")
         for relative in range(1, kit.num_seats):
-            spec = options.spec_for(kit.seat_names[relative])
-            self.agents[(self.seat + relative) % kit.num_seats] = load_agent(spec, seed=int(rng.integers(2**63)))
+            seat, seat_name = (self.seat + relative) % kit.num_seats, kit.seat_names[relative]
+            agent = load_agent(options.spec_for(seat_name), seed=int(rng.integers(2**63)))
+            try:
+                check_plays(agent, options.rules)
+            except ValueError as error:
+                raise ValueError(f"player {seat} ({seat_name}), {agent.name}: {error}") from None
+            self.agents[seat] = agent
         self.game: Any = kit.new_game(rng)
         bold = self.out.isatty() and not os.environ.get("NO_COLOR")  # https://no-color.org
         self.table: Table = table_for(options.rules, self.seat, self.game.layout, self._print, bold)
@@ -239,7 +265,7 @@ class PlaySession:
         ]
         winner = self.records[-1]["game_winner"] if self.records else None
         if winner is not None:
-            lines.append("game won by " + ("your team" if winner == table.teams[self.seat] else "the other team"))
+            lines.append(f"game won by {table.winner_name(winner)}")
         return "\n".join(lines)
 
     def _say(self, text: str) -> None:
@@ -253,16 +279,41 @@ class PlaySession:
 # ---------------------------------------------------------------------- command line
 
 
+HELP_EPILOG = """examples:
+  pinochle-play --partner heuristic --opponents heuristic
+  pinochle-play --rule variant=cutthroat --opponents heuristic --hands 3
+  pinochle-play --rule variant=two_hand --opponent checkpoint:bundled
+  pinochle-play --rules-preset casual --rule counting=classic --save hands.jsonl
+
+At a prompt: ? for the commands and your legal moves, 'last' for the last trick, 'meld' for the
+meld on the table, 'rules' for the rules in words, 'quit' (or Ctrl-D) to stop."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pinochle-play",
-        description="Play partnership Pinochle in the terminal against agents. Type ? at a prompt for help.",
+        description=(
+            "Play Pinochle in the terminal against agents: the partnership game (four players), "
+            "--rule variant=cutthroat (three) or --rule variant=two_hand (two)."
+        ),
+        epilog=HELP_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--seat", type=int, choices=range(NUM_SEATS), default=0, help="your seat (default 0)")
-    parser.add_argument("--partner", default="random", help="agent spec of your partner (default random)")
-    parser.add_argument("--opponents", default="random", help="agent spec of both opponents (default random)")
-    parser.add_argument("--left", help="agent spec of the opponent on your left (overrides --opponents)")
-    parser.add_argument("--right", help="agent spec of the opponent on your right (overrides --opponents)")
+    parser.add_argument(
+        "--seat", type=int, default=0, help="your seat: 0..3, 0..2 in cutthroat, 0..1 two-handed (default 0)"
+    )
+    parser.add_argument(
+        "--opponents",
+        "--opponent",
+        default="random",
+        metavar="SPEC",
+        help="agent spec of every opponent (default random)",
+    )
+    parser.add_argument(
+        "--partner", metavar="SPEC", help="agent spec of your partner (partnership game; default random)"
+    )
+    parser.add_argument("--left", metavar="SPEC", help="agent spec of the opponent on your left (over --opponents)")
+    parser.add_argument("--right", metavar="SPEC", help="agent spec of the opponent on your right (over --opponents)")
     parser.add_argument(
         "--rules-preset",
         metavar="NAME",
@@ -273,13 +324,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a rule switch over the preset, e.g. head_rule=led_card (repeatable; 'rules' at a prompt lists them)",
+        help="a rule switch over the preset, e.g. variant=two_hand or head_rule=led_card (repeatable)",
     )
     parser.add_argument("--seed", type=int, help="random seed of the deals and the agents (not the rule value 'seed')")
     length = parser.add_mutually_exclusive_group()
     length.add_argument("--hands", type=int, metavar="N", help="play N hands (fewer if the game is won first)")
     length.add_argument("--game", action="store_true", help="play a game to the target score (the default)")
-    parser.add_argument("--save", metavar="FILE.jsonl", help="write the finished hands as hand records")
+    parser.add_argument("--save", metavar="FILE.jsonl", help="write each finished hand as a hand record")
     return parser
 
 
@@ -295,10 +346,24 @@ def parse_options(argv: Sequence[str] | None = None) -> PlayOptions:
         rules = rules_from_command_line(args.rules_preset, args.rule)
     except ValueError as error:
         parser.error(explain_rule_error(str(error)))
-    if rules.variant != "partnership":
-        parser.error(f"pinochle-play seats a person at the partnership game only, not variant={rules.variant!r}")
-    left, right = args.left or args.opponents, args.right or args.opponents
-    return PlayOptions(args.seat, left, args.partner, right, rules, args.seed, args.hands, args.save)
+    kit, game = variant_kit(rules), f"the {rules.variant} game"
+    if not 0 <= args.seat < kit.num_seats:
+        parser.error(f"--seat {args.seat}: {game} has seats 0..{kit.num_seats - 1}")
+    for flag in ("partner", "left", "right"):
+        if getattr(args, flag) is not None and flag not in kit.seat_names:
+            others = ", ".join(f"--{name}" for name in kit.seat_names[1:] if name != "opponent") or "--opponent"
+            parser.error(f"--{flag}: {game} has no {flag} seat; its other seats: {others} (or --opponents)")
+    return PlayOptions(
+        seat=args.seat,
+        opponents=args.opponents,
+        partner=args.partner or "random",
+        left=args.left,
+        right=args.right,
+        rules=rules,
+        seed=args.seed,
+        hands=args.hands,
+        save=args.save,
+    )
 
 
 def explain_rule_error(message: str) -> str:

@@ -3,7 +3,8 @@
 :class:`Table` holds what every game shares (seat names from the game's kit, the trick narration,
 the score lines, the rules of play when a card is refused); :class:`AuctionTable` adds what the
 auction games share (calls, trump, meld, throw-in); each game's own table adds what only that game
-has (:class:`PartnershipTable`: passing to the partner, help, two teams).
+has (:class:`PartnershipTable`: passing to the partner, help, two teams; :class:`CutthroatTable`:
+the widow and the buried cards).
 
 Everything is told from the person's information-set views only: after each action the session
 hands the table the person's view before and after it (:meth:`Table.narrate`), so nothing the
@@ -32,6 +33,9 @@ from pinochle_env.cards import (
     format_cards,
     sorted_for_display,
 )
+from pinochle_env.games.cutthroat.game import BURY_COUNT
+from pinochle_env.games.cutthroat.game import NUM_TRICKS as CUTTHROAT_TRICKS
+from pinochle_env.games.cutthroat.game import Phase as CutthroatPhase
 from pinochle_env.games.partnership.game import NUM_TRICKS as PARTNERSHIP_TRICKS
 from pinochle_env.games.partnership.game import Phase as PartnershipPhase
 from pinochle_env.switches import VARIANT_SWITCHES, Rules, spell
@@ -108,6 +112,12 @@ class Table:
     def seat_note(self) -> str:
         """What the welcome line adds after the person's seat (the team, where there are partners)."""
         return ""
+
+    def winner_name(self, team: int) -> str:
+        """``your team`` / ``the other team``, or ``you`` / ``player 1 (left)`` without partners."""
+        if self.partners:
+            return "your team" if self.teams[self.seat] == team else "the other team"
+        return self.who(team)
 
     def winner_line(self, team: int) -> str:
         if self.teams[self.seat] == team:
@@ -413,7 +423,7 @@ class AuctionTable(Table):
             trump = SUIT_NAMES[view.trump] if view.trump >= 0 else "not named yet"
             lines.append(f"contract: {view.contract} by {self.name(view.declarer)}; trump: {trump}")
         if view.meld[0] is not None:
-            melds = (f"{self.short_name(s)} {view.meld_of(s).points}" for s in range(self.num_seats))
+            melds = (f"{self.short_name(s)} {view.meld_of(s).points}" for s in self.seats_from_me())
             lines.append("meld: " + ", ".join(melds))
         lines += self.status_extra(view)
         if view.phase in (self.PHASES.THROW_IN, self.PHASES.PLAY):
@@ -448,8 +458,9 @@ class AuctionTable(Table):
         """Who bid what and how it went, then per team its meld plus its tricks and its score."""
         declarer, bid = record["declarer"], record["bid"]
         stuck = not any(isinstance(call, int) for _, call in record["auction"])
-        outcome = "threw the hand in" if record["thrown_in"] else ("made it" if record["made"] else "was set")
-        contract = f"{'was' if declarer != self.seat else 'were'} stuck at {bid}" if stuck else f"bid {bid}"
+        was = "were" if declarer == self.seat else "was"
+        outcome = "threw the hand in" if record["thrown_in"] else ("made it" if record["made"] else f"{was} set")
+        contract = f"{was} stuck at {bid}" if stuck else f"bid {bid}"
         lines = [f"hand over: {self.who(declarer)} {contract} and {outcome}"]
         declaring = self.teams[declarer]
         for team in sorted(self.team_order(), key=lambda t: t != declaring):
@@ -539,6 +550,79 @@ class PartnershipTable(AuctionTable):
         else:
             shown = " ".join(card_to_str(card) for card in cards if card is not None)
         return f"{self.does(mover, 'passes')} {shown} to {self.who(receiver)}"
+
+
+class CutthroatTable(AuctionTable):
+    """Cutthroat: three players, each for itself; the declarer takes the widow and buries 3 cards."""
+
+    PHASES = CutthroatPhase
+    NUM_TRICKS = CUTTHROAT_TRICKS
+    GAME_NAME = "cutthroat (three-handed) game"
+    DECLARING = "declarer"
+    PASS_VERB = "bury"
+    PROMPTS: ClassVar[dict[Any, str]] = {
+        CutthroatPhase.AUCTION: "your bid",
+        CutthroatPhase.TRUMP: "name trump",
+        CutthroatPhase.THROW_IN: "throw or play",
+        CutthroatPhase.PLAY: "your card",
+    }
+    MOVES = """  260           bid 260 (bids go up in tens)
+  pass          pass (for the rest of the auction)
+  hearts / H    name trump (declarer, after taking the widow)
+  TS / 10S      bury or play a card (rank 9 J Q K T A, then suit S H D C)
+  9S JD QC      bury several cards at once (declarer: cards you did not meld)
+  throw / play  throw the hand in, or play it out (declarer, after burying)"""
+
+    def cards_to_pass(self, view: Any) -> int | None:
+        return BURY_COUNT - len(view.buried) if view.phase == CutthroatPhase.BURY else None
+
+    def prompt(self, view: Any) -> str:
+        left = self.cards_to_pass(view)
+        if left is None:
+            return self.PROMPTS[view.phase]
+        return f"bury {left}{' more' if view.buried else ''} card{'s' if left > 1 else ''}"
+
+    def tell_auction_end(self, view: Any) -> None:
+        super().tell_auction_end(view)
+        widow = " ".join(format_cards(sorted_for_display(view.widow)))
+        self.say(f"the widow: {widow}; {self.does(view.declarer, 'takes')} it")
+
+    def tell_cards_moved(self, before: Any, after: Any, actor: int) -> None:
+        if before.phase == CutthroatPhase.BURY:
+            self.transfer("bury", actor, actor, after.buried[-1] if actor == self.seat else None)
+
+    def transfer_line(self, kind: str, mover: int, receiver: int, cards: list[int | None]) -> str:
+        if None in cards:
+            shown = "a card" if len(cards) == 1 else f"{len(cards)} cards"
+        else:
+            shown = " ".join(card_to_str(card) for card in cards if card is not None)
+        return f"{self.does(mover, 'buries')} {shown}"
+
+    def status_extra(self, view: Any) -> list[str]:
+        lines = []
+        if view.widow:
+            widow = " ".join(format_cards(sorted_for_display(view.widow)))
+            lines.append(f"widow: {widow} (taken by {self.name(view.declarer)})")
+        if view.buried:
+            lines.append(f"you buried: {' '.join(format_cards(view.buried))}")
+        return lines
+
+    def why_illegal(self, view: Any, action: int) -> str:
+        card = action - self.layout.card0
+        if view.phase == CutthroatPhase.BURY and 0 <= card < NUM_TYPES and view.hand[card]:
+            return f"{card_to_str(card)} is in your meld, and you hold other cards to bury"
+        return super().why_illegal(view, action)
+
+    def bid_rule(self, view: Any, action: int) -> str:
+        if action == self.layout.help:
+            return "there is no pass with help in the three-handed game (nobody has a partner)"
+        return super().bid_rule(view, action)
+
+    def point_parts(self, record: dict[str, Any], team: int) -> list[str]:
+        """The declarer's buried cards count for it besides its tricks."""
+        buried = record["buried_points"] if team == record["declarer"] else 0
+        tricks = f"tricks {record['points'][team] - buried}"
+        return [tricks, f"buried {buried}"] if buried else [tricks]
 
 
 #: Each switch value in words, for the ``rules`` command and the welcome line. ``seed`` is the name
@@ -650,7 +734,7 @@ def _phase_name(phase: Any) -> str:
 
 
 #: The table of each game, by variant.
-TABLES: dict[str, type[Table]] = {"partnership": PartnershipTable}
+TABLES: dict[str, type[Table]] = {"partnership": PartnershipTable, "cutthroat": CutthroatTable}
 
 
 def table_for(rules: Rules, seat: int, layout: Any, say: Callable[[str], None], bold: bool = False) -> Table:
@@ -658,4 +742,4 @@ def table_for(rules: Rules, seat: int, layout: Any, say: Callable[[str], None], 
     return TABLES[rules.variant](rules, seat, layout, say, bold)
 
 
-__all__ = ["TABLES", "AuctionTable", "PartnershipTable", "Table", "table_for"]
+__all__ = ["TABLES", "AuctionTable", "CutthroatTable", "PartnershipTable", "Table", "table_for"]

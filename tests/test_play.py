@@ -17,7 +17,6 @@ import pytest
 from agents.play import PlayOptions, PlaySession, main, parse_options
 from agents.play_tables import table_for
 from pinochle_env.cards import NUM_TYPES, RANKS, SUITS, card_to_str
-from pinochle_env.games.partnership.game import Game, Phase
 from pinochle_env.switches import Rules
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,12 +26,14 @@ BAD_OPENING = ["gibberish", "1010", "990", "?", "QS"]
 class Typist:
     """Types the person's moves: scripted lines first, then bad cards at the first play, else legal moves.
 
-    Legal moves are ``pass`` in the auction, ``play on`` at the throw-in choice, else the first legal
-    one. ``stop_at_hand`` raises ``EOFError`` (Ctrl-D) at the first prompt of that hand (0-based);
-    ``help_at_play`` types ``?`` first at every prompt for a card to play; ``pass_at_once`` types
-    all the cards of the person's first pass on one line (``passed_at_once``), after a line that
-    names a card the person holds once twice; ``after_first_trick`` lines are typed at the first
-    prompt after a trick.
+    Legal moves are ``pass`` in the auction (the lowest bid with ``bid``), ``play on`` at the
+    throw-in choice, in a meld turn a dix exchange if it can, else the first legal action (a meld
+    while there is one), else the first legal one. ``stop_at_hand`` raises ``EOFError`` (Ctrl-D)
+    at the first prompt of that hand (0-based); ``help_at_play`` types ``?`` first at every prompt
+    for a card to play; ``pass_at_once`` types all the cards of the person's first pass (or
+    burial) on one line (``passed_at_once``), after a line that cannot be taken whole (with a card
+    the rules forbid, or a card held once named twice); ``after_first_trick`` lines are typed at
+    the first prompt after a trick.
     """
 
     def __init__(
@@ -43,6 +44,7 @@ class Typist:
         help_at_play: bool = False,
         pass_at_once: bool = False,
         after_first_trick: list[str] | None = None,
+        bid: bool = False,
     ) -> None:
         self.out = out
         self.script = list(script or [])
@@ -51,6 +53,7 @@ class Typist:
         self.pass_at_once = pass_at_once
         self.passed_at_once: str | None = None
         self.after_first_trick = list(after_first_trick or [])
+        self.bid = bid
         self.last_prompt: tuple[int, int] | None = None
         self.forced_prompts = 0  # prompts for a card to play when only one is legal
         self.session: PlaySession | None = None
@@ -60,43 +63,54 @@ class Typist:
     def __call__(self, prompt: str) -> str:
         self.out.write(prompt)
         game = self.session.game
+        decision = game.phase.decision
         if self.stop_at_hand is not None and game.hand_number >= self.stop_at_hand:
             raise EOFError
-        self.forced_prompts += game.phase.decision == "play" and len(game.legal_actions()) == 1
-        if game.phase == Phase.PLAY and not self.tried_bad_cards:
+        self.forced_prompts += decision == "play" and len(game.legal_actions()) == 1
+        if decision == "play" and not self.tried_bad_cards:
             self.tried_bad_cards = True
             self.script += bad_cards(game)
-        if self.pass_at_once and self.passed_at_once is None and game.phase.decision == "passing":
-            self.passed_at_once = cards_to_pass(game, game.rules.pass_count)
-            repeated = next(card_to_str(c) for c in range(NUM_TYPES) if game.hands[game.to_act][c] == 1)
-            self.script += [f"{repeated} {repeated}", self.passed_at_once]
+        if self.pass_at_once and self.passed_at_once is None and decision == "passing":
+            count = self.session.table.cards_to_pass(game.view(game.to_act))
+            self.passed_at_once = " ".join(first_legal_cards(game, count))
+            forbidden = bad_cards(game)[1:]
+            held_once = [card_to_str(c) for c in range(NUM_TYPES) if game.hands[game.to_act][c] == 1][:1] * 2
+            self.script += [" ".join(forbidden or held_once), self.passed_at_once]
         if self.after_first_trick and game.tricks:
             self.script[:0], self.after_first_trick = self.after_first_trick, []
         here = (game.hand_number, len(game.tricks) * 10 + len(game.trick))
-        if self.help_at_play and game.phase.decision == "play" and here != self.last_prompt:
+        if self.help_at_play and decision == "play" and here != self.last_prompt:
             self.script.insert(0, "?")
         self.last_prompt = here
-        line = self.script.pop(0) if self.script else legal_move(game)
+        line = self.script.pop(0) if self.script else legal_move(game, self.bid)
         self.typed.append(line)
         return line
 
 
-def legal_move(game: Game) -> str:
-    legal, layout = game.legal_actions(), game.layout
-    for preferred in (layout.passing, layout.play_on):
-        if preferred in legal:
-            return layout.to_string(preferred)
+def legal_move(game, bid: bool = False) -> str:
+    legal, layout, decision = game.legal_actions(), game.layout, game.phase.decision
+    if decision == "auction":
+        return layout.to_string(legal[0] if bid and legal[0] < layout.num_bids else layout.passing)
+    if decision == "throw_in":
+        return layout.to_string(layout.play_on)
+    if decision == "meld" and layout.dix_exchange in legal:
+        return layout.to_string(layout.dix_exchange)
     return layout.to_string(legal[0])
 
 
-def cards_to_pass(game: Game, count: int) -> str:
-    """The first ``count`` cards the seat to act holds (both copies where it holds two), as typed."""
-    held = [card_to_str(c) for c in range(NUM_TYPES) for _ in range(game.hands[game.to_act][c])]
-    return " ".join(held[:count])
+def first_legal_cards(game, count: int) -> list[str]:
+    """The first legal card, ``count`` times over on a copy of the game (cards to pass or bury)."""
+    game = game.clone()
+    cards = []
+    for _ in range(count):
+        action = game.legal_actions()[0]
+        cards.append(game.layout.to_string(action))
+        game.apply(action)
+    return cards
 
 
-def bad_cards(game: Game) -> list[str]:
-    """A card the person does not hold, and a held card the rules of play forbid (when there is one)."""
+def bad_cards(game) -> list[str]:
+    """A card the person does not hold, and a held card the rules forbid now (when there is one)."""
     hand, legal = game.hands[game.to_act], game.legal_actions()
     missing = [card_to_str(c) for c in range(NUM_TYPES) if not hand[c]][:1]
     forbidden = [card_to_str(c) for c in range(NUM_TYPES) if hand[c] and game.layout.card0 + c not in legal][:1]
@@ -169,7 +183,8 @@ def test_end_of_input_stops_cleanly_and_saves_the_finished_hands(tmp_path):
 
 def test_quit_and_other_seats_and_rules():
     options = parse_options(["--seat", "2", "--left", "mix:default=random", "--rule", "pass_count=0"])
-    assert (options.seat, options.left, options.partner, options.right) == (2, "mix:default=random", "random", "random")
+    specs = [options.spec_for(name) for name in ("left", "partner", "right")]
+    assert (options.seat, specs) == (2, ["mix:default=random", "random", "random"])
     assert PlaySession(options).agents[3].name == "mix:default=random"  # player 3 sits on player 2's left
     assert options.rules.pass_count == 0 and options.hands is None
     out = io.StringIO()
@@ -200,7 +215,15 @@ def test_a_whole_game_to_the_target_score():
         (["--partner", "no_such_agent"], "unknown agent"),
         (["--hands", "0"], "at least 1"),
         (["--save", "/no/such/folder/x.jsonl"], "no folder"),
-        (["--rule", "variant=cutthroat"], "partnership game only"),
+        (["--seat", "4"], "the partnership game has seats 0..3"),
+        (["--rule", "variant=cutthroat", "--seat", "3"], "the cutthroat game has seats 0..2"),
+        (
+            ["--rule", "variant=cutthroat", "--partner", "heuristic"],
+            "has no partner seat; its other seats: --left, --right",
+        ),
+        (["--rule", "variant=two_hand", "--left", "heuristic"], "the two_hand game has no left seat"),
+        (["--rule", "variant=cutthroat", "--opponents", "pimc"], "player 1 (left), pimc: pimc plays the partnership"),
+        (["--rules-preset", "pagat", "--rule", "variant=two_hand"], "rule run_extras does not apply to variant"),
         (["--rule", "bid_raises=plus10"], "not a random seed"),
         (["--rules-preset", "strict"], "unknown rules preset 'strict'; presets: default, pagat, casual"),
     ],
@@ -387,3 +410,51 @@ def test_a_rules_preset_with_rules_over_it(tmp_path):
     assert "standard rules except head_rule=none, must_overtrump=false, counting=classic" in transcript
     assert records[0]["options"] == options.rules.to_dict()
     check_through_stdin(args, transcript, typist, records, tmp_path)
+
+
+CUTTHROAT = Rules(variant="cutthroat", throw_in="never")
+
+
+def first_hand_where(rules: Rules, wanted, **typist_options) -> tuple[int, str, Typist, list[dict]]:
+    """The first seed in 0..49 whose first hand under ``rules`` makes ``wanted(transcript, typist, record)`` true."""
+    for seed in range(50):
+        transcript, typist, records = play_in_process(PlayOptions(rules=rules, seed=seed, hands=1), **typist_options)
+        if wanted(transcript, typist, records[0]):
+            return seed, transcript, typist, records
+    raise AssertionError("no such seed in 0..49")
+
+
+def test_cutthroat_as_declarer_through_stdin(tmp_path):
+    """The person wins the auction, takes the widow, buries 3 cards on one line and plays 15 tricks."""
+
+    def declares_and_tries_a_melded_card(transcript: str, typist: Typist, record: dict) -> bool:
+        return record["declarer"] == 0 and "is in your meld" in transcript
+
+    seed, transcript, typist, records = first_hand_where(
+        CUTTHROAT, declares_and_tries_a_melded_card, bid=True, pass_at_once=True
+    )
+    record, buried = records[0], " ".join(records[0]["buried"])
+    assert "Pinochle, cutthroat (three-handed) game: you are player 0; player 1 (left): random, " in transcript
+    assert f"you win the auction at {record['bid']}\nthe widow: {' '.join(record['widow'])}; you take it" in transcript
+    assert "is in your meld, and you hold other cards to bury" in transcript  # the line before was refused whole
+    assert f"> you bury {buried}\n" in transcript and typist.passed_at_once == buried  # after the prompt
+    assert len(record["tricks"]) == 15 and typist.forced_prompts == 0
+    # The result: the declarer's buried counters count besides its tricks; each opponent on its own.
+    extra = f" + buried {record['buried_points']}" if record["buried_points"] else ""
+    tricks = record["points"][0] - record["buried_points"]
+    assert f"  you (declarer): meld {record['meld'][0]} + tricks {tricks}{extra} = " in transcript
+    for seat, name in ((1, "left"), (2, "right")):
+        line = rf"^  {name}: meld {record['meld'][seat]}( lost \(.+\))? \+ tricks {record['points'][seat]} = "
+        assert re.search(line, transcript, re.M), name
+    args = ["--rule", "variant=cutthroat", "--rule", "throw_in=never", "--seed", str(seed), "--hands", "1"]
+    check_through_stdin(args, transcript, typist, records, tmp_path)
+
+
+def test_cutthroat_an_opponent_buries_face_down():
+    _, transcript, _, records = first_hand_where(CUTTHROAT, lambda transcript, typist, record: record["declarer"] != 0)
+    record = records[0]
+    where = ["you", "left", "right"][record["declarer"]]
+    name = f"player {record['declarer']} ({where})"
+    assert f"the widow: {' '.join(record['widow'])}; {name} takes it" in transcript
+    assert f"\n{name} buries 3 cards\n" in transcript and "you bur" not in transcript
+    assert f"\n  {where} (declarer): meld {record['meld'][record['declarer']]}" in transcript
