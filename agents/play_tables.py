@@ -4,7 +4,8 @@
 the score lines, the rules of play when a card is refused); :class:`AuctionTable` adds what the
 auction games share (calls, trump, meld, throw-in); each game's own table adds what only that game
 has (:class:`PartnershipTable`: passing to the partner, help, two teams; :class:`CutthroatTable`:
-the widow and the buried cards).
+the widow and the buried cards; :class:`TwoHandTable`: the turn-up and the stock, the meld turns,
+the dix and the draws).
 
 Everything is told from the person's information-set views only: after each action the session
 hands the table the person's view before and after it (:meth:`Table.narrate`), so nothing the
@@ -20,7 +21,9 @@ from typing import Any, ClassVar
 from pinochle_env import rules as R
 from pinochle_env.actions import ActionLayout
 from pinochle_env.cards import (
+    COPIES,
     COUNTING_VALUES,
+    NINE,
     NUM_SUITS,
     NUM_TYPES,
     RANK_OF,
@@ -28,16 +31,22 @@ from pinochle_env.cards import (
     SUIT_NAMES,
     SUIT_OF,
     SUITS,
+    card_from_str,
     card_to_str,
     cards_from_counts,
     format_cards,
     sorted_for_display,
 )
+from pinochle_env.cards import card as card_of
 from pinochle_env.games.cutthroat.game import BURY_COUNT
 from pinochle_env.games.cutthroat.game import NUM_TRICKS as CUTTHROAT_TRICKS
 from pinochle_env.games.cutthroat.game import Phase as CutthroatPhase
 from pinochle_env.games.partnership.game import NUM_TRICKS as PARTNERSHIP_TRICKS
 from pinochle_env.games.partnership.game import Phase as PartnershipPhase
+from pinochle_env.games.two_hand.game import NUM_TRICKS as TWO_HAND_TRICKS
+from pinochle_env.games.two_hand.game import PHASE_TRICKS
+from pinochle_env.games.two_hand.game import Phase as TwoHandPhase
+from pinochle_env.games.two_hand.melds import MELD_CARDS
 from pinochle_env.switches import VARIANT_SWITCHES, Rules, spell
 from pinochle_env.variants import variant_kit
 
@@ -625,6 +634,200 @@ class CutthroatTable(AuctionTable):
         return [tricks, f"buried {buried}"] if buried else [tricks]
 
 
+class TwoHandTable(Table):
+    """Two-handed Pinochle: turn-up trump, the stock, a meld turn after each trick won while it lasts
+    (one meld, and the dix), then twelve tricks with strict rules."""
+
+    PHASES = TwoHandPhase
+    NUM_TRICKS = TWO_HAND_TRICKS
+    GAME_NAME = "two-handed game"
+    PROMPTS: ClassVar[dict[Any, str]] = {
+        TwoHandPhase.PLAY1: "your card",
+        TwoHandPhase.MELD: "your meld",
+        TwoHandPhase.PLAY2: "your card",
+    }
+    ALIASES: ClassVar[dict[str, str]] = {"none": "no meld", "no": "no meld", "pass": "no meld"}
+    MOVES = """  TS / 10S      play a card (rank 9 J Q K T A, then suit S H D C), from your hand or the table
+  run, marriage H, pinochle, kings around, double pinochle, ...
+                after winning a trick while the stock lasts: declare one meld
+  dix exchange  exchange the nine of trump for the turn-up (10), besides the meld
+  dix show      show the nine of trump (10), besides the meld
+  no meld       end your meld turn (also 'done')"""
+
+    def opponent(self) -> int:
+        return 1 - self.seat
+
+    def start_hand(self, view: Any, hand_number: int) -> None:
+        turn_up = card_to_str(view.turn_up)
+        self.say(f"\n== hand {hand_number + 1}: {self.name(view.dealer)} deals")
+        self.say(f"trump: {SUIT_NAMES[view.trump]} (the turn-up {turn_up} lies under the stock)")
+        if view.meld_points[view.dealer]:
+            self.say(f"the turn-up is the dix: the dealer, {self.who(view.dealer)}, scores 10")
+        self.say(f"your hand: {self.hand_text(view.hand, view.trump)}")
+
+    # ------------------------------------------------------------------ narration
+
+    def narrate(self, before: Any, after: Any, actor: int, forced: bool = False) -> None:
+        plays = self.tell_plays(before, after, forced)
+        entries = [entry for turn in after.melds for entry in turn][sum(map(len, before.melds)) :]
+        for entry in entries:
+            self.say(self.meld_line(entry, after.trump))
+        if before.phase == TwoHandPhase.MELD and not entries:  # the actor said "no meld"
+            melded = any(entry["seat"] == actor for entry in after.melds[-1])
+            self.say(f"{self.does(actor, 'ends')} the meld turn" if melded else f"{self.does(actor, 'makes')} no meld")
+        if after.stock_size < before.stock_size:
+            self.tell_draws(before, after, plays, entries)
+        if before.phase != TwoHandPhase.PLAY2 == after.phase:
+            self.say(
+                "the stock is gone: the melds go back to the hands, and from now on you must follow suit "
+                "and beat the card led if you can, else trump"
+            )
+            self.say(f"your hand: {self.hand_text(after.hand, after.trump)}")
+            self.say(f"{self.does(self.opponent(), 'holds')}: {self.cards_text(self.opponent_cards(after))}")
+
+    def meld_line(self, entry: dict[str, Any], trump: int) -> str:
+        seat, meld, points, cards = entry["seat"], entry["meld"], entry["points"], entry["cards"]
+        if meld == "dix exchange":
+            return f"{self.does(seat, 'exchanges')} the dix {cards[0]} for the turn-up {entry['took']} ({points})"
+        if meld == "dix show":
+            return f"{self.does(seat, 'shows')} the dix {cards[0]} ({points})"
+        if meld == f"marriage {SUITS[trump]}":
+            meld = "royal marriage"
+        reused = list(cards)
+        for card in entry["new"]:
+            reused.remove(card)
+        again = f" ({' '.join(reused)} from the table again)" if reused else ""
+        return f"{self.does(seat, 'melds')} {meld} for {points}: {' '.join(cards)}{again}"
+
+    def tell_draws(self, before: Any, after: Any, plays: list[tuple[int, int]], entries: list[dict[str, Any]]) -> None:
+        """The winner of the trick draws the top stock card, the loser the next, or the turn-up last.
+        The person's own card is worked out from its hand (what it holds now, less what it held,
+        plus what it played or exchanged away); the opponent's is never named, except the turn-up."""
+        winner = after.tricks[-1][2]
+        loser = 1 - winner
+        gained = [now - then for now, then in zip(after.hand, before.hand, strict=True)]
+        for seat, card in plays:
+            gained[card] += seat == self.seat
+        turn_up = before.turn_up
+        for entry in entries:
+            if entry["meld"] == "dix exchange":
+                nine, took = card_from_str(entry["cards"][0]), card_from_str(entry["took"])
+                turn_up = nine
+                if entry["seat"] == self.seat:
+                    gained[nine] += 1
+                    gained[took] -= 1
+        drawn = [card_to_str(c) for c in range(NUM_TYPES) for _ in range(max(gained[c], 0))]
+        mine = drawn[0] if drawn else "a card"
+        if after.stock_size == 0:
+            last = f"the last stock card {mine}" if winner == self.seat else "the last stock card"
+            self.say(
+                f"{self.does(winner, 'draws')} {last}, {self.does(loser, 'takes')} the turn-up {card_to_str(turn_up)}"
+            )
+            return
+        cards = {self.seat: mine, self.opponent(): "a card"}
+        self.say(
+            f"{self.does(winner, 'draws')} {cards[winner]}, {self.does(loser, 'draws')} {cards[loser]}; "
+            f"{after.stock_size} card{'s' if after.stock_size > 1 else ''} left in the stock"
+        )
+
+    def opponent_cards(self, view: Any) -> list[int]:
+        """The opponent's cards once the stock is gone: every card not in the person's hand or played."""
+        counts = [COPIES - n for n in view.hand]
+        for _, cards, _ in view.tricks:
+            for card in cards:
+                counts[card] -= 1
+        for card in view.trick:
+            counts[card] -= 1
+        return cards_from_counts(counts)
+
+    def cards_text(self, cards: Sequence[int]) -> str:
+        return " ".join(card_to_str(c) for c in sorted_for_display(cards)) or "-"
+
+    # ------------------------------------------------------------------ the person's turn
+
+    def why_illegal(self, view: Any, action: int) -> str:
+        layout = self.layout
+        is_card = action < layout.meld0
+        if view.phase == TwoHandPhase.MELD and is_card:
+            return "this is your meld turn: declare a meld, show or exchange the dix, or say 'no meld'"
+        if view.phase != TwoHandPhase.MELD and not is_card:
+            return "you meld only in your meld turn, after winning a trick while the stock lasts"
+        if is_card:
+            card = action - layout.card0
+            if not view.hand[card]:
+                where = " (in your hand or on the table)" if view.phase == TwoHandPhase.PLAY1 else ""
+                return f"you do not hold {card_to_str(card)}{where}"
+            return self.play_rule(view, card, "winner", True)
+        nine = card_of(NINE, view.trump)
+        if action in (layout.dix_show, layout.dix_exchange):
+            if not view.concealed[nine]:
+                return f"you hold no {card_to_str(nine)} in your hand (a dix comes from the hand, not the table)"
+            return "the turn-up is gone or is itself a dix"
+        if any(entry["seat"] == self.seat and not entry["meld"].startswith("dix") for entry in view.melds[-1]):
+            return "you have made this turn's meld (one meld a turn, and the dix besides)"
+        needs = " ".join(
+            card_to_str(c) for c, copies in MELD_CARDS[view.trump][action - layout.meld0] for _ in range(copies)
+        )
+        return (
+            f"it needs {needs}, at least one of them from your hand (a card on the table serves again only in "
+            "another kind of meld, or a royal marriage in a run)"
+        )
+
+    # ------------------------------------------------------------------ what the person asks for
+
+    def status(self, view: Any, hand_number: int) -> list[str]:
+        stock = view.phase != TwoHandPhase.PLAY2
+        k = len(view.tricks) % PHASE_TRICKS + (1 if view.phase != TwoHandPhase.MELD else 0)
+        where = f"trick {k} of {PHASE_TRICKS} {'with' if stock else 'without'} the stock"
+        lines = [f"{self.header(view, hand_number)}; {where}"]
+        trump = f"trump: {SUIT_NAMES[view.trump]}"
+        if view.turn_up >= 0:
+            trump += f"; the turn-up {card_to_str(view.turn_up)} under {view.stock_size} stock cards"
+        lines.append(trump)
+        opponent = self.short_name(self.opponent())
+        lines.append(
+            f"meld: you {view.meld_points[self.seat]}, {opponent} {view.meld_points[self.opponent()]}; "
+            f"trick points: you {view.trick_points[self.seat]}, {opponent} {view.trick_points[self.opponent()]}"
+        )
+        if stock:
+            yours, theirs = (self.cards_text(cards_from_counts(view.table[s])) for s in (self.seat, self.opponent()))
+            lines.append(f"on the table: yours {yours}; {opponent}'s {theirs}")
+        if view.phase == TwoHandPhase.MELD:
+            lines.append("you won the trick: declare one meld (and the dix), or 'no meld'")
+        else:
+            played = ", ".join(f"{opponent} {card_to_str(c)}" for c in view.trick)
+            lines.append(f"trick: {played or 'your lead'}")
+        if not stock:
+            lines.append(f"{opponent} holds: {self.cards_text(self.opponent_cards(view))}")
+        hand = view.concealed if stock else view.hand
+        lines.append(f"your hand: {self.hand_text(hand, view.trump)}")
+        return lines
+
+    def meld_table(self, view: Any) -> list[str]:
+        lines = []
+        for seat in (self.seat, self.opponent()):
+            entries = [entry for turn in view.melds for entry in turn if entry["seat"] == seat]
+            declared = [f"{entry['meld']} {entry['points']}" for entry in entries]
+            if view.meld_points[seat] > sum(entry["points"] for entry in entries):
+                declared.insert(0, "the turned-up dix 10")
+            on_table = self.cards_text(cards_from_counts(view.table[seat]))
+            lines.append(
+                f"{self.short_name(seat)}: {view.meld_points[seat]} ({', '.join(declared) or 'nothing'}); "
+                f"on the table: {on_table}"
+            )
+        return lines
+
+    def hand_result(self, record: dict[str, Any]) -> list[str]:
+        lines = ["hand over:"]
+        for seat in (self.seat, self.opponent()):
+            meld, points, score = record["meld"][seat], record["points"][seat], record["score"][seat]
+            lines.append(f"  {self.short_name(seat)}: meld {meld} + tricks {points} = {score}")
+        lines.append(f"game: {self.scores(record['totals'])}")
+        if record["game_winner"] is not None:
+            lines.append(self.winner_line(record["game_winner"]))
+        return lines
+
+
 #: Each switch value in words, for the ``rules`` command and the welcome line. ``seed`` is the name
 #: RULES.md gives its standard bidding and throw-in rules, not a random seed: it is always worded.
 STANDARD = "RULES.md's standard rule, which it names 'seed'; not a random seed"
@@ -734,7 +937,11 @@ def _phase_name(phase: Any) -> str:
 
 
 #: The table of each game, by variant.
-TABLES: dict[str, type[Table]] = {"partnership": PartnershipTable, "cutthroat": CutthroatTable}
+TABLES: dict[str, type[Table]] = {
+    "partnership": PartnershipTable,
+    "cutthroat": CutthroatTable,
+    "two_hand": TwoHandTable,
+}
 
 
 def table_for(rules: Rules, seat: int, layout: Any, say: Callable[[str], None], bold: bool = False) -> Table:
@@ -742,4 +949,4 @@ def table_for(rules: Rules, seat: int, layout: Any, say: Callable[[str], None], 
     return TABLES[rules.variant](rules, seat, layout, say, bold)
 
 
-__all__ = ["TABLES", "AuctionTable", "CutthroatTable", "PartnershipTable", "Table", "table_for"]
+__all__ = ["TABLES", "AuctionTable", "CutthroatTable", "PartnershipTable", "Table", "TwoHandTable", "table_for"]

@@ -33,7 +33,7 @@ class Typist:
     for a card to play; ``pass_at_once`` types all the cards of the person's first pass (or
     burial) on one line (``passed_at_once``), after a line that cannot be taken whole (with a card
     the rules forbid, or a card held once named twice); ``after_first_trick`` lines are typed at
-    the first prompt after a trick.
+    the first prompt after a trick, ``at_first[decision]`` at the first prompt of that kind of decision.
     """
 
     def __init__(
@@ -45,6 +45,7 @@ class Typist:
         pass_at_once: bool = False,
         after_first_trick: list[str] | None = None,
         bid: bool = False,
+        at_first: dict[str, list[str]] | None = None,
     ) -> None:
         self.out = out
         self.script = list(script or [])
@@ -54,6 +55,7 @@ class Typist:
         self.passed_at_once: str | None = None
         self.after_first_trick = list(after_first_trick or [])
         self.bid = bid
+        self.at_first = dict(at_first or {})
         self.last_prompt: tuple[int, int] | None = None
         self.forced_prompts = 0  # prompts for a card to play when only one is legal
         self.session: PlaySession | None = None
@@ -76,6 +78,7 @@ class Typist:
             forbidden = bad_cards(game)[1:]
             held_once = [card_to_str(c) for c in range(NUM_TYPES) if game.hands[game.to_act][c] == 1][:1] * 2
             self.script += [" ".join(forbidden or held_once), self.passed_at_once]
+        self.script[:0] = self.at_first.pop(decision, [])
         if self.after_first_trick and game.tricks:
             self.script[:0], self.after_first_trick = self.after_first_trick, []
         here = (game.hand_number, len(game.tricks) * 10 + len(game.trick))
@@ -458,3 +461,57 @@ def test_cutthroat_an_opponent_buries_face_down():
     assert f"the widow: {' '.join(record['widow'])}; {name} takes it" in transcript
     assert f"\n{name} buries 3 cards\n" in transcript and "you bur" not in transcript
     assert f"\n  {where} (declarer): meld {record['meld'][record['declarer']]}" in transcript
+
+
+TWO_HAND = Rules(variant="two_hand")
+
+
+def test_two_handed_hand_through_stdin(tmp_path):
+    """Stock play, meld turns (melds, the dix), the draws, the play-out and the result, end to end."""
+
+    def melds_and_the_dix(transcript: str, typist: Typist, record: dict) -> bool:
+        entries = [entry for turn in record["melds"] for entry in turn]
+        mine = {entry["meld"].split()[0] for entry in entries if entry["seat"] == 0}
+        return {"dix", "marriage"} <= mine and any(entry["seat"] == 1 for entry in entries)
+
+    refusals = {"play": ["no meld"], "meld": ["AS", "double run"]}
+    seed, transcript, typist, records = first_hand_where(TWO_HAND, melds_and_the_dix, at_first=refusals)
+    record = records[0]
+    trump = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[record["trump"]]
+    assert "Pinochle, two-handed game: you are player 0; player 1 (opponent): random." in transcript
+    assert f"trump: {trump} (the turn-up {record['turn_up']} lies under the stock)" in transcript
+    assert "no meld is not legal now: you meld only in your meld turn" in transcript
+    assert "AS is not legal now: this is your meld turn" in transcript
+    assert "double run is not legal now: it needs " in transcript
+    for entry in (entry for turn in record["melds"] for entry in turn):
+        who = "you" if entry["seat"] == 0 else re.escape("player 1 (opponent)")
+        if entry["meld"] == "dix exchange":
+            said = f"{who} exchange(s)? the dix {entry['cards'][0]} for the turn-up {entry['took']} \\(10\\)"
+        elif entry["meld"] == "dix show":
+            said = f"{who} shows? the dix {entry['cards'][0]} \\(10\\)"
+        else:
+            said = f"{who} melds? (royal marriage|{entry['meld']}) for {entry['points']}: {' '.join(entry['cards'])}"
+        assert re.search(said, transcript), said
+    # The person's draws are named, the opponent's never (but the turn-up it takes last).
+    mine = [card for pair in record["draws"] for seat, card in pair if seat == 0]
+    assert re.findall(r"you (?:draw (?:the last stock card )?|take the turn-up )(\w\w)", transcript) == mine
+    assert "player 1 (opponent) draws a card" in transcript
+    assert not re.search(r"player 1 \(opponent\) draws (?!a card|the last stock card,)", transcript)
+    assert "the stock is gone" in transcript and "opponent holds: " in transcript
+    for seat, name in ((0, "you"), (1, "opponent")):
+        meld, points, score = record["meld"][seat], record["points"][seat], record["score"][seat]
+        assert f"\n  {name}: meld {meld} + tricks {points} = {score}\n" in transcript
+    assert len(record["tricks"]) == 24 and typist.forced_prompts == 0
+    args = ["--rule", "variant=two_hand", "--seed", str(seed), "--hands", "1"]
+    check_through_stdin(args, transcript, typist, records, tmp_path)
+
+
+def test_two_handed_turned_up_dix_scores_for_the_dealer():
+    seed = next(seed for seed in range(200) if PlaySession(PlayOptions(rules=TWO_HAND, seed=seed)).game.turn_up_dix)
+    transcript, _, _ = play_in_process(PlayOptions(rules=TWO_HAND, seed=seed), script=["meld", "quit"])
+    dealer = re.search(r"== hand 1: (player \d \((you|opponent)\)) deals", transcript)
+    assert (
+        dealer
+        and f"the turn-up is the dix: the dealer, {dealer[1].replace('player 0 (you)', 'you')}, scores 10" in transcript
+    )
+    assert re.search(rf"{dealer[2]}: 10 \(the turned-up dix 10\)", transcript)
