@@ -282,7 +282,7 @@ class PlaySession:
 HELP_EPILOG = """examples:
   pinochle-play --partner heuristic --opponents heuristic
   pinochle-play --rule variant=cutthroat --opponents heuristic --hands 3
-  pinochle-play --rule variant=two_hand --opponent checkpoint:bundled
+  pinochle-play --rule variant=two_hand --opponent heuristic --seat 1
   pinochle-play --rules-preset casual --rule counting=classic --save hands.jsonl
 
 At a prompt: ? for the commands and your legal moves, 'last' for the last trick, 'meld' for the
@@ -293,8 +293,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pinochle-play",
         description=(
-            "Play Pinochle in the terminal against agents: the partnership game (four players), "
-            "--rule variant=cutthroat (three) or --rule variant=two_hand (two)."
+            "Play Pinochle in the terminal against agents: the partnership game (four players),\n"
+            "--rule variant=cutthroat (three players) or --rule variant=two_hand (two)."
         ),
         epilog=HELP_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
