@@ -50,6 +50,15 @@ from pinochle_env.games.two_hand.melds import MELD_CARDS
 from pinochle_env.switches import VARIANT_SWITCHES, Rules, spell
 from pinochle_env.variants import variant_kit
 
+#: What a follower of suit must beat under each ``head_rule`` (where a card of the suit can).
+HEAD_WORDS = {
+    "winner": "the card winning the trick",
+    "highest_led": "the highest card of the suit led",
+    "led_card": "the card led",
+    "trump_lead_only": "the winning trump on a trump lead",
+    "none": "nothing",
+}
+
 #: A card moved face down as one line per run (passing): (kind, mover, receiver), the cards (None
 #: where the person may not see one).
 Transfer = tuple[tuple[str, int, int], list[int | None]]
@@ -59,9 +68,9 @@ class Table:
     """What every game shares in the person's view of the table (see the module docstring).
 
     ``say`` prints one line; ``layout`` is the game's action layout; ``bold`` marks trump in bold
-    too (ANSI, for a terminal). A subclass sets ``PHASES``
-    (its game's phase enum), ``NUM_TRICKS``, ``GAME_NAME`` and the per-phase ``PROMPTS``, and
-    implements :meth:`narrate`, :meth:`status`, :meth:`why_illegal` and :meth:`hand_result`.
+    too (ANSI, for a terminal). A subclass sets ``PHASES`` (its game's phase enum), ``NUM_TRICKS``,
+    ``GAME_NAME`` and the per-phase ``PROMPTS``, and implements :meth:`narrate`, :meth:`status`,
+    :meth:`why_illegal`, :meth:`hand_result` and :meth:`meld_table`.
     """
 
     PHASES: ClassVar[Any]
@@ -138,12 +147,10 @@ class Table:
     def hand_text(self, counts: Sequence[int], trump: int = -1) -> str:
         """A hand grouped by suit, strongest first, the trump suit marked ``(trump)`` (and bold on a
         terminal): ``S: A T K | H (trump): A 9 | D: - | C: Q J``."""
-        groups = []
+        groups, cards = [], sorted_for_display(cards_from_counts(counts))
         for suit in range(NUM_SUITS):
-            cards = sorted((c for c in range(NUM_TYPES) for _ in range(counts[c]) if SUIT_OF[c] == suit), reverse=True)
-            group = f"{SUITS[suit]}{' (trump)' if suit == trump else ''}: " + (
-                " ".join(RANKS[RANK_OF[c]] for c in cards) or "-"
-            )
+            ranks = " ".join(RANKS[RANK_OF[c]] for c in cards if SUIT_OF[c] == suit) or "-"
+            group = f"{SUITS[suit]}{' (trump)' if suit == trump else ''}: {ranks}"
             groups.append(f"\033[1m{group}\033[0m" if suit == trump and self.bold else group)
         return " | ".join(groups)
 
@@ -170,7 +177,15 @@ class Table:
         self._pending = (key, [card])
 
     def transfer_line(self, kind: str, mover: int, receiver: int, cards: list[int | None]) -> str:
+        """The line of a run of cards moved face down (the game's own words)."""
         raise NotImplementedError
+
+    @staticmethod
+    def face_down(cards: list[int | None]) -> str:
+        """Cards moved face down as the person may see them: named, or only counted (``3 cards``)."""
+        if None in cards:
+            return "a card" if len(cards) == 1 else f"{len(cards)} cards"
+        return " ".join(card_to_str(card) for card in cards if card is not None)
 
     def start_hand(self, view: Any, hand_number: int) -> None:
         self.say(f"\n== hand {hand_number + 1}: {self.name(view.dealer)} deals")
@@ -234,17 +249,18 @@ class Table:
         """A short reason why ``action`` (a valid id) is not legal for the person now."""
         raise NotImplementedError
 
-    def play_rule(self, view: Any, card: int, head_rule: str, must_overtrump: bool) -> str:
-        """Which rule of play a held but illegal ``card`` breaks (the trick has been led)."""
+    def play_rule(self, view: Any, card: int, head_rule: str) -> str:
+        """Which rule of play a held but illegal ``card`` breaks (the trick has been led), in the
+        words of ``head_rule`` (a higher trump is asked for only where over-trumping is the rule)."""
         led = SUIT_OF[view.trick[0]]
         suits_held = {SUIT_OF[c] for c in range(NUM_TYPES) if view.hand[c]}
         if led in suits_held:
             if SUIT_OF[card] != led:
                 return f"you must follow suit ({SUIT_NAMES[led]})"
-            return "you must beat the card to head the trick when you can"
+            return f"you must beat {HEAD_WORDS[head_rule]} when you can, to head the trick"
         if SUIT_OF[card] != view.trump:
             return f"you have no {SUIT_NAMES[led]}, so you must trump"
-        return "you must play a higher trump when you can"
+        return "you must beat the winning trump when you can"
 
     # ------------------------------------------------------------------ what the person asks for
 
@@ -363,8 +379,8 @@ class AuctionTable(Table):
         """Cards the declaring side moves face down (passing, burying): the game's own."""
 
     def tell_throw_in(self, before: Any, after: Any) -> None:
-        """The declarer's choice; a hand thrown in by the rule (short by more than 250 after meld,
-        or passed; nothing is said of a hand simply played)."""
+        """The declarer's choice, or a hand thrown in by the rule (short by more than 250 after
+        meld); nothing is said of a hand played out by the rule."""
         declarer = after.declarer
         if before.phase == self.PHASES.THROW_IN:
             self.say(
@@ -401,7 +417,7 @@ class AuctionTable(Table):
         card = action - layout.card0
         if not view.hand[card]:
             return f"you do not hold {card_to_str(card)}"
-        return self.play_rule(view, card, self.rules.head_rule, self.rules.must_overtrump)
+        return self.play_rule(view, card, self.rules.head_rule)
 
     def bid_rule(self, view: Any, action: int) -> str:
         """Why an auction call is refused: help switched off, or a bid too low or too high."""
@@ -437,8 +453,11 @@ class AuctionTable(Table):
         lines += self.status_extra(view)
         if view.phase in (self.PHASES.THROW_IN, self.PHASES.PLAY):
             meld = self.side_meld(view)
-            needs = self.does_side(view.declarer, "needs")
-            lines.append(f"to make {view.contract}, {needs} {view.contract - meld} in tricks (meld {meld})")
+            if meld < view.contract:
+                needs = self.does_side(view.declarer, "needs")
+                lines.append(f"to make {view.contract}, {needs} {view.contract - meld} in tricks (meld {meld})")
+            else:
+                lines.append(f"the contract of {view.contract} is made in meld ({meld}) if the meld is kept")
         if view.phase == self.PHASES.PLAY:
             lines.extend(self.trick_lines(view))
         lines.append(f"your hand: {self.hand_text(view.hand, view.trump)}")
@@ -524,7 +543,7 @@ class PartnershipTable(AuctionTable):
         return (seat + 2) % self.num_seats
 
     def seat_note(self) -> str:
-        return f" (team {self.teams[self.seat]})"
+        return f" (team {self.teams[self.seat]}, with player {self.partner(self.seat)})"
 
     def cards_to_pass(self, view: Any) -> int | None:
         if view.phase not in (PartnershipPhase.PASS_TO_DECLARER, PartnershipPhase.PASS_BACK):
@@ -554,11 +573,7 @@ class PartnershipTable(AuctionTable):
             self.say(f"you receive {' '.join(format_cards(received))} from {self.who(self.partner(self.seat))}")
 
     def transfer_line(self, kind: str, mover: int, receiver: int, cards: list[int | None]) -> str:
-        if None in cards:
-            shown = "a card" if len(cards) == 1 else f"{len(cards)} cards"
-        else:
-            shown = " ".join(card_to_str(card) for card in cards if card is not None)
-        return f"{self.does(mover, 'passes')} {shown} to {self.who(receiver)}"
+        return f"{self.does(mover, 'passes')} {self.face_down(cards)} to {self.who(receiver)}"
 
 
 class CutthroatTable(AuctionTable):
@@ -601,11 +616,7 @@ class CutthroatTable(AuctionTable):
             self.transfer("bury", actor, actor, after.buried[-1] if actor == self.seat else None)
 
     def transfer_line(self, kind: str, mover: int, receiver: int, cards: list[int | None]) -> str:
-        if None in cards:
-            shown = "a card" if len(cards) == 1 else f"{len(cards)} cards"
-        else:
-            shown = " ".join(card_to_str(card) for card in cards if card is not None)
-        return f"{self.does(mover, 'buries')} {shown}"
+        return f"{self.does(mover, 'buries')} {self.face_down(cards)}"
 
     def status_extra(self, view: Any) -> list[str]:
         lines = []
@@ -757,7 +768,7 @@ class TwoHandTable(Table):
             if not view.hand[card]:
                 where = " (in your hand or on the table)" if view.phase == TwoHandPhase.PLAY1 else ""
                 return f"you do not hold {card_to_str(card)}{where}"
-            return self.play_rule(view, card, "winner", True)
+            return self.play_rule(view, card, "winner")
         nine = card_of(NINE, view.trump)
         if action in (layout.dix_show, layout.dix_exchange):
             if not view.concealed[nine]:

@@ -14,10 +14,13 @@ from pathlib import Path
 
 import pytest
 
+from agents import registry
 from agents.play import PlayOptions, PlaySession, main, parse_options
 from agents.play_tables import table_for
+from pinochle_env.actions import layout_for
 from pinochle_env.cards import NUM_TYPES, RANKS, SUITS, card_to_str
 from pinochle_env.switches import Rules
+from pinochle_env.variants import variant_kit
 
 ROOT = Path(__file__).resolve().parents[1]
 BAD_OPENING = ["gibberish", "1010", "990", "?", "QS"]
@@ -192,7 +195,7 @@ def test_quit_and_other_seats_and_rules():
     assert options.rules.pass_count == 0 and options.hands is None
     out = io.StringIO()
     assert main(["--seat", "2", "--seed", "1"], read=lambda prompt: "quit", out=out) == 0
-    assert "you are player 2 (team 0)" in out.getvalue() and "hands finished: 0" in out.getvalue()
+    assert "you are player 2 (team 0, with player 0)" in out.getvalue() and "hands finished: 0" in out.getvalue()
 
 
 def test_ctrl_c_stops_like_quit():
@@ -515,3 +518,34 @@ def test_two_handed_turned_up_dix_scores_for_the_dealer():
         and f"the turn-up is the dix: the dealer, {dealer[1].replace('player 0 (you)', 'you')}, scores 10" in transcript
     )
     assert re.search(rf"{dealer[2]}: 10 \(the turned-up dix 10\)", transcript)
+
+
+class Passer:
+    """Passes whenever it may, else takes the first legal action."""
+
+    name = "passer"
+
+    def reset(self, seed: int | None = None) -> None:
+        pass
+
+    def act(self, view, mask) -> int:
+        layout = layout_for(view.rules.max_bid)
+        return layout.passing if mask[layout.passing] else int(mask.nonzero()[0][0])
+
+
+@pytest.mark.parametrize("variant", ["partnership", "cutthroat"])
+@pytest.mark.parametrize("all_pass", ["dealer_stuck", "redeal"])
+def test_nobody_bids(monkeypatch, variant, all_pass):
+    monkeypatch.setitem(registry._REGISTRY, "passer", (lambda seed=None: Passer(), {}))
+    rules = Rules(variant=variant, all_pass=all_pass)
+    seed = next(seed for seed in range(20) if PlaySession(PlayOptions(rules=rules, seed=seed)).game.dealer != 0)
+    options = PlayOptions(rules=rules, seed=seed, hands=1, opponents="passer", partner="passer")
+    transcript, _, records = play_in_process(options, script=["pass", "250"])
+    dealer = records[0]["dealer"]
+    name = f"player {dealer} ({variant_kit(rules).seat_names[dealer]})"
+    if all_pass == "redeal":
+        assert f"nobody bid: {name} deals again\nyour hand: " in transcript
+        assert records[0]["declarer"] == 0 and records[0]["bid"] == 250
+    else:
+        assert f"nobody bid: the dealer, {name}, is stuck at 250" in transcript
+        assert f"hand over: {name} was stuck at 250 and " in transcript
