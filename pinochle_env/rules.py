@@ -269,6 +269,16 @@ def trick_points(cards: list[int] | tuple[int, ...], values: dict[int, int], las
     return total
 
 
+def meld_kept(
+    declaring: bool, points: int, tricks: int, save_meld: str = "points", save_meld_applies_to: str = "defenders"
+) -> bool:
+    """Whether a side that took ``points`` trick points in ``tricks`` tricks keeps its meld in a played
+    hand (RULES.md section 6, "save meld"); ``declaring`` says if it is the declaring side."""
+    if save_meld == "none" or (declaring and save_meld_applies_to == "defenders"):
+        return True
+    return points >= 1 if save_meld == "points" else tricks >= 1
+
+
 class HandScore(NamedTuple):
     """A hand's result per team: ``score`` is this hand's change, ``made`` says if D made it."""
 
@@ -295,9 +305,7 @@ def score_hand(
         return HandScore((score[0], score[1]), False)
 
     def saved(team: int) -> int:
-        if save_meld == "none" or (team == declaring_team and save_meld_applies_to == "defenders"):
-            return meld[team]
-        kept = points[team] >= 1 if save_meld == "points" else tricks[team] >= 1
+        kept = meld_kept(team == declaring_team, points[team], tricks[team], save_meld, save_meld_applies_to)
         return meld[team] if kept else 0
 
     total = saved(declaring_team) + points[declaring_team]
