@@ -78,7 +78,11 @@ class TrainConfig:
     eval_every: int = _field(0, "updates between arena evaluations during training (0: only the final one)")
     eval_deals: int = _field(50, "deal pairs per opponent in a periodic evaluation")
     eval_opponents: list = dataclasses.field(
-        default_factory=lambda: ["random", "heuristic"], metadata={"help": "agent specs the evaluations play against"}
+        default_factory=lambda: ["random", "heuristic"],
+        metadata={
+            "help": "agent specs the evaluations play against; on the command line comma-separated, a comma "
+            "starting a new spec only before a known agent name (pimc:samples=2,budget=0.1,heuristic is two specs)"
+        },
     )
     final_eval_deals: int = _field(200, "deal pairs per opponent in the final evaluation (0: none)")
     log_every: float = _field(10.0, "seconds between progress lines")
@@ -105,6 +109,7 @@ RESUMABLE_CHANGES = (
     "log_every",
     "eval_every",
     "eval_deals",
+    "eval_opponents",
     "final_eval_deals",
     "keep_checkpoints",
 )
@@ -162,9 +167,12 @@ def parse_value(name: str, text: str) -> Any:
         if kind is float:
             return float(text)
         if kind is list:
-            items = [item.strip() for item in text.split(",") if item.strip()]
             element = type(TrainConfig().to_dict()[name][0])
-            return [element(item) for item in items]
+            if element is str:  # agent specs, whose parameters have commas of their own
+                from agents.registry import split_specs
+
+                return split_specs(text)
+            return [element(item.strip()) for item in text.split(",") if item.strip()]
     except (KeyError, ValueError):
         raise ValueError(f"--{name.replace('_', '-')} {text!r} is not a valid {kind.__name__}") from None
     return text
@@ -230,14 +238,27 @@ def validate(config: TrainConfig) -> None:
         rules = config.rule_set()
     except ValueError as error:
         raise ValueError(f"config rules: {error}") from None
-    if config.imitate:
-        from agents.base import check_plays
-        from agents.registry import load_agent
+    check_agent_specs(config, rules)
 
+
+def check_agent_specs(config: TrainConfig, rules: Rules) -> None:
+    """Load every agent spec of the config and check that it plays ``rules``, so that a bad spec
+    stops the run before its first update rather than at an evaluation."""
+    from agents.base import check_plays
+    from agents.registry import load_agent
+
+    specs = [("imitate", config.imitate)] if config.imitate else []
+    specs += [("eval_opponents", spec) for spec in config.eval_opponents]
+    for name, spec in specs:
         try:
-            check_plays(load_agent(config.imitate, 0), rules)
-        except (ValueError, ImportError) as error:
-            raise ValueError(f"config imitate={config.imitate!r}: {error}") from None
+            check_plays(load_agent(spec, 0), rules)
+        except (ValueError, ImportError, OSError) as error:
+            raise ValueError(f"config {name}: bad agent spec {spec!r}: {error}") from None
+    from .evaluate import spec_slug
+
+    slugs = [spec_slug(spec) for spec in config.eval_opponents]
+    repeated = sorted({spec for spec, slug in zip(config.eval_opponents, slugs, strict=True) if slugs.count(slug) > 1})
+    _require(not repeated, f"config eval_opponents: repeated (or same directory name): {', '.join(repeated)}")
 
 
 def to_toml(config: TrainConfig) -> str:

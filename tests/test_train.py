@@ -112,6 +112,36 @@ def test_resume_refuses_changed_settings(tmp_path: Path) -> None:
         run_cli(["--resume", str(tmp_path / "r"), "--learning-rate", "0.1"])
     with pytest.raises(SystemExit):  # the run directory exists: no silent overwrite
         run_cli([*TINY, "--updates", "1", "--out-dir", str(tmp_path), "--run-name", "r"])
+    # The evaluation fields may change, eval_opponents included.
+    resumed = ["--resume", str(tmp_path / "r"), "--updates", "2", "--eval-opponents", "random"]
+    assert run_cli([*resumed, "--final-eval-deals", "1"]) == 0
+    assert load_checkpoint(tmp_path / "r" / "checkpoints" / "update_000002.pt")["config"]["eval_opponents"] == [
+        "random"
+    ]
+    assert (tmp_path / "r" / "eval" / "final" / "random").is_dir()
+
+
+def test_every_agent_spec_is_checked_before_training(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """A bad evaluation opponent stops the run before its first update, not at the final evaluation."""
+    where = ["--out-dir", str(tmp_path), "--run-name", "n"]
+    for spec, message in [
+        ("nope", "eval_opponents: bad agent spec 'nope': unknown agent 'nope'"),
+        ("random,pimc", "bad agent spec 'pimc': pimc plays the partnership game only"),
+    ]:
+        with pytest.raises(SystemExit) as exit_info:
+            run_cli([*TINY, "--eval-opponents", spec, "--rule", "variant=cutthroat", *where])
+        assert exit_info.value.code == 2
+        assert message in capsys.readouterr().err
+        assert not (tmp_path / "n").exists()
+    # A spec keeps the commas of its parameters: only a known agent name after a comma starts the next.
+    args = cli.build_parser().parse_args(["--eval-opponents", "pimc:samples=2,budget=0.1,heuristic, random"])
+    assert cli._overrides(args)["eval_opponents"] == ["pimc:samples=2,budget=0.1", "heuristic", "random"]
+    mixed = "mix:play=pimc:samples=2,budget=0.1,default=random,checkpoint:bundled,sample=true"
+    args = cli.build_parser().parse_args(["--eval-opponents", mixed])
+    assert cli._overrides(args)["eval_opponents"] == [
+        "mix:play=pimc:samples=2,budget=0.1,default=random",
+        "checkpoint:bundled,sample=true",
+    ]
 
 
 def test_only_the_latest_checkpoints_are_kept(tmp_path: Path) -> None:
