@@ -115,8 +115,13 @@ def main(argv: list[str] | None = None) -> int:
             trainer.restore(payload)
     except ValueError as error:
         parser.error(str(error))
+    from .trainer import TrainingDiverged
+
     try:
         trainer.run()
     except KeyboardInterrupt:
         return 130
+    except TrainingDiverged as error:
+        print(error, file=sys.stderr, flush=True)
+        return 1
     return 0

@@ -10,6 +10,7 @@ anything runs.
 from __future__ import annotations
 
 import dataclasses
+import math
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -219,8 +220,15 @@ def validate(config: TrainConfig) -> None:
             bool(widths) and all(type(w) is int and w >= 1 for w in widths),
             f"config {name}={widths!r} must be a non-empty list of positive integers",
         )
+    for name, value in config.to_dict().items():
+        if type(value) is float:  # inf and nan pass the range checks below, and training turns them into NaN
+            _require(math.isfinite(value), f"config {name}={value!r} must be a finite number")
     for name in ("learning_rate", "clip_range", "reward_scale", "max_grad_norm", "log_every"):
         _require(getattr(config, name) > 0, f"config {name}={getattr(config, name)!r} must be > 0")
+    _require(
+        config.learning_rate <= 1,
+        f"config learning_rate={config.learning_rate!r} must be at most 1 (Adam diverges far below that)",
+    )
     for name in ("entropy_coef", "value_coef"):
         _require(getattr(config, name) >= 0, f"config {name}={getattr(config, name)!r} must be >= 0")
     _require(0 <= config.gae_lambda <= 1, f"config gae_lambda={config.gae_lambda!r} must be in [0, 1]")

@@ -43,6 +43,10 @@ def pick_device(name: str) -> torch.device:
     return torch.device(name)
 
 
+class TrainingDiverged(RuntimeError):
+    """The losses or the weights became non-finite: the run stops without saving them."""
+
+
 def minibatch_rng(seed: int, update: int) -> np.random.Generator:
     """The generator of an update's minibatch order (distinct from every worker's rollout streams)."""
     return np.random.default_rng(np.random.SeedSequence([seed, update, 2**31]))
@@ -121,6 +125,9 @@ class Trainer:
             if key not in payload:
                 raise ValueError(f"checkpoint has no {key!r}: a policy export cannot be resumed")
         check_compatible(payload, self.metadata(), "this run")
+        for name in ("policy", "critic"):
+            if not all(bool(torch.isfinite(tensor).all()) for tensor in payload[name].values()):
+                raise ValueError(f"checkpoint holds non-finite {name} weights: resume from an earlier one")
         self.policy.load_state_dict(payload["policy"])
         self.critic.load_state_dict(payload["critic"])
         self.optimizer.load_state_dict(payload["optimizer"])
@@ -192,6 +199,7 @@ class Trainer:
                     self.device,
                 )
                 finished = time.perf_counter()
+                self._check_finite(statistics, f"update {update + 1}")
                 self._count(update, samples, finished - began)
                 self._log_update(writer, samples, statistics, collected - began, finished - collected)
                 self._grow_pool(update)
@@ -222,6 +230,7 @@ class Trainer:
         self.say(f"imitation: {config.imitation_hands} hands of {config.imitate!r}, {config.imitation_epochs} epochs")
         data = collect_imitation_data(config, self.log)
         statistics = fit_imitation(self.policy, self.critic, self.optimizer, data, config, self.device, self.log)
+        self._check_finite({name: {"all": value} for name, value in statistics.items()}, "the imitation warm start")
         for name, value in statistics.items():
             writer.add_scalar(f"imitation/{name}", value, 0)
         self.counters["imitated"] = True
@@ -238,6 +247,34 @@ class Trainer:
         self.counters["seconds"] += seconds
         self.history.append(
             {"update": update + 1, "decisions": samples.decisions, "samples": len(samples), "seconds": seconds}
+        )
+
+    def _check_finite(self, statistics: dict[str, dict[str, float]], where: str) -> None:
+        """Stop the run (:class:`TrainingDiverged`) when a loss or a weight is not finite.
+
+        Checked before anything of the update is saved, so the checkpoints and ``policy.pt`` keep the
+        last good networks.
+        """
+        losses = [
+            f"{name}={by_phase['all']}" for name, by_phase in statistics.items() if not math.isfinite(by_phase["all"])
+        ]
+        networks = [
+            name
+            for name, network in (("policy", self.policy), ("critic", self.critic))
+            if not all(bool(torch.isfinite(p).all()) for p in network.parameters())
+        ]
+        if not losses and not networks:
+            return
+        what = ", ".join([*losses, *(f"{name} weights" for name in networks)])
+        latest = self._latest_checkpoint()
+        kept = (
+            f"the last good checkpoint is {latest} ({self.run_dir / 'policy.pt'} holds its policy)"
+            if latest
+            else "no checkpoint had been written yet"
+        )
+        raise TrainingDiverged(
+            f"train: stopped at {where}: not finite: {what}. Nothing of it was saved; {kept}. Resuming would "
+            "diverge at the same point: start a new run with a smaller --learning-rate (or --max-grad-norm)."
         )
 
     def _grow_pool(self, update: int) -> None:

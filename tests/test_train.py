@@ -144,6 +144,37 @@ def test_every_agent_spec_is_checked_before_training(tmp_path: Path, capsys: pyt
     ]
 
 
+def test_a_run_whose_weights_turn_non_finite_stops_keeping_the_last_good_checkpoint(
+    tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pinochle_train import trainer as trainer_module
+
+    real_update = trainer_module.ppo_update
+    calls = []
+
+    def diverging_update(policy, *args, **kwargs):
+        statistics = real_update(policy, *args, **kwargs)
+        calls.append(1)
+        if len(calls) == 2:  # what an overflowing step leaves behind
+            with torch.no_grad():
+                next(policy.parameters()).fill_(float("nan"))
+            statistics["policy_loss"]["all"] = float("nan")
+        return statistics
+
+    monkeypatch.setattr(trainer_module, "ppo_update", diverging_update)
+    args = [*TINY, "--updates", "3", "--checkpoint-every", "1", "--final-eval-deals", "2"]
+    assert run_cli([*args, "--out-dir", str(tmp_path), "--run-name", "d"]) == 1
+    err = capsys.readouterr().err
+    run = tmp_path / "d"
+    assert "stopped at update 2: not finite: policy_loss=nan, policy weights" in err
+    assert f"the last good checkpoint is {run / 'checkpoints' / 'update_000001.pt'}" in err
+    assert "Traceback" not in err and "final evaluation" not in err
+    assert sorted(p.name for p in (run / "checkpoints").iterdir()) == ["update_000001.pt"]
+    kept = load_checkpoint(run / "policy.pt")["policy"]
+    assert tensors_equal(kept, load_checkpoint(run / "checkpoints" / "update_000001.pt")["policy"])
+    assert all(torch.isfinite(tensor).all() for tensor in kept.values())
+
+
 def test_only_the_latest_checkpoints_are_kept(tmp_path: Path) -> None:
     args = [*TINY, "--updates", "4", "--checkpoint-every", "1", "--keep-checkpoints", "2"]
     assert run_cli([*args, "--out-dir", str(tmp_path), "--run-name", "k"]) == 0
@@ -266,6 +297,16 @@ def test_config_errors_name_the_key(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert exit_info.value.code == 2
     assert "unknown config key bogus" in capsys.readouterr().err
     assert not (tmp_path / "bad").exists()  # refused before anything ran
+    for name, value, message in [
+        ("learning_rate", float("inf"), "learning_rate=inf must be a finite number"),
+        ("entropy_coef", float("nan"), "entropy_coef=nan must be a finite number"),
+        ("learning_rate", 5.0, "learning_rate=5.0 must be at most 1"),
+        ("clip_range", -0.1, "clip_range=-0.1 must be > 0"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            build_config({name: value})
+    with pytest.raises(SystemExit):
+        run_cli(["--config", "smoke", "--learning-rate", "inf"])
     with pytest.raises(SystemExit):
         run_cli(["--config", "smoke", "--epochs", "two"])
     with pytest.raises(SystemExit):
