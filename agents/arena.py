@@ -27,7 +27,9 @@ finishes: pairing, both plays' hand records, timing), and at the end ``summary.t
 report), ``summary.csv``, ``summary.json`` and ``margins.png`` (see :mod:`agents.arena_report` for
 the statistics). ``--resume`` continues an interrupted run: it reads ``results.jsonl`` (dropping a
 truncated last line), skips the pairs already there and plays the rest; ``--deals``, ``--games``
-and the agents may grow on resume, the seed, rules and hand cap may not.
+and the agents may grow on resume, the seed, rules and hand cap may not. A job that raises or a
+worker process that dies ends the run (:class:`WorkerFailure`, exit status 1) with the results
+file intact for ``--resume``.
 """
 
 from __future__ import annotations
@@ -40,7 +42,10 @@ import os
 import signal
 import sys
 import time
+import traceback
 from collections.abc import Callable, Generator
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
@@ -229,22 +234,91 @@ def _worker_init() -> None:
     os.environ["OMP_NUM_THREADS"] = "1"
 
 
-def execute(
-    jobs: list[Any], workers: int, play: Callable[[Any], list[dict[str, Any]]] = play_job
-) -> Generator[list[dict[str, Any]], None, None]:
+class WorkerFailure(RuntimeError):
+    """A job raised, or a worker process died: the run stops, with the pairs finished so far kept.
+
+    ``details`` holds the job's traceback where there is one.
+    """
+
+    def __init__(self, message: str, details: str = "") -> None:
+        super().__init__(message)
+        self.details = details
+
+
+def _describe(job: Any) -> str:
+    """A job as an error message names it."""
+    if isinstance(job, Job):
+        ids = f"{job.ids[0]}" if len(job.ids) == 1 else f"{job.ids[0]}-{job.ids[-1]}"
+        return f"{job.kind} pair(s) {ids} of {job.a} vs {job.b}"
+    return f"job {job!r}"
+
+
+def execute(jobs: list[Any], workers: int, play: Callable[[Any], Any] = play_job) -> Generator[Any, None, None]:
     """Each job's lines (``play(job)``) as it finishes: in this process for one worker, else in a
     pool of worker processes.
 
+    A job that raises, or a worker process that dies (killed, out of memory), ends the iteration
+    with a :class:`WorkerFailure` after the lines of the jobs already finished: the pool is a
+    :class:`concurrent.futures.ProcessPoolExecutor`, which reports a dead worker
+    (``BrokenProcessPool``) where ``multiprocessing.Pool`` waits for its lost job for ever.
+
     The workers are spawned, not forked: a child forked from a process whose PyTorch has already
     run multi-threaded work (the trainer's evaluations, a checkpoint loaded for validation) can
-    hang in OpenMP at its own first parallel operation. Leaving the pool (an interruption
-    included) terminates its workers.
+    hang in OpenMP at its own first parallel operation. Leaving the iteration early (an
+    interruption, a failure) terminates the workers.
     """
     if workers == 1 or len(jobs) <= 1:
-        yield from map(play, jobs)
+        for job in jobs:
+            try:
+                lines = play(job)
+            except Exception as error:
+                message = f"{_describe(job)} failed: {type(error).__name__}: {error}"
+                raise WorkerFailure(message, traceback.format_exc()) from error
+            yield lines
         return
-    with multiprocessing.get_context("spawn").Pool(min(workers, len(jobs)), initializer=_worker_init) as pool:
-        yield from pool.imap_unordered(play, jobs)
+    context = multiprocessing.get_context("spawn")
+    executor = ProcessPoolExecutor(min(workers, len(jobs)), mp_context=context, initializer=_worker_init)
+    finished = False
+    try:
+        pending = {executor.submit(play, job): job for job in jobs}
+        failure: WorkerFailure | None = None
+        while pending and failure is None:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                job = pending.pop(future)
+                raised = future.exception()
+                if raised is None:
+                    yield future.result()
+                elif failure is None:
+                    failure = _failure(job, raised)
+        if failure is not None:
+            for future in [future for future in pending if future.done() and not future.cancelled()]:
+                if future.exception() is None:  # finished before the failure was seen: keep it
+                    yield future.result()
+            raise failure
+        finished = True
+    finally:
+        _stop(executor, now=not finished)
+
+
+def _failure(job: Any, error: BaseException) -> WorkerFailure:
+    if isinstance(error, BrokenProcessPool):
+        return WorkerFailure("a worker process died while playing (killed by a signal, or out of memory?)")
+    remote = error.__cause__  # the worker's traceback, as concurrent.futures passes it on
+    details = str(remote).strip().strip('"').strip() if remote is not None else ""
+    return WorkerFailure(f"{_describe(job)} failed in a worker: {type(error).__name__}: {error}", details)
+
+
+def _stop(executor: ProcessPoolExecutor, now: bool) -> None:
+    """Shut the pool down; ``now``: cancel what is queued and terminate the workers at once."""
+    if now:
+        terminate = getattr(executor, "terminate_workers", None)  # Python 3.14
+        if terminate is not None:
+            terminate()
+        else:
+            for process in list((getattr(executor, "_processes", None) or {}).values()):
+                process.terminate()
+    executor.shutdown(wait=True, cancel_futures=True)
 
 
 def _play_in(directory: str, job: Job) -> list[dict[str, Any]]:
@@ -347,6 +421,11 @@ def run_arena(
             saved = f"{len(lines)} pairs ({progress.done} new) saved in {results}"
             _say(log, f"arena: interrupted; {saved}; continue with --resume")
             raise
+        except WorkerFailure as error:
+            saved = f"{len(lines)} pairs ({progress.done} new) saved in {results}"
+            if error.details:
+                _say(log, error.details)
+            raise WorkerFailure(f"{error}; {saved}; continue with --resume") from None
     return _finish(config, lines, out, log)
 
 
@@ -458,6 +537,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(error))
     except KeyboardInterrupt:
         return 130
+    except WorkerFailure as error:
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return 1
     print(format_summary(summary))
     return 0
 

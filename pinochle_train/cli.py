@@ -115,6 +115,8 @@ def main(argv: list[str] | None = None) -> int:
             trainer.restore(payload)
     except ValueError as error:
         parser.error(str(error))
+    from agents.arena import WorkerFailure
+
     from .trainer import TrainingDiverged
 
     try:
@@ -123,5 +125,8 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except TrainingDiverged as error:
         print(error, file=sys.stderr, flush=True)
+        return 1
+    except WorkerFailure as error:  # an arena evaluation's job failed or its worker died
+        print(f"train: an evaluation stopped: {error} (python train.py --resume {run_dir})", file=sys.stderr)
         return 1
     return 0

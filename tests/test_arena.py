@@ -218,6 +218,54 @@ def test_cli_interrupted_by_a_signal_resumes_without_loss_or_repeats(tmp_path):
     assert json.loads((out / "summary.json").read_text())["pairings"][0]["deal_pairs"] == 60
 
 
+def _pool_workers(pid: int) -> list[int]:
+    """The spawned pool workers among a process's children (not its resource tracker)."""
+    children = [int(c) for path in Path(f"/proc/{pid}/task").glob("*/children") for c in path.read_text().split()]
+    return [c for c in children if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="finds the workers through /proc")
+def test_a_killed_worker_ends_the_run_with_the_results_kept_for_resume(tmp_path):
+    """A worker that dies (here SIGKILL, as the out-of-memory killer does) ends the run with the
+    error, never a hang; the finished pairs stay in the results file and --resume completes them."""
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "agents.arena", *TWO, "--deals", "2000", "--workers", "2", "--out", str(out)]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    results = out / RESULTS
+    deadline = time.monotonic() + 30
+    while not (results.exists() and results.stat().st_size > 20_000) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert process.poll() is None, f"the run ended before a worker could be killed: {process.communicate()[1]}"
+    workers = _pool_workers(process.pid)
+    assert len(workers) == 2
+    os.kill(workers[0], signal.SIGKILL)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 1, stderr
+    assert "a worker process died" in stderr and "continue with --resume" in stderr
+    assert "Traceback" not in stderr
+    done = {line["id"] for line in read_results(results)}
+    assert 0 < len(done) < 2000
+    resume = [sys.executable, "-m", "agents.arena", "--resume", "--out", str(out), "--deals", str(max(done) + 3)]
+    finished = subprocess.run([*resume, "--workers", "1"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert finished.returncode == 0, finished.stderr
+    ids = [line["id"] for line in lines_of(out)]
+    assert len(ids) == len(set(ids)) and set(range(max(done) + 3)) <= set(ids)
+
+
+def test_a_job_that_raises_in_a_worker_ends_the_run_naming_it():
+    """The lines of jobs finished before the failure still come out; the error names the job and
+    carries the worker's traceback."""
+    from agents.arena import WorkerFailure, execute
+
+    finished = []
+    with pytest.raises(WorkerFailure, match=r"job -1\.0 failed in a worker: ValueError: math domain error") as info:
+        finished.extend(execute([4.0, 9.0, -1.0], 2, play=math.sqrt))
+    assert "Traceback" in info.value.details and "ValueError" in info.value.details
+    assert set(finished) <= {2.0, 3.0}
+    with pytest.raises(WorkerFailure, match=r"job -1\.0 failed: ValueError"):  # the same in this process
+        list(execute([4.0, -1.0], 1, play=math.sqrt))
+
+
 # ------------------------------------------------------------------------------ ratings through the arena
 
 
