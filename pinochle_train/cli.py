@@ -10,9 +10,11 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from agents.neural import require_torch
 from pinochle_env.switches import CHOICES, INTEGER_SWITCHES, parse_rule_assignment
@@ -119,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from .trainer import TrainingDiverged
 
+    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
         trainer.run()
     except KeyboardInterrupt:
@@ -129,4 +132,12 @@ def main(argv: list[str] | None = None) -> int:
     except WorkerFailure as error:  # an arena evaluation's job failed or its worker died
         print(f"train: an evaluation stopped: {error} (python train.py --resume {run_dir})", file=sys.stderr)
         return 1
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     return 0
+
+
+def _raise_interrupt(signum: int, frame: Any) -> None:
+    """SIGTERM (a plain ``kill``) stops the run like Ctrl-C: workers stopped, the "continue with
+    --resume" line printed, exit status 130."""
+    raise KeyboardInterrupt

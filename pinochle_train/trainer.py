@@ -180,11 +180,11 @@ class Trainer:
             f"train: run {self.run_dir}, updates {start + 1}..{config.updates}, {config.decisions_per_update} "
             f"trained decisions per update, {config.workers} {config.backend} worker(s), learner on {self.device}"
         )
-        if config.imitate and not self.counters.get("imitated"):
-            self._warm_start(writer)
         progress = _Progress(self, start)
         checkpoint: Path | None = None
         try:
+            if config.imitate and not self.counters.get("imitated"):
+                self._warm_start(writer)
             for update in range(start, config.updates):
                 began = time.perf_counter()
                 samples = Samples.concatenate(backend.collect(update, self.weights(), config.decisions_per_update))
@@ -211,15 +211,24 @@ class Trainer:
                     self._periodic_evaluation(writer, checkpoint)
                 progress.maybe_print(samples, statistics, last=step == config.updates)
         except KeyboardInterrupt:
-            where = f"python train.py --resume {self.run_dir}" if self._latest_checkpoint() else "a new run"
-            self.say(f"train: interrupted at update {self.counters['update']}; continue with {where}")
+            self._say_interrupted(f"at update {self.counters['update']}")
             raise
         finally:
             backend.close()
             writer.flush()
-        rows = self._final_evaluation(writer)
-        writer.close()
+        try:
+            rows = self._final_evaluation(writer)
+        except KeyboardInterrupt:
+            self._say_interrupted("in the final evaluation")
+            raise
+        finally:
+            writer.close()
         return rows
+
+    def _say_interrupted(self, where: str) -> None:
+        """The line an interruption (Ctrl-C, SIGTERM) leaves: how to continue."""
+        how = f"python train.py --resume {self.run_dir}" if self._latest_checkpoint() else "a new run"
+        self.say(f"train: interrupted {where}; continue with {how}")
 
     def _warm_start(self, writer: Any) -> None:
         """Imitation of ``config.imitate`` before the first update; saved as ``update_000000.pt``."""

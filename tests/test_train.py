@@ -106,6 +106,66 @@ def test_resume_after_kill_equals_straight_run(tmp_path: Path) -> None:
     assert len(expected["pool"]) == len(resumed["pool"]) == 2
 
 
+def _children(pid: int) -> list[int]:
+    return [int(c) for path in Path(f"/proc/{pid}/task").glob("*/children") for c in path.read_text().split()]
+
+
+def _running(pid: int) -> bool:
+    """Whether a process exists and is not a zombie."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, IndexError):
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="finds the workers through /proc")
+def test_sigterm_stops_training_like_ctrl_c(tmp_path: Path) -> None:
+    """A plain ``kill PID`` prints the "continue with --resume" line and stops the rollout workers,
+    without a traceback from them."""
+    run = tmp_path / "t"
+    args = [*TINY, "--workers", "1", "--updates", "1000", "--checkpoint-every", "1"]
+    command = [sys.executable, str(REPO / "train.py"), *args, "--out-dir", str(tmp_path), "--run-name", "t"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    first = run / "checkpoints" / "update_000001.pt"
+    deadline = time.monotonic() + 120
+    while not first.exists() and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    workers = _children(process.pid)
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=60)
+    assert first.exists(), stderr
+    assert process.returncode == 130, stderr
+    assert f"continue with python train.py --resume {run}" in stderr
+    assert "Traceback" not in stderr and "BrokenPipeError" not in stderr
+    deadline = time.monotonic() + 10
+    while any(map(_running, workers)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert workers and not any(map(_running, workers))
+
+
+def test_a_rollout_worker_ends_quietly_when_the_trainer_is_gone(
+    capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The trainer killed mid-collection (its end of the pipe closed): the worker ends at its next
+    send or receive, without a BrokenPipeError or EOFError traceback."""
+    import multiprocessing
+
+    from pinochle_train.backends import _worker_main
+
+    monkeypatch.setattr(signal, "signal", lambda *args: None)  # the worker's settings, not this process's
+    monkeypatch.setattr(torch, "set_num_threads", lambda *args: None)
+    config = build_config({"workers": 1, "games_per_worker": 2, "hidden": [16], "critic_hidden": [16]})
+    trainer_end, worker_end = multiprocessing.Pipe()
+    trainer_end.send(("collect", 0, None, 20))  # no weights: the worker's reply is an error report
+    trainer_end.close()  # gone before the reply comes back
+    _worker_main(config, 0, worker_end)  # returns instead of raising BrokenPipeError
+    trainer_end, worker_end = multiprocessing.Pipe()
+    trainer_end.close()
+    _worker_main(config, 0, worker_end)  # EOFError at the receive
+    captured = capsys.readouterr()
+    assert captured.err == captured.out == ""
+
+
 def test_resume_refuses_changed_settings(tmp_path: Path) -> None:
     assert run_cli([*TINY, "--updates", "1", "--out-dir", str(tmp_path), "--run-name", "r"]) == 0
     with pytest.raises(SystemExit):
