@@ -118,6 +118,8 @@ def validate(config: ArenaConfig) -> None:
         raise ArenaError(f"need --deals >= 0 and --games >= 0, not both 0 (got {config.deals}, {config.games})")
     if config.hand_cap < 1:
         raise ArenaError(f"--hand-cap must be at least 1, got {config.hand_cap}")
+    if config.seed < 0:  # numpy's SeedSequence takes no negative seed: refused here, not in a worker
+        raise ArenaError(f"--seed must be >= 0, got {config.seed}")
 
 
 def parse_rules(switches: list[str]) -> Rules:

@@ -127,12 +127,19 @@ def resolve_preset(name: str) -> Path:
 
 
 def load_preset(name: str) -> dict[str, Any]:
+    """A preset's fields, ``rules`` always a table of switches (``ValueError`` naming a bad file)."""
     path = resolve_preset(name)
     try:
         with open(path, "rb") as stream:
-            return tomllib.load(stream)
+            values = tomllib.load(stream)
     except tomllib.TOMLDecodeError as error:
         raise ValueError(f"config {path}: {error}") from None
+    if not isinstance(values.get("rules", {}), dict):
+        raise ValueError(
+            f"config {path}: rules = {values['rules']!r} must be a table of rule switches: a [rules] section "
+            'with NAME = VALUE lines (or rules = { head_rule = "led_card" })'
+        )
+    return values
 
 
 def build_config(values: Mapping[str, Any]) -> TrainConfig:
@@ -153,8 +160,19 @@ def _convert(name: str, value: Any) -> Any:
     if kind is float and type(value) is int:
         return float(value)
     if type(value) is not kind and not (kind is list and isinstance(value, tuple)):
-        raise ValueError(f"config {name}={value!r} must be a {kind.__name__}")
+        raise ValueError(f"config {name}={value!r} must be {KIND_WORDS[kind]}")
     return list(value) if kind is list else value
+
+
+#: How messages name the type a field takes.
+KIND_WORDS = {
+    int: "an integer",
+    float: "a number",
+    str: "a string",
+    bool: "true or false",
+    list: "a list",
+    dict: "a table of rule switches ([rules] in a TOML file)",
+}
 
 
 def parse_value(name: str, text: str) -> Any:
@@ -175,7 +193,7 @@ def parse_value(name: str, text: str) -> Any:
                 return split_specs(text)
             return [element(item.strip()) for item in text.split(",") if item.strip()]
     except (KeyError, ValueError):
-        raise ValueError(f"--{name.replace('_', '-')} {text!r} is not a valid {kind.__name__}") from None
+        raise ValueError(f"--{name.replace('_', '-')} {text!r} is not {KIND_WORDS[kind]}") from None
     return text
 
 
@@ -186,6 +204,7 @@ def _require(condition: bool, message: str) -> None:
 
 def validate(config: TrainConfig) -> None:
     """Refuse values that cannot run, naming the key and what is allowed."""
+    _require(config.seed >= 0, f"config seed={config.seed!r} must be >= 0")
     positive = ("games_per_worker", "updates", "decisions_per_update", "epochs", "minibatch_size")
     for name in positive:
         _require(getattr(config, name) >= 1, f"config {name}={getattr(config, name)!r} must be >= 1")

@@ -305,6 +305,9 @@ def test_summary_of_no_lines_has_empty_statistics():
         (["random", RANDOM_MIX, "--rule", "nosuch=1"], "unknown rule switch nosuch"),
         (["random", RANDOM_MIX, "--rule", "head_rule"], "expected name=value"),
         (["random", RANDOM_MIX, "--deals", "0"], "not both 0"),
+        (["random", RANDOM_MIX, "--seed", "-1"], "--seed must be >= 0, got -1"),
+        (["random", "mix:auction=random,play=nosuch"], "mix part play=nosuch: unknown agent 'nosuch'; known agents"),
+        (["random", "heuristic:aggression=high"], "aggression='high' of agent 'heuristic' is not a number"),
         (["--resume"], "--out or --name"),
         # pimc plays the partnership game only: refused, not silently played as the heuristic.
         (["heuristic", "pimc", "--rule", "variant=cutthroat"], "pimc plays the partnership game only"),

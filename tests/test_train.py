@@ -292,16 +292,29 @@ def test_checkpoint_agent_plays_legal_moves_in_the_arena(tmp_path: Path) -> None
 
 def test_mismatched_and_corrupt_checkpoints_are_refused(tmp_path: Path) -> None:
     good = _policy_export(tmp_path)
-    # Trained with max_bid=500 (a smaller observation and action space): refused at the first
-    # decision of a default game, naming the sizes that differ.
+    # Trained with max_bid=500 (a smaller observation and action space): refused before any play
+    # of a default game, naming the sizes that differ.
     small = _policy_export(tmp_path, "small.pt", {"max_bid": 500})
-    with pytest.raises(CheckpointError, match=r"observation_size: checkpoint \d+, this game .*num_actions"):
+    with pytest.raises(ValueError, match=r"observation_size: checkpoint \d+, this game .*num_actions"):
         run_arena(ArenaConfig(agents=(f"checkpoint:{small}", "random"), deals=1), tmp_path / "m")
     # ... and the other way round.
-    with pytest.raises(CheckpointError, match="max_bid=500"):
+    with pytest.raises(ValueError, match="max_bid=500"):
         run_arena(
             ArenaConfig(agents=(f"checkpoint:{good}", "random"), deals=1, rules=Rules(max_bid=500)), tmp_path / "s"
         )
+    assert not (tmp_path / "m").exists() and not (tmp_path / "s").exists()
+    # A cutthroat policy in the partnership arena: a usage error at start-up, not a traceback mid-run.
+    from agents.arena import main as arena_main
+
+    cutthroat = _policy_export(tmp_path, "cut.pt", {"variant": "cutthroat"})
+    with pytest.raises(SystemExit) as exit_info:
+        arena_main([f"checkpoint:{cutthroat}", "random", "--deals", "1", "--out", str(tmp_path / "c")])
+    assert exit_info.value.code == 2 and not (tmp_path / "c").exists()
+    # A text file is not a checkpoint.
+    text = tmp_path / "notes.pt"
+    text.write_text("not a checkpoint\n")
+    with pytest.raises(CheckpointError, match=r"notes\.pt is not a checkpoint: not a file torch\.save wrote"):
+        load_agent(f"checkpoint:{text}")
     # Weights that contradict the recorded sizes.
     lying = save_checkpoint({**load_checkpoint(good), "observation_size": 999}, tmp_path / "lying.pt")
     with pytest.raises(CheckpointError, match="do not fit"):
@@ -319,6 +332,8 @@ def test_mismatched_and_corrupt_checkpoints_are_refused(tmp_path: Path) -> None:
         load_checkpoint(foreign)
     with pytest.raises(ValueError, match="not found"):
         load_agent(f"checkpoint:{tmp_path / 'missing.pt'}")
+    with pytest.raises(ValueError, match=r"holds no policy\.pt and no checkpoints/update_"):
+        load_agent(f"checkpoint:{(tmp_path / 'empty').mkdir() or tmp_path / 'empty'}")
     # A run with other rules or another network cannot resume from it.
     trainer = Trainer(build_config({"workers": 0, "hidden": [16], "critic_hidden": [16]}), tmp_path)
     with pytest.raises(CheckpointError, match=r"observation_size.*rules"):
@@ -326,6 +341,19 @@ def test_mismatched_and_corrupt_checkpoints_are_refused(tmp_path: Path) -> None:
     wider = Trainer(build_config({"workers": 0, "hidden": [32], "critic_hidden": [16]}), tmp_path)
     with pytest.raises(CheckpointError, match=r"hidden: checkpoint \[16\], this run \[32\]"):
         wider.restore(load_checkpoint(good))
+
+
+def test_a_run_directory_is_a_checkpoint_spec(tmp_path: Path) -> None:
+    """``checkpoint:runs/<run>`` takes the run's policy.pt, or else its latest training checkpoint
+    (what ``--resume`` takes)."""
+    run = tmp_path / "run"
+    _policy_export(run / "checkpoints", "update_000001.pt")
+    latest = _policy_export(run / "checkpoints", "update_000002.pt")
+    assert load_agent(f"checkpoint:{run}").path == latest
+    policy = _policy_export(run, "policy.pt")
+    assert load_agent(f"checkpoint:{run}").path == policy
+    summary = run_arena(ArenaConfig(agents=(f"checkpoint:{run}", "random"), deals=1), tmp_path / "arena")
+    assert summary["pairings"][0]["deal_pairs"] == 1
 
 
 def test_save_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -367,6 +395,16 @@ def test_config_errors_name_the_key(tmp_path: Path, capsys: pytest.CaptureFixtur
             build_config({name: value})
     with pytest.raises(SystemExit):
         run_cli(["--config", "smoke", "--learning-rate", "inf"])
+    rules = tmp_path / "rules.toml"
+    rules.write_text("updates = 2\nrules = 5\n")
+    with pytest.raises(SystemExit):
+        run_cli(["--config", str(rules), "--out-dir", str(tmp_path)])
+    assert "rules = 5 must be a table of rule switches" in capsys.readouterr().err
+    with pytest.raises(ValueError, match=r"updates='5' must be an integer"):
+        build_config({"updates": "5"})
+    with pytest.raises(SystemExit):
+        run_cli(["--config", "smoke", "--seed", "-1"])
+    assert "seed=-1 must be >= 0" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         run_cli(["--config", "smoke", "--epochs", "two"])
     with pytest.raises(SystemExit):
