@@ -19,7 +19,19 @@ from typing import Any
 from agents.neural import require_torch
 from pinochle_env.switches import CHOICES, INTEGER_SWITCHES, parse_rule_assignment
 
-from .config import FIELDS, RESUMABLE_CHANGES, TrainConfig, build_config, load_preset, parse_value, resolve_preset
+from .config import (
+    FIELD_CHOICES,
+    FIELDS,
+    RESUMABLE_CHANGES,
+    TrainConfig,
+    build_config,
+    load_preset,
+    parse_value,
+    resolve_preset,
+)
+
+#: The preset a run without --config uses.
+DEFAULT_PRESET = "default"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,25 +41,41 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser = argparse.ArgumentParser(
         prog="train.py",
-        description="Train a Pinochle policy by self-play PPO. A preset (TOML) gives the fields; options override.",
+        description="Train a Pinochle policy by self-play PPO. A preset (TOML) gives the fields; options override. "
+        f"Without --config a run uses the {DEFAULT_PRESET!r} preset (configs/{DEFAULT_PRESET}.toml): the "
+        "default shown for each option is that preset's value, or the built-in one where the preset leaves the "
+        "field out. --resume continues a run with its own stored config instead.",
         epilog=f"Rule switches for --rule: {switches}.",
     )
-    parser.add_argument("--config", default="default", help="preset name in configs/ or a TOML file (default: default)")
-    parser.add_argument("--resume", metavar="PATH", help="continue a run: its directory or a checkpoint file")
+    parser.add_argument(
+        "--config", help=f"preset name in configs/ or a TOML file (default: {DEFAULT_PRESET}; not with --resume)"
+    )
+    parser.add_argument(
+        "--resume",
+        metavar="PATH",
+        help="continue a run: its directory or a checkpoint file, with the run's stored config (options may "
+        f"change only {', '.join(RESUMABLE_CHANGES)})",
+    )
     parser.add_argument(
         "--rule", action="append", default=[], metavar="NAME=VALUE", help="set a rule switch (repeatable)"
     )
-    defaults = TrainConfig().to_dict()
+    try:
+        preset = load_preset(DEFAULT_PRESET)
+    except ValueError:  # no presets where they were looked for: a bare run says so when it starts
+        preset = {}
+    defaults = {**TrainConfig().to_dict(), **preset}
     for name, field in FIELDS.items():
         if name == "rules":
             continue
         default = defaults[name]
         shown = ",".join(map(str, default)) if isinstance(default, list) else default
+        choices = FIELD_CHOICES.get(name)
         parser.add_argument(
             f"--{name.replace('_', '-')}",
             dest=name,
-            metavar=type(default).__name__.upper(),
-            help=f"{field.metadata['help']} (built-in default: {shown})",
+            choices=choices,
+            metavar=None if choices else type(default).__name__.upper(),
+            help=f"{field.metadata['help']} (default: {shown if shown != '' else 'empty'})",
         )
     return parser
 
@@ -65,6 +93,11 @@ def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
     from agents.neural.checkpoints import CheckpointError, load_checkpoint  # imports torch: main() checked it
 
     overrides = _overrides(args)
+    if args.resume and args.config is not None:
+        raise ValueError(
+            f"--resume continues a run with its stored config, so --config {args.config} would be ignored: drop it "
+            f"(options may change only {', '.join(RESUMABLE_CHANGES)})"
+        )
     if args.resume:
         path = Path(args.resume)
         if path.is_dir():
@@ -83,12 +116,16 @@ def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
                 f"--resume cannot change {', '.join(refused)} (only {', '.join(RESUMABLE_CHANGES)} may change)"
             )
         config = build_config({**stored, **overrides})
+        done = payload["counters"]["update"]
+        if config.updates < done:
+            raise ValueError(f"--updates {config.updates} is below the {done} updates {path} already holds")
         return config, path.parent.parent, payload
-    preset = load_preset(args.config)
+    preset_name = args.config or DEFAULT_PRESET
+    preset = load_preset(preset_name)
     rules = {**preset.pop("rules", {}), **overrides.pop("rules", {})}
     config = build_config({**preset, **overrides, "rules": rules})
     if not config.run_name:
-        config.run_name = f"{resolve_preset(args.config).stem}-{time.strftime('%Y%m%d-%H%M%S')}"
+        config.run_name = f"{resolve_preset(preset_name).stem}-{time.strftime('%Y%m%d-%H%M%S')}"
     if "," in config.run_name or ":" in config.run_name:
         raise ValueError(f"run_name {config.run_name!r} may not contain ',' or ':' (agent specs name its files)")
     run_dir = Path(config.out_dir) / config.run_name

@@ -100,6 +100,8 @@ class TrainConfig:
 
 
 FIELDS = {field.name: field for field in dataclasses.fields(TrainConfig)}
+#: The fields with a fixed set of values (the command line lists them).
+FIELD_CHOICES: dict[str, tuple[str, ...]] = {"device": DEVICES, "backend": BACKENDS, "critic_input": CRITIC_INPUTS}
 #: Fields that may differ when a run is resumed (they do not change what the run computes).
 RESUMABLE_CHANGES = (
     "updates",

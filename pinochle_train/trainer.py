@@ -175,6 +175,11 @@ class Trainer:
         writer = SummaryWriter(str(self.run_dir), purge_step=start + 1 if start else None)
         if start == 0:
             writer.add_text("config", "```toml\n" + to_toml(config) + "```", 0)
+        if start >= config.updates:
+            try:
+                return self._finished(writer)
+            finally:
+                writer.close()
         backend = make_backend(config, self.log)
         self.say(
             f"train: run {self.run_dir}, updates {start + 1}..{config.updates}, {config.decisions_per_update} "
@@ -224,6 +229,28 @@ class Trainer:
         finally:
             writer.close()
         return rows
+
+    def _finished(self, writer: Any) -> list[dict[str, Any]]:
+        """A resumed run that has all its updates: its final evaluation, if it lacks the one asked for."""
+        config = self.config
+        self.say(
+            f"train: run {self.run_dir} has finished its {config.updates} updates: nothing to train "
+            "(a larger --updates trains further)"
+        )
+        stored = self.run_dir / "evaluation.json"
+        wanted = [(spec, config.final_eval_deals) for spec in config.eval_opponents] if config.final_eval_deals else []
+        if stored.exists():
+            rows: list[dict[str, Any]] = json.loads(stored.read_text(encoding="utf-8"))
+            if [(row["opponent"], row["deal_pairs"]) for row in rows] == wanted:
+                self.say(f"train: its final evaluation is in {self.run_dir / 'evaluation.txt'}")
+                return rows
+        if not wanted:
+            return []
+        try:
+            return self._final_evaluation(writer)
+        except KeyboardInterrupt:
+            self._say_interrupted("in the final evaluation")
+            raise
 
     def _say_interrupted(self, where: str) -> None:
         """The line an interruption (Ctrl-C, SIGTERM) leaves: how to continue."""

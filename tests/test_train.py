@@ -166,7 +166,7 @@ def test_a_rollout_worker_ends_quietly_when_the_trainer_is_gone(
     assert captured.err == captured.out == ""
 
 
-def test_resume_refuses_changed_settings(tmp_path: Path) -> None:
+def test_resume_refuses_changed_settings(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     assert run_cli([*TINY, "--updates", "1", "--out-dir", str(tmp_path), "--run-name", "r"]) == 0
     with pytest.raises(SystemExit):
         run_cli(["--resume", str(tmp_path / "r"), "--learning-rate", "0.1"])
@@ -179,6 +179,20 @@ def test_resume_refuses_changed_settings(tmp_path: Path) -> None:
         "random"
     ]
     assert (tmp_path / "r" / "eval" / "final" / "random").is_dir()
+
+    # A finished run says so instead of planning "updates 3..2", and keeps its evaluation.
+    capsys.readouterr()
+    assert run_cli([*resumed, "--final-eval-deals", "1"]) == 0
+    err = capsys.readouterr().err
+    assert "has finished its 2 updates: nothing to train" in err and "3..2" not in err
+    assert "its final evaluation is in" in err and "final evaluation," not in err
+    for refused, message in [
+        (["--updates", "1"], "--updates 1 is below the 2 updates"),
+        (["--config", "long"], "--config long would be ignored"),
+    ]:
+        with pytest.raises(SystemExit):
+            run_cli(["--resume", str(tmp_path / "r"), *refused])
+        assert message in capsys.readouterr().err
 
 
 def test_every_agent_spec_is_checked_before_training(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
@@ -419,6 +433,13 @@ def test_help_documents_every_field(capsys: pytest.CaptureFixture) -> None:
         if name != "rules":
             assert f"--{name.replace('_', '-')}" in text, name
     assert "head_rule" in text and "--rule" in text
+    # A bare run uses the default preset: the help says so and shows its values, not the built-in ones.
+    from pinochle_train.config import load_preset
+
+    assert "Without --config a run uses the 'default' preset" in " ".join(text.split())
+    updates = load_preset("default")["updates"]
+    assert updates != TrainConfig().updates and f"PPO updates to run (default: {updates})" in text
+    assert "--backend {local,ray}" in text and "--device {auto,cpu,cuda}" in text
 
 
 def test_presets_are_valid() -> None:
