@@ -365,6 +365,7 @@ class Trainer:
         if self.previous_checkpoint and self.previous_checkpoint.is_file():
             opponents.append(f"checkpoint:{self.previous_checkpoint}")
         step = self.counters["update"]
+        began = time.perf_counter()
         rows = evaluate(
             checkpoint,
             opponents,
@@ -378,7 +379,10 @@ class Trainer:
             name = "previous_checkpoint" if row["opponent"].startswith("checkpoint:") else spec_slug(row["opponent"])
             writer.add_scalar(f"eval/margin/{name}", row["margin"]["estimate"], step)
             writer.add_scalar(f"eval/win_rate/{name}", row["win_rate"]["estimate"], step)
-        self.evaluations.append({"update": step, "decisions": self.counters["decisions"], "rows": rows})
+        seconds = time.perf_counter() - began  # timed for the progress line's ETA
+        pairs = config.eval_deals * len(opponents)
+        entry = {"update": step, "decisions": self.counters["decisions"], "rows": rows}
+        self.evaluations.append({**entry, "seconds": seconds, "pairs": pairs})
         self.say(format_evaluation(rows, f"evaluation at update {step} ({config.eval_deals} deal pairs each):"))
         self.previous_checkpoint = checkpoint
 
@@ -427,13 +431,39 @@ class Trainer:
 
 
 class _Progress:
-    """A progress line every ``log_every`` seconds: decisions, rate, ETA, a few learning signs."""
+    """A progress line every ``log_every`` seconds: decisions, rate, ETA, a few learning signs.
+
+    The rate and the ETA come from the last :attr:`RECENT` updates, not the run's average, so a
+    slow start (or a machine that got busier) does not bend them; the ETA adds the evaluations
+    still to come, timed from the last periodic one (``+ evaluations`` when none has run yet).
+    """
+
+    #: Updates the rate is measured over.
+    RECENT = 10
 
     def __init__(self, trainer: Trainer, start: int) -> None:
         self.trainer = trainer
         self.start_update = start
         self.last = time.perf_counter()
-        self.began = self.last
+
+    def eta(self) -> tuple[float, bool]:
+        """Seconds left, and whether they include every evaluation still to come."""
+        trainer = self.trainer
+        config, update = trainer.config, trainer.counters["update"]
+        recent = trainer.history[-self.RECENT :]
+        per_update = sum(h["seconds"] for h in recent) / len(recent) if recent else float("inf")
+        seconds = per_update * (config.updates - update) if update < config.updates else 0.0
+        periodic = [e for e in trainer.evaluations if "seconds" in e]
+        every = config.eval_every
+        coming = sum(1 for step in range(update + 1, config.updates) if step % every == 0) if every else 0
+        final = config.final_eval_deals * len(config.eval_opponents) if config.eval_opponents else 0
+        if not coming and not final:
+            return seconds, True
+        if not periodic:
+            return seconds, False
+        last = periodic[-1]
+        per_pair = last["seconds"] / max(last["pairs"], 1)  # one deal pair against one opponent
+        return seconds + coming * last["seconds"] + final * per_pair, True
 
     def maybe_print(self, samples: Samples, statistics: dict[str, dict[str, float]], last: bool) -> None:
         now = time.perf_counter()
@@ -442,10 +472,9 @@ class _Progress:
             return
         self.last = now
         counters, config = trainer.counters, trainer.config
-        done = counters["update"] - self.start_update
-        remaining = config.updates - counters["update"]
-        eta = (now - self.began) / max(done, 1) * remaining
-        rate = counters["decisions"] / max(counters["seconds"], 1e-9)
+        recent = trainer.history[-self.RECENT :]
+        rate = sum(h["decisions"] for h in recent) / max(sum(h["seconds"] for h in recent), 1e-9)
+        eta, complete = self.eta()
         hands = samples.hand_stats
         means = hands.mean(axis=0) if len(hands) else [float("nan")] * len(HAND_STATS)
         column = dict(zip(HAND_STATS, means, strict=True))
@@ -455,7 +484,7 @@ class _Progress:
             hand = f"contract {column['contract']:.0f}  made {100 * column['made']:.0f}%"
         trainer.say(
             f"update {counters['update']}/{config.updates}  {counters['decisions']:,} decisions  "
-            f"{rate:,.0f} dec/s  ETA {format_duration(eta)}  |  {hand}  "
+            f"{rate:,.0f} dec/s  ETA {format_duration(eta)}{'' if complete else ' + evaluations'}  |  {hand}  "
             f"entropy {statistics['entropy']['all']:.3f}  kl {statistics['approx_kl']['all']:.4f}  "
             f"value loss {statistics['value_loss']['all']:.4f}"
         )

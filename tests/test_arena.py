@@ -290,6 +290,27 @@ def test_summary_of_no_lines_has_empty_statistics():
     assert pairing["deal_pairs"] == 0 and math.isnan(pairing["margin"]["estimate"])
 
 
+def test_progress_eta_comes_from_the_recent_rate():
+    """A minute of worker start-up, then a pair a second: the ETA says 89 s for the 89 pairs left (a
+    cumulative average said 9:26), and a later change of pace shows within the window."""
+    import io
+
+    from agents.arena import Progress
+
+    now = [0.0]
+    stream = io.StringIO()
+    progress = Progress(100, stream, every=0.0, window=20.0, clock=lambda: now[0])
+    for t in range(60, 71):
+        now[0] = float(t)
+        progress.advance(1)
+    assert stream.getvalue().splitlines()[0].endswith("? pairs/s, ETA ?")  # one finished pair: no rate yet
+    assert stream.getvalue().splitlines()[-1] == "arena: 11/100 pairs (11%), 1.0 pairs/s, ETA 0:01:29"
+    for t in range(71, 101):  # then two pairs a second
+        now[0] = float(t)
+        progress.advance(2)
+    assert stream.getvalue().splitlines()[-1] == "arena: 71/100 pairs (71%), 2.0 pairs/s, ETA 0:00:14"
+
+
 # ------------------------------------------------------------------------------ bad input
 
 

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -254,6 +255,26 @@ def test_only_the_latest_checkpoints_are_kept(tmp_path: Path) -> None:
     assert run_cli([*args, "--out-dir", str(tmp_path), "--run-name", "k"]) == 0
     kept = sorted(path.name for path in (tmp_path / "k" / "checkpoints").iterdir())
     assert kept == ["update_000003.pt", "update_000004.pt"]
+
+
+def test_eta_comes_from_the_recent_updates_and_counts_the_evaluations() -> None:
+    """A slow start does not bend the ETA (the mean of all updates would say 80 x 5.5 s); the
+    evaluations still to come are timed from the last periodic one."""
+    from pinochle_train.trainer import _Progress
+
+    config = build_config(
+        {"workers": 0, "updates": 100, "eval_every": 50, "eval_deals": 30, "final_eval_deals": 200, "hidden": [8]}
+    )
+    history = [{"decisions": 100, "samples": 80, "seconds": s} for s in [10.0] * 10 + [1.0] * 10]
+    trainer = SimpleNamespace(config=config, counters={"update": 20}, history=history, evaluations=[])
+    progress = _Progress(trainer, 0)  # type: ignore[arg-type]
+    assert progress.eta() == (pytest.approx(80.0), False)  # no evaluation timed yet
+    # A periodic evaluation: 30 deal pairs against 3 opponents in 45 s, 0.5 s a pair.
+    trainer.evaluations = [{"update": 10, "rows": [], "seconds": 45.0, "pairs": 90}]
+    # 80 updates, the evaluation at update 50, the final one: 200 pairs against 2 opponents.
+    assert progress.eta() == (pytest.approx(80.0 + 45.0 + 200 * 2 * 0.5), True)
+    trainer.counters["update"] = 100
+    assert progress.eta() == (pytest.approx(200.0), True)  # only the final evaluation is left
 
 
 def test_rollout_respects_masks_and_counts() -> None:
