@@ -22,13 +22,15 @@ or node dies is run again (up to ``RAY_TASK_RETRIES`` times), and results stream
 results file as tasks finish, so the results and ``--resume`` are as with local workers.
 
 The out directory (``--out``, default ``runs/arena/<--name or timestamp>``) receives
-``config.json``, ``results.jsonl`` (one line per finished deal or game pair, written as it
-finishes: pairing, both plays' hand records, timing), and at the end ``summary.txt`` (the printed
-report), ``summary.csv``, ``summary.json`` and ``margins.png`` (see :mod:`agents.arena_report` for
-the statistics). ``--resume`` continues an interrupted run: it reads ``results.jsonl`` (dropping a
-truncated last line), skips the pairs already there and plays the rest; ``--deals``, ``--games``
-and the agents may grow on resume, the seed, rules and hand cap may not. A job that raises or a
-worker process that dies ends the run (:class:`WorkerFailure`, exit status 1) with the results
+``config.json`` (the config, the code version: git commit or package version, and the SHA-256 of
+every checkpoint file played), ``results.jsonl`` (one line per finished deal or game pair,
+written as it finishes: pairing, both plays' hand records, timing), and at the end
+``summary.txt`` (the printed report), ``summary.csv``, ``summary.json``, ``margins.png`` and,
+for a round robin, ``ratings.png`` (see :mod:`agents.arena_report` for the statistics).
+``--resume`` continues an interrupted run: it reads ``results.jsonl`` (dropping a truncated last
+line), skips the pairs already there and plays the rest; ``--deals``, ``--games`` and the agents
+may grow on resume, the seed, rules, hand cap and checkpoint files may not. A job that raises or
+a worker process that dies ends the run (:class:`WorkerFailure`, exit status 1) with the results
 file intact for ``--resume``.
 """
 
@@ -54,10 +56,10 @@ from typing import Any, TextIO
 from pinochle_env.switches import Rules, parse_switch
 
 from .arena_play import Job, play_job
-from .arena_report import format_summary, slim_line, summarise, write_csv, write_json, write_plot
+from .arena_report import format_summary, slim_line, summarise, write_csv, write_json, write_plot, write_ratings_plot
 from .base import check_plays
-from .registry import load_agent
-from .runtime import BACKENDS, connect_ray, format_duration, import_ray, usable_cpus
+from .registry import checkpoint_files, load_agent
+from .runtime import BACKENDS, code_version, connect_ray, file_sha256, format_duration, import_ray, usable_cpus
 
 RESULTS, CONFIG = "results.jsonl", "config.json"
 #: Settings a resumed run must share with the stored run (they decide what every pair plays).
@@ -100,7 +102,29 @@ class ArenaConfig:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ArenaConfig:
-        return cls(**{**data, "agents": tuple(data["agents"]), "rules": Rules.from_mapping(data["rules"])})
+        """The config of a ``config.json`` (its other keys, the code version and checkpoint hashes, ignored)."""
+        known = {key: data[key] for key in cls.__dataclass_fields__ if key in data}
+        return cls(**{**known, "agents": tuple(data["agents"]), "rules": Rules.from_mapping(data["rules"])})
+
+
+def provenance(config: ArenaConfig) -> dict[str, Any]:
+    """What ``config.json`` records besides the config: the code version and the SHA-256 of every
+    checkpoint file an agent plays (also inside a ``mix:``)."""
+    files = [(spec, path) for spec in config.agents for path in checkpoint_files(spec)]
+    return {
+        "code_version": code_version(),
+        "checkpoints": [{"spec": spec, "file": str(path), "sha256": file_sha256(path)} for spec, path in files],
+    }
+
+
+def changed_checkpoints(stored: dict[str, Any], current: dict[str, Any]) -> list[str]:
+    """The checkpoint files of a stored ``config.json`` whose contents differ now (same spec and file)."""
+    now = {(entry["spec"], entry["file"]): entry["sha256"] for entry in current.get("checkpoints", [])}
+    return [
+        f"{entry['file']} ({entry['spec']})"
+        for entry in stored.get("checkpoints", [])
+        if now.get((entry["spec"], entry["file"]), entry["sha256"]) != entry["sha256"]
+    ]
 
 
 def validate(config: ArenaConfig) -> None:
@@ -387,8 +411,9 @@ def execute_on_ray(jobs: list[Job], ray: Any) -> Generator[list[dict[str, Any]],
             ray.cancel(ref, force=True)
 
 
-def _check_resume(config: ArenaConfig, out: Path) -> None:
-    """A resumed run must share seed, rules and hand cap with the stored one."""
+def _check_resume(config: ArenaConfig, out: Path, record: dict[str, Any]) -> None:
+    """A resumed run must share seed, rules and hand cap with the stored one, and play the same
+    checkpoint files (by their hashes)."""
     path = out / CONFIG
     if not path.exists():
         raise ArenaError(f"nothing to resume in {out}: no {CONFIG}")
@@ -397,6 +422,9 @@ def _check_resume(config: ArenaConfig, out: Path) -> None:
     for key in FIXED_ON_RESUME:
         if stored[key] != current[key]:
             raise ArenaError(f"cannot resume {out}: {key} {current[key]!r} differs from the stored {stored[key]!r}")
+    changed = changed_checkpoints(stored, record)
+    if changed:
+        raise ArenaError(f"cannot resume {out}: checkpoint changed since the run began: {', '.join(changed)}")
 
 
 def run_arena(
@@ -430,11 +458,12 @@ def run_arena(
         raise ArenaError(f"--workers must be at least 1, got {workers}")
     out.mkdir(parents=True, exist_ok=True)
     results = out / RESULTS
+    record = {**config.to_dict(), **provenance(config)}
     if resume:
-        _check_resume(config, out)
+        _check_resume(config, out, record)
     elif results.exists() and results.stat().st_size:
         raise ArenaError(f"{results} already holds results: pass --resume to continue it, or another --out")
-    (out / CONFIG).write_text(json.dumps(config.to_dict(), indent=2) + "\n", encoding="utf-8")
+    (out / CONFIG).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     lines = [slim_line(line) for line in read_results(results)] if resume else []
     if backend == "ray":
         try:
@@ -480,6 +509,8 @@ def _finish(config: ArenaConfig, lines: list[dict[str, Any]], out: Path, log: Te
     write_json(summary, out / "summary.json")
     if config.deals:
         write_plot(summary, out / "margins.png")
+    if "ratings" in summary:
+        write_ratings_plot(summary, out / "ratings.png")
     _say(log, f"arena: summary in {out}")
     return summary
 

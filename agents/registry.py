@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -68,6 +69,19 @@ def load_agent(spec: str, seed: int | None = None) -> Agent:
     agent = factory(seed=seed, **kwargs)
     agent.name = spec
     return agent
+
+
+def checkpoint_files(spec: str) -> list[Path]:
+    """The checkpoint files a spec plays: its own (``checkpoint:PATH``, resolved as the agent resolves
+    it) or its parts' (``mix:``); without loading them."""
+    name, _, rest = spec.strip().partition(":")
+    if name == "mix":
+        return [path for sub in _parse_mix(rest).values() for path in checkpoint_files(sub)]
+    if name == "checkpoint":
+        from .neural.agent import resolve_checkpoint  # imports no PyTorch
+
+        return [resolve_checkpoint(rest.partition(",")[0].strip())]
+    return []
 
 
 def _parse_parameters(name: str, text: str, parameters: dict[str, type]) -> dict[str, Any]:

@@ -269,9 +269,22 @@ def test_a_job_that_raises_in_a_worker_ends_the_run_naming_it():
 # ------------------------------------------------------------------------------ ratings through the arena
 
 
+def _png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
 def test_round_robin_rates_the_stronger_agent_first(tmp_path, cautious):
     strong = cautious
     summary = run_arena(ArenaConfig(agents=(*TWO, strong), deals=30), tmp_path)
+    width, height = _png_size(tmp_path / "ratings.png")  # the rating chart, with values
+    assert width >= 1200 and height >= 400
+    from agents.arena_report import ratings_figure
+
+    texts = [text.get_text() for text in ratings_figure(summary).axes[0].texts]
+    best = max(summary["ratings"]["agents"], key=lambda r: r["elo"])
+    assert f"{best['elo']:+.0f} [{best['low']:+.0f}, {best['high']:+.0f}]" in texts
     ratings = {r["agent"]: r for r in summary["ratings"]["agents"]}
     assert max(ratings, key=lambda agent: ratings[agent]["elo"]) == strong
     assert ratings[strong]["low"] > max(ratings[agent]["high"] for agent in TWO)
@@ -364,10 +377,22 @@ def test_cli_end_to_end_writes_table_csv_json_and_plot(tmp_path):
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert summary["pairings"][0]["margin"]["n"] == 4
     assert float(rows[0]["margin"]) == pytest.approx(summary["pairings"][0]["margin"]["estimate"])
-    assert (out / "margins.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = _png_size(out / "margins.png")
+    assert width >= 1200 and height >= 300
+    from agents.arena_report import margin_figure
+
+    axes = margin_figure(summary).axes[0]
+    margin = summary["pairings"][0]["margin"]
+    assert [t.get_text() for t in axes.texts] == [
+        f"{margin['estimate']:+.1f} [{margin['low']:+.1f}, {margin['high']:+.1f}]"
+    ]
+    assert [t.get_text() for t in axes.get_yticklabels()] == [f"random vs {RANDOM_MIX}\n4 deal pairs"]
     assert (out / "summary.txt").read_text(encoding="utf-8").strip() == result.stdout.strip()
     config = json.loads((out / "config.json").read_text(encoding="utf-8"))
     assert config["rules"]["head_rule"] == "led_card" and config["seed"] == 3
+    version = config["code_version"]  # the git commit in a clone, the package version always
+    assert version["package_version"] and ("git_commit" not in version or len(version["git_commit"]) == 40)
+    assert config["checkpoints"] == []
     assert all(line["plays"][0]["hands"][0]["options"]["head_rule"] == "led_card" for line in lines_of(out))
 
 

@@ -318,9 +318,30 @@ def _policy_export(tmp_path: Path, name: str = "c.pt", rules: dict | None = None
 
 
 def test_checkpoint_agent_plays_legal_moves_in_the_arena(tmp_path: Path) -> None:
+    import hashlib
+    import json
+
     path = _policy_export(tmp_path)
-    summary = run_arena(ArenaConfig(agents=(f"checkpoint:{path}", "random"), deals=2), tmp_path / "arena")
+    spec = f"checkpoint:{path}"
+    summary = run_arena(ArenaConfig(agents=(spec, "random"), deals=2), tmp_path / "arena")
     assert summary["pairings"][0]["deal_pairs"] == 2
+    # config.json records the file's hash, and a resume refuses a file that changed since.
+    recorded = json.loads((tmp_path / "arena" / "config.json").read_text())["checkpoints"]
+    assert recorded == [{"spec": spec, "file": str(path), "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}]
+    from pinochle_train.evaluate import evaluate
+
+    evaluate(path, ["random"], Rules(), 1, 0, tmp_path / "eval", 1)
+    changed = load_checkpoint(path)
+    next(iter(changed["policy"].values())).add_(1.0)
+    save_checkpoint(changed, path)  # other weights in the same file
+    with pytest.raises(ValueError, match=r"checkpoint changed since the run began: .*c\.pt"):
+        run_arena(ArenaConfig(agents=(spec, "random"), deals=3), tmp_path / "arena", resume=True)
+    # The trainer's evaluation of a policy that trained on since starts afresh rather than mixing.
+    (row,) = evaluate(path, ["random"], Rules(), 2, 0, tmp_path / "eval", 1)
+    assert row["deal_pairs"] == 2
+    assert json.loads((tmp_path / "eval" / "random" / "config.json").read_text())["checkpoints"][0]["sha256"] == (
+        hashlib.sha256(path.read_bytes()).hexdigest()
+    )
     sampler = load_agent(f"checkpoint:{path},sample=true", seed=1)
     assert sampler.sample
 
