@@ -4,6 +4,7 @@ Usage::
 
     pinochle-arena random heuristic                          # a match: 100 deal pairs
     pinochle-arena random heuristic pimc:samples=16 --deals 500 --games 20 --rule head_rule=led_card
+    pinochle-arena random heuristic --rules-preset casual --rule must_overtrump=true  # a preset, one switch changed
     pinochle-arena random heuristic --name first --deals 2000  # Ctrl-C, then:
     pinochle-arena --resume --name first                       # plays only the missing deal pairs
     pinochle-arena random heuristic --backend ray --ray-address auto  # on a Ray cluster (pip extra ray)
@@ -53,7 +54,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from pinochle_env.switches import Rules, parse_switch
+from pinochle_env.switches import PRESETS, Rules, parse_switch, rules_from_command_line
 
 from .arena_play import Job, play_job
 from .arena_report import format_summary, slim_line, summarise, write_csv, write_json, write_plot, write_ratings_plot
@@ -84,6 +85,8 @@ class ArenaConfig:
     games: int = 0
     seed: int = 0
     hand_cap: int = 50
+    #: The named rule preset ``rules`` started from (a record only: ``rules`` holds every switch).
+    rules_preset: str = ""
 
     @property
     def pairings(self) -> list[tuple[str, str]]:
@@ -98,6 +101,7 @@ class ArenaConfig:
             "games": self.games,
             "seed": self.seed,
             "hand_cap": self.hand_cap,
+            "rules_preset": self.rules_preset,
         }
 
     @classmethod
@@ -147,20 +151,19 @@ def validate(config: ArenaConfig) -> None:
         raise ArenaError(f"--seed must be >= 0, got {config.seed}")
 
 
-def parse_rules(switches: list[str]) -> Rules:
-    """Rules from ``name=value`` switches as typed after ``--rule``; ``ArenaError`` naming a bad one."""
-    values = {}
+def parse_rules(switches: list[str], preset: str | None = None) -> Rules:
+    """Rules from a named rule preset (``--rules-preset``; None: the default rules) and ``name=value``
+    switches over it, as typed after ``--rule``; ``ArenaError`` naming a bad one."""
     for text in switches:
         name, equals, value = text.partition("=")
         try:
             if not equals:
                 raise ValueError("expected name=value")
-            key, parsed = parse_switch(name.strip(), value)
-            values[key] = parsed
+            parse_switch(name.strip(), value)
         except ValueError as error:
             raise ArenaError(f"bad --rule {text!r}: {error}") from None
     try:
-        return Rules.from_mapping(values)
+        return rules_from_command_line(preset, switches)
     except ValueError as error:
         raise ArenaError(f"bad rules: {error}") from None
 
@@ -531,6 +534,11 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Example: pinochle-arena random heuristic --deals 500 --rule head_rule=led_card",
     )
     parser.add_argument("agents", nargs="*", help="agent specs (random, heuristic, pimc:samples=16, mix:...)")
+    parser.add_argument(
+        "--rules-preset",
+        choices=list(PRESETS),
+        help="named rule set to start from (default: the default rules); --rule changes switches over it",
+    )
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="rule switch (repeatable)")
     parser.add_argument("--deals", type=int, help="deal pairs per pairing (default 100)")
     parser.add_argument("--games", type=int, help="game pairs per pairing, for game win rates (default 0)")
@@ -562,7 +570,8 @@ def config_from_args(args: argparse.Namespace, out: Path) -> ArenaConfig:
         defaults = ArenaConfig.from_dict(json.loads((out / CONFIG).read_text(encoding="utf-8")))
     given = {
         "agents": tuple(spec.strip() for spec in args.agents) or None,
-        "rules": parse_rules(args.rule) if args.rule else None,
+        "rules": parse_rules(args.rule, args.rules_preset) if args.rule or args.rules_preset else None,
+        "rules_preset": (args.rules_preset or "") if args.rule or args.rules_preset else None,
         "deals": args.deals,
         "games": args.games,
         "seed": args.seed,

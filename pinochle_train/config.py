@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.runtime import BACKENDS, import_ray
-from pinochle_env.switches import Rules
+from pinochle_env.switches import PRESETS, Rules, rules_from_command_line
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -87,13 +87,20 @@ class TrainConfig:
     )
     final_eval_deals: int = _field(200, "deal pairs per opponent in the final evaluation (0: none)")
     log_every: float = _field(10.0, "seconds between progress lines")
+    rules_preset: str = _field(
+        "",
+        f"named rule set the rules start from ({', '.join(PRESETS)}; empty: the default rules); the [rules] "
+        "table and --rule change switches over it",
+    )
     rules: dict = dataclasses.field(
         default_factory=dict,
         metadata={"help": "rule switches (a [rules] table; --rule NAME=VALUE on the command line)"},
     )
 
     def rule_set(self) -> Rules:
-        return Rules.from_mapping(self.rules)
+        """The rules played: the named rule preset (``rules_preset``), then the switches of ``rules``."""
+        base = rules_from_command_line(self.rules_preset or None)
+        return base.replace(**self.rules) if self.rules else base
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -101,7 +108,12 @@ class TrainConfig:
 
 FIELDS = {field.name: field for field in dataclasses.fields(TrainConfig)}
 #: The fields with a fixed set of values (the command line lists them).
-FIELD_CHOICES: dict[str, tuple[str, ...]] = {"device": DEVICES, "backend": BACKENDS, "critic_input": CRITIC_INPUTS}
+FIELD_CHOICES: dict[str, tuple[str, ...]] = {
+    "device": DEVICES,
+    "backend": BACKENDS,
+    "critic_input": CRITIC_INPUTS,
+    "rules_preset": tuple(PRESETS),
+}
 #: Fields that may differ when a run is resumed (they do not change what the run computes).
 RESUMABLE_CHANGES = (
     "updates",
@@ -263,6 +275,10 @@ def validate(config: TrainConfig) -> None:
         not config.imitate or (config.imitation_hands >= 1 and config.imitation_epochs >= 1),
         f"config imitate={config.imitate!r} needs imitation_hands >= 1 and imitation_epochs >= 1",
     )
+    _require(
+        config.rules_preset in ("", *PRESETS),
+        f"config rules_preset={config.rules_preset!r}; allowed: {', '.join(PRESETS)} (or empty)",
+    )
     try:
         rules = config.rule_set()
     except ValueError as error:
@@ -298,6 +314,8 @@ def to_toml(config: TrainConfig) -> str:
     for name, value in values.items():
         lines.append(f"{name} = {_toml_value(value)}")
     lines.append("")
+    played = ", ".join(f"{name} = {_toml_value(value)}" for name, value in config.rule_set().to_dict().items())
+    lines.append(f"# the rules played: {played}")
     lines.append("[rules]")
     lines += [f"{name} = {_toml_value(value)}" for name, value in rules.items()]
     return "\n".join(lines) + "\n"

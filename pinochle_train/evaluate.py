@@ -36,11 +36,15 @@ def evaluate(
     out: Path,
     workers: int,
     log: TextIO | None = None,
+    rules_preset: str = "",
 ) -> list[dict[str, Any]]:
-    """Play ``deals`` deal pairs of ``checkpoint`` against each opponent; one result row per opponent."""
+    """Play ``deals`` deal pairs of ``checkpoint`` against each opponent; one result row per opponent.
+
+    ``rules_preset`` names the rule preset ``rules`` came from, for the arena runs' records."""
     rows = []
     for opponent in opponents:
-        config = ArenaConfig(agents=(f"checkpoint:{checkpoint}", opponent), rules=rules, deals=deals, seed=seed)
+        agents = (f"checkpoint:{checkpoint}", opponent)
+        config = ArenaConfig(agents=agents, rules=rules, deals=deals, seed=seed, rules_preset=rules_preset)
         target = out / spec_slug(opponent)
         resume = (target / RESULTS).exists()
         if resume and changed_checkpoints(

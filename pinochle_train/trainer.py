@@ -374,6 +374,7 @@ class Trainer:
             config.seed,
             self.run_dir / "eval" / f"update_{step:06d}",
             self.eval_workers,
+            rules_preset=config.rules_preset,
         )
         for row in rows:
             name = "previous_checkpoint" if row["opponent"].startswith("checkpoint:") else spec_slug(row["opponent"])
@@ -402,6 +403,7 @@ class Trainer:
                 self.run_dir / "eval" / "final",
                 self.eval_workers,
                 self.log,
+                rules_preset=config.rules_preset,
             )
             for row in rows:
                 name = spec_slug(row["opponent"])

@@ -340,6 +340,8 @@ def test_progress_eta_comes_from_the_recent_rate():
         (["random", RANDOM_MIX, "--rule", "head_rule"], "expected name=value"),
         (["random", RANDOM_MIX, "--deals", "0"], "not both 0"),
         (["random", RANDOM_MIX, "--seed", "-1"], "--seed must be >= 0, got -1"),
+        (["random", RANDOM_MIX, "--rules-preset", "nosuch"], "invalid choice: 'nosuch'"),
+        (["random", RANDOM_MIX, "--rules-preset", "casual", "--rule", "variant=two_hand"], "does not apply"),
         (["random", "mix:auction=random,play=nosuch"], "mix part play=nosuch: unknown agent 'nosuch'; known agents"),
         (["random", "heuristic:aggression=high"], "aggression='high' of agent 'heuristic' is not a number"),
         (["--resume"], "--out or --name"),
@@ -365,7 +367,7 @@ def test_bad_input_is_rejected_before_any_play(tmp_path, capsys, argv, message):
 def test_cli_end_to_end_writes_table_csv_json_and_plot(tmp_path):
     out = tmp_path / "cli"
     command = [sys.executable, "-m", "agents.arena", *TWO, "--deals", "4", "--workers", "2", "--out", str(out)]
-    command += ["--rule", "head_rule=led_card", "--seed", "3"]
+    command += ["--rules-preset", "casual", "--rule", "head_rule=led_card", "--seed", "3"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     result = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)
     assert result.returncode == 0, result.stderr
@@ -390,6 +392,7 @@ def test_cli_end_to_end_writes_table_csv_json_and_plot(tmp_path):
     assert (out / "summary.txt").read_text(encoding="utf-8").strip() == result.stdout.strip()
     config = json.loads((out / "config.json").read_text(encoding="utf-8"))
     assert config["rules"]["head_rule"] == "led_card" and config["seed"] == 3
+    assert config["rules_preset"] == "casual" and config["rules"]["must_overtrump"] is False  # from the preset
     version = config["code_version"]  # the git commit in a clone, the package version always
     assert version["package_version"] and ("git_commit" not in version or len(version["git_commit"]) == 40)
     assert config["checkpoints"] == []

@@ -484,6 +484,27 @@ def test_help_documents_every_field(capsys: pytest.CaptureFixture) -> None:
     assert "--backend {local,ray}" in text and "--device {auto,cpu,cuda}" in text
 
 
+def test_rules_preset_then_rule_switches() -> None:
+    """``--rules-preset NAME`` starts the rules from a named rule set; the [rules] table and --rule
+    change switches over it; the run's config records both and the rules played."""
+    from pinochle_env import PRESETS
+    from pinochle_train.config import to_toml
+
+    args = cli.build_parser().parse_args(
+        ["--config", "smoke", "--rules-preset", "casual", "--rule", "counting=classic"]
+    )
+    config, _, _ = cli.resolve(args)
+    assert config.rules_preset == "casual" and config.rules == {"counting": "classic"}
+    assert config.rule_set() == PRESETS["casual"].replace(counting="classic")
+    text = to_toml(config)
+    assert 'rules_preset = "casual"' in text and 'head_rule = "none"' in text  # the rules played, as a comment
+    assert build_config({**config.to_dict()}).rule_set() == config.rule_set()
+    with pytest.raises(ValueError, match="rules_preset='nosuch'"):
+        build_config({"rules_preset": "nosuch"})
+    with pytest.raises(SystemExit):
+        cli.build_parser().parse_args(["--rules-preset", "nosuch"])
+
+
 def test_presets_are_valid() -> None:
     from pinochle_train.config import CONFIG_DIR, load_preset
 
