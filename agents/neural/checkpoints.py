@@ -77,6 +77,8 @@ def load_checkpoint(path: str | os.PathLike) -> dict[str, Any]:
         raise CheckpointError(f"checkpoint file not found: {str(path)!r}")
     with open(path, "rb") as stream:
         start = stream.read(4)
+    if not start:
+        raise CheckpointError(f"{path} is not a readable checkpoint (corrupt or truncated?): the file is empty")
     if not start.startswith((b"PK\x03\x04", b"\x80")):  # torch.save's zip archive, or its older pickle format
         raise CheckpointError(f"{path} is not a checkpoint: not a file torch.save wrote (it starts with {start!r})")
     try:
