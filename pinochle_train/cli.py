@@ -4,7 +4,12 @@ Usage::
 
     python train.py --config configs/default             # the README's main job (~10-15 min on 2 cores)
     python train.py --config smoke --updates 3 --rule head_rule=led_card
+    python train.py --config smoke --rules-preset casual --eval-opponents random,pimc:samples=2,budget=0.1
     python train.py --resume runs/default-20261129-141500  # continue a killed run (or give a .pt file)
+
+Without ``--config`` the ``default`` preset runs. Every setting and agent spec is checked before the
+first update (a usage error, status 2); SIGTERM stops a run like Ctrl-C (status 130, with the line
+that says how to continue); a run whose networks turn non-finite stops with status 1.
 """
 
 from __future__ import annotations
