@@ -5,7 +5,8 @@ The agent rebuilds the environment's observation from its information-set view
 mask and plays the most probable action (or samples, with ``sample=true``). It loads training
 checkpoints and policy exports alike (:mod:`.checkpoints`), with
 ``torch.load(weights_only=True)``, and refuses a file from another encoder version or one whose
-observation or action sizes differ from the game's, naming what differs. ``bundled`` is the agent
+variant, observation or action sizes differ from the game's, naming what differs: at start-up,
+through :meth:`NeuralAgent.check_rules` (see :func:`agents.base.check_plays`). ``bundled`` is the agent
 shipped inside the package. PyTorch is imported only here, so the engine and the other agents
 never need it; loaded networks are cached per file, as the arena builds agents for every deal.
 """
@@ -19,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from pinochle_env import PlayerView
+from pinochle_env.switches import Rules
 from pinochle_env.variants import VariantKit, variant_kit
 
 from . import require_torch
@@ -29,11 +31,21 @@ _CACHE: dict[tuple[str, int, int], tuple[dict[str, Any], Any]] = {}
 
 
 def resolve_checkpoint(path: str | os.PathLike) -> Path:
-    """``bundled`` names the shipped agent; anything else is a file path, which must exist."""
+    """The file a ``checkpoint:`` spec names: ``bundled`` is the shipped agent; a run directory
+    (``runs/<run>``, as ``--resume`` takes it) means its ``policy.pt``, or else its latest
+    ``checkpoints/update_*.pt``; anything else is a file path, which must exist."""
     if str(path) == "bundled":
         if not BUNDLED.is_file():
             raise ValueError(f"this installation has no bundled agent ({BUNDLED} is missing)")
         return BUNDLED
+    if str(path) and os.path.isdir(path):
+        directory = Path(path)
+        if (directory / "policy.pt").is_file():
+            return directory / "policy.pt"
+        found = sorted([*directory.glob("update_*.pt"), *directory.glob("checkpoints/update_*.pt")])
+        if not found:
+            raise ValueError(f"checkpoint directory {str(path)!r} holds no policy.pt and no checkpoints/update_*.pt")
+        return found[-1]
     if not str(path) or not os.path.isfile(path):
         raise ValueError(f"checkpoint file not found: {str(path)!r} (spec: checkpoint:PATH[,sample=true])")
     return Path(path)
@@ -75,24 +87,33 @@ class NeuralAgent:
     def reset(self, seed: int | None = None) -> None:
         self._rng = np.random.default_rng(seed)
 
-    def _encode(self, view: PlayerView, mask: np.ndarray) -> np.ndarray:
-        """The view's observation, its layout checked against the checkpoint once per rule set."""
+    def check_rules(self, rules: Rules) -> None:
+        """Refuse, before any play, rules whose game this policy cannot play: another variant, or
+        observation or action sizes that differ from the checkpoint's (another ``max_bid``)."""
+        kit = variant_kit(rules)
+        self._check(rules, kit, kit.new_game(np.random.default_rng(0)).layout.size)
+
+    def _check(self, rules: Rules, kit: VariantKit, num_actions: int) -> None:
         from .checkpoints import CheckpointError, check_compatible
 
+        trained = self.meta.get("rules", {}).get("variant", "partnership")
+        if trained != rules.variant:
+            raise CheckpointError(
+                f"{self.path}: the policy plays the {trained} game, this game is variant={rules.variant!r}"
+            )
+        check_compatible(
+            self.meta,
+            {"observation_size": kit.spec.size, "num_actions": num_actions},
+            f"this game ({rules.variant} rules with max_bid={rules.max_bid})",
+        )
+
+    def _encode(self, view: PlayerView, mask: np.ndarray) -> np.ndarray:
+        """The view's observation, its layout checked against the checkpoint once per rule set."""
         rules = view.rules
         key = (rules.variant, rules.max_bid)
         if key not in self._kits:
-            trained = self.meta.get("rules", {}).get("variant", "partnership")
-            if trained != rules.variant:
-                raise CheckpointError(
-                    f"{self.path}: the policy plays the {trained} game, this game is variant={rules.variant!r}"
-                )
             kit = variant_kit(rules)
-            check_compatible(
-                self.meta,
-                {"observation_size": kit.spec.size, "num_actions": len(mask)},
-                f"this game ({rules.variant} rules with max_bid={rules.max_bid})",
-            )
+            self._check(rules, kit, len(mask))
             self._kits[key] = kit
         return self._kits[key].observation_from_view(view)
 

@@ -19,8 +19,6 @@ the target, so a run killed mid-write never leaves a corrupt checkpoint.
 from __future__ import annotations
 
 import os
-import pickle
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -77,9 +75,15 @@ def load_checkpoint(path: str | os.PathLike) -> dict[str, Any]:
     path = Path(path)
     if not path.is_file():
         raise CheckpointError(f"checkpoint file not found: {str(path)!r}")
+    with open(path, "rb") as stream:
+        start = stream.read(4)
+    if not start:
+        raise CheckpointError(f"{path} is not a readable checkpoint (corrupt or truncated?): the file is empty")
+    if not start.startswith((b"PK\x03\x04", b"\x80")):  # torch.save's zip archive, or its older pickle format
+        raise CheckpointError(f"{path} is not a checkpoint: not a file torch.save wrote (it starts with {start!r})")
     try:
         payload = torch.load(path, map_location="cpu", weights_only=True)
-    except (RuntimeError, EOFError, pickle.UnpicklingError, zipfile.BadZipFile, OSError, ValueError) as error:
+    except Exception as error:  # torch raises many kinds (KeyError, RuntimeError, UnpicklingError, ...)
         first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise CheckpointError(f"{path} is not a readable checkpoint (corrupt or truncated?): {first_line}") from None
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
