@@ -31,10 +31,11 @@ from typing import Any, TextIO
 import numpy as np
 
 from pinochle_env.actions import ActionLayout
-from pinochle_env.cards import NUM_TYPES, SUIT_NAMES, SUIT_OF, card_to_str, counts_from_cards
+from pinochle_env.cards import SUIT_NAMES, card_to_str, counts_from_cards
 from pinochle_env.games.partnership.game import NUM_SEATS, Event, Game, Phase, PlayerView, team_of
 from pinochle_env.records import write_jsonl
 from pinochle_env.render import format_hand
+from pinochle_env.rules import play_refusal
 from pinochle_env.switches import Rules, parse_rule_assignment
 
 from .base import Agent, decide
@@ -193,15 +194,7 @@ class PlaySession:
     def _play_rule(self, card: int) -> str:
         """Which rule of play a held but illegal ``card`` breaks (the trick has been led)."""
         game = self.game
-        led = SUIT_OF[game.trick[0]]
-        suits_held = {SUIT_OF[c] for c in range(NUM_TYPES) if game.hands[self.seat][c]}
-        if led in suits_held:
-            if SUIT_OF[card] != led:
-                return f"you must follow suit ({SUIT_NAMES[led]})"
-            return "you must beat the card to head the trick when you can"
-        if SUIT_OF[card] != game.trump:
-            return f"you have no {SUIT_NAMES[led]}, so you must trump"
-        return "you must play a higher trump when you can"
+        return play_refusal(game.hands[self.seat], game.trick, game.trump, card)
 
     def _legal_names(self) -> str:
         layout = self.game.layout

@@ -21,6 +21,7 @@ from .cards import (
     QUEEN,
     RANK_OF,
     SPADES,
+    SUIT_NAMES,
     SUIT_OF,
     SUITS,
     TEN,
@@ -233,6 +234,20 @@ def legal_cards(
 ) -> list[int]:
     """Card types that ``hand`` (count vector) may play to ``trick`` (cards so far, in play order)."""
     return bits_to_cards(legal_card_bits(held_bits(hand), trick, trump, head_rule, must_overtrump))
+
+
+def play_refusal(hand: list[int] | tuple[int, ...], trick: list[int] | tuple[int, ...], trump: int, card: int) -> str:
+    """Why ``hand`` (count vector) may not play ``card``, a card it holds that :func:`legal_cards`
+    refuses for ``trick`` (led, so not empty): the rule the card breaks, as a player would read it
+    (the play CLI and the web table tell a person this)."""
+    led = SUIT_OF[trick[0]]
+    if any(hand[c] for c in SUIT_CARDS[led]):
+        if SUIT_OF[card] != led:
+            return f"you must follow suit ({SUIT_NAMES[led]})"
+        return "you must beat the card to head the trick when you can"
+    if SUIT_OF[card] != trump:
+        return f"you have no {SUIT_NAMES[led]}, so you must trump"
+    return "you must play a higher trump when you can"
 
 
 def _card_to_head(
