@@ -31,7 +31,6 @@ import contextlib
 import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +50,8 @@ from pinochle_env.variants import GAMES, variant_kit
 
 from .catalogue import RESULTS, Catalogue, Entry, entry_id
 from .replay import analysis, timeline
-from .sources import arena_report, load_hands
+from .settings import Settings
+from .sources import Hand, arena_report, load_hands
 from .tables import HUMAN, Table, TableError, Tables, TableSetup
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -74,19 +74,6 @@ class ApiError(Exception):
         super().__init__(reason)
         self.status = status
         self.reason = reason
-
-
-@dataclass(frozen=True)
-class Settings:
-    """How a server runs: the default rules of new tables, where records go, what was named with
-    ``--open``, the pause between agents' moves, the agents' thread pool and the accepted hosts."""
-
-    rules: Rules = field(default_factory=Rules)
-    records: Path = Path("runs/web")
-    open: tuple[Path, ...] = ()
-    pace: float = 0.5
-    workers: int = 4
-    allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost")
 
 
 class Service:
@@ -214,7 +201,7 @@ class Service:
         except KeyError:
             raise ApiError(404, f"no {kind} {entry_id_text!r} among the files named on the command line") from None
 
-    def _hand(self, request: Request) -> tuple[Entry, Any]:
+    def _hand(self, request: Request) -> tuple[Entry, Hand]:
         entry = self._entry(request.path_params["source"], "records")
         hands = _readable(load_hands, entry)
         index = request.path_params["hand"]

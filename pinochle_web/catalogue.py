@@ -18,8 +18,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-#: What the catalogue lists: hand records, arena runs (folders), checkpoints.
-KINDS = ("records", "arena", "checkpoint")
 #: How deep a named folder is searched, and how many files are looked at in all.
 MAX_DEPTH = 4
 MAX_FILES = 5000
@@ -28,7 +26,8 @@ RESULTS, CONFIG = "results.jsonl", "config.json"
 
 @dataclass(frozen=True)
 class Entry:
-    """One thing the server may read: ``kind`` (:data:`KINDS`), its file or folder, and for
+    """One thing the server may read: its ``kind`` (``records``, a file of hand records or arena
+    results; ``arena``, an arena output folder; ``checkpoint``), its file or folder, and for
     records whether they are arena results (lines of deal pairs) rather than hand records."""
 
     id: str

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from pinochle_env.switches import PRESETS, parse_rule_assignment
 
-from .app import Settings
+from .settings import Settings
 
 LOOPBACK = ("127.0.0.1", "localhost")
 
