@@ -177,12 +177,13 @@ def unit_key(line: dict[str, Any]) -> tuple[str, str, str, int]:
     return line["kind"], line["a"], line["b"], line["id"]
 
 
-def read_results(path: Path) -> list[dict[str, Any]]:
+def read_results(path: Path, repair: bool = True) -> list[dict[str, Any]]:
     """The finished units in a results file, each once, repairing an interrupted write.
 
     A last line that is incomplete (no newline) or unreadable is what a kill during a write leaves:
-    it is dropped and cut from the file, so that appending resumes on a clean line. An unreadable
-    line anywhere else is an ``ArenaError``.
+    it is dropped and, with ``repair`` (what a resumed run needs), cut from the file, so that
+    appending resumes on a clean line; a reader that must not write (a viewer of a run still in
+    progress) passes ``repair=False``. An unreadable line anywhere else is an ``ArenaError``.
     """
     if not path.exists():
         return []
@@ -203,7 +204,7 @@ def read_results(path: Path) -> list[dict[str, Any]]:
                 break
             units.setdefault(key, line)
         position = good_end = end + 1
-    if good_end < len(data):
+    if repair and good_end < len(data):
         with open(path, "r+b") as stream:
             stream.truncate(good_end)
     return list(units.values())

@@ -328,12 +328,12 @@ def _ratings_text(summary: dict[str, Any]) -> list[str]:
     ]
 
 
-def _json_ready(value: Any) -> Any:
-    """``value`` with NaN replaced by None (JSON has no NaN)."""
+def json_ready(value: Any) -> Any:
+    """``value`` with NaN replaced by None (JSON has no NaN): what a JSON writer of the summary needs."""
     if isinstance(value, dict):
-        return {key: _json_ready(item) for key, item in value.items()}
+        return {key: json_ready(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [_json_ready(item) for item in value]
+        return [json_ready(item) for item in value]
     if isinstance(value, float) and math.isnan(value):
         return None
     return value
@@ -341,7 +341,7 @@ def _json_ready(value: Any) -> Any:
 
 def write_json(summary: dict[str, Any], path: Path) -> None:
     """The summary as indented JSON."""
-    path.write_text(json.dumps(_json_ready(summary), indent=2) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(json_ready(summary), indent=2) + "\n", encoding="utf-8")
 
 
 def write_csv(summary: dict[str, Any], path: Path) -> None:

@@ -50,15 +50,6 @@ from pinochle_env.games.two_hand.melds import MELD_CARDS
 from pinochle_env.switches import VARIANT_SWITCHES, Rules, spell
 from pinochle_env.variants import variant_kit
 
-#: What a follower of suit must beat under each ``head_rule`` (where a card of the suit can).
-HEAD_WORDS = {
-    "winner": "the card winning the trick",
-    "highest_led": "the highest card of the suit led",
-    "led_card": "the card led",
-    "trump_lead_only": "the winning trump on a trump lead",
-    "none": "nothing",
-}
-
 #: A card moved face down as one line per run (passing): (kind, mover, receiver), the cards (None
 #: where the person may not see one).
 Transfer = tuple[tuple[str, int, int], list[int | None]]
@@ -251,16 +242,8 @@ class Table:
 
     def play_rule(self, view: Any, card: int, head_rule: str) -> str:
         """Which rule of play a held but illegal ``card`` breaks (the trick has been led), in the
-        words of ``head_rule`` (a higher trump is asked for only where over-trumping is the rule)."""
-        led = SUIT_OF[view.trick[0]]
-        suits_held = {SUIT_OF[c] for c in range(NUM_TYPES) if view.hand[c]}
-        if led in suits_held:
-            if SUIT_OF[card] != led:
-                return f"you must follow suit ({SUIT_NAMES[led]})"
-            return f"you must beat {HEAD_WORDS[head_rule]} when you can, to head the trick"
-        if SUIT_OF[card] != view.trump:
-            return f"you have no {SUIT_NAMES[led]}, so you must trump"
-        return "you must beat the winning trump when you can"
+        words of ``head_rule``."""
+        return R.play_refusal(view.hand, view.trick, view.trump, card, head_rule)
 
     # ------------------------------------------------------------------ what the person asks for
 

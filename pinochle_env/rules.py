@@ -22,6 +22,7 @@ from .cards import (
     QUEEN,
     RANK_OF,
     SPADES,
+    SUIT_NAMES,
     SUIT_OF,
     SUITS,
     TEN,
@@ -242,6 +243,36 @@ def legal_cards(
 ) -> list[int]:
     """Card types that ``hand`` (count vector) may play to ``trick`` (cards so far, in play order)."""
     return bits_to_cards(legal_card_bits(held_bits(hand), trick, trump, head_rule, must_overtrump))
+
+
+#: What a follower of suit must beat under each ``head_rule`` (where a card of the suit can).
+HEAD_WORDS = {
+    "winner": "the card winning the trick",
+    "highest_led": "the highest card of the suit led",
+    "led_card": "the card led",
+    "trump_lead_only": "the winning trump on a trump lead",
+    "none": "nothing",
+}
+
+
+def play_refusal(
+    hand: list[int] | tuple[int, ...],
+    trick: list[int] | tuple[int, ...],
+    trump: int,
+    card: int,
+    head_rule: str = "winner",
+) -> str:
+    """Why ``hand`` (count vector) may not play ``card``, a card it holds that :func:`legal_cards`
+    refuses for ``trick`` (led, so not empty): the rule the card breaks, as a player would read it,
+    in the words of ``head_rule`` (the play CLI and the web table tell a person this)."""
+    led = SUIT_OF[trick[0]]
+    if any(hand[c] for c in SUIT_CARDS[led]):
+        if SUIT_OF[card] != led:
+            return f"you must follow suit ({SUIT_NAMES[led]})"
+        return f"you must beat {HEAD_WORDS[head_rule]} when you can, to head the trick"
+    if SUIT_OF[card] != trump:
+        return f"you have no {SUIT_NAMES[led]}, so you must trump"
+    return "you must play a higher trump than the winning one when you can"
 
 
 def _card_to_head(

@@ -173,7 +173,10 @@ def test_resume_after_partial_run_and_truncated_file(tmp_path):
     text = (out / RESULTS).read_bytes()
     lines = text.splitlines(keepends=True)
     (out / RESULTS).write_bytes(b"".join(lines[:3]) + lines[3][: len(lines[3]) // 2])  # killed mid-write
+    assert len(read_results(out / RESULTS, repair=False)) == 3  # a viewer drops the partial line...
+    assert (out / RESULTS).read_bytes().endswith(lines[3][: len(lines[3]) // 2])  # ...and leaves the file be
     assert len(read_results(out / RESULTS)) == 3  # the partial line is dropped (and cut from the file)
+    assert (out / RESULTS).read_bytes() == b"".join(lines[:3])
     resumed = run_arena(ArenaConfig(agents=TWO, deals=8), out, resume=True)
     ids = [line["id"] for line in lines_of(out)]
     assert sorted(ids) == list(range(8))  # none repeated, none lost

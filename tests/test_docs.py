@@ -41,7 +41,7 @@ def test_readme_layout_names_every_module():
     words = set(block.replace(",", " ").replace("/", " ").replace("+", " ").split())
     missing = [
         str(path.relative_to(root))
-        for package in ("pinochle_env", "agents", "pinochle_train")
+        for package in ("pinochle_env", "agents", "pinochle_train", "pinochle_web")
         for path in sorted((root / package).rglob("*.py"))
         if (path.stem if path.stem != "__init__" else path.parent.name) not in words
     ]

@@ -1,4 +1,5 @@
-"""The layers import one way: ``pinochle_env`` -> ``agents`` -> ``pinochle_train``, never back.
+"""The layers import one way: ``pinochle_env`` -> ``agents`` -> ``pinochle_train``, never back, and
+the web app (``pinochle_web``) sits on the agents, never on the trainer.
 
 Read statically from the source (every import, also those inside functions, so a lazy import
 cannot hide a cycle), and checked dynamically in fresh interpreters: importing the environment
@@ -16,12 +17,13 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("pinochle_env", "agents", "pinochle_train")
+PACKAGES = ("pinochle_env", "agents", "pinochle_train", "pinochle_web")
 #: What each package may not import (besides the layers above it).
 FORBIDDEN = {
     "pinochle_env": {"agents", "pinochle_train", "pinochle_web", "torch", "tensorboard"},
     "agents": {"pinochle_train", "pinochle_web", "tensorboard"},
     "pinochle_train": {"pinochle_web"},
+    "pinochle_web": {"pinochle_train", "tensorboard"},
 }
 #: Only these modules may import PyTorch in the agents layer: the neural policy and its format.
 TORCH_IN_AGENTS = "agents.neural"

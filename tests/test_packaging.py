@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("pinochle_env", "agents", "pinochle_train")
+PACKAGES = ("pinochle_env", "agents", "pinochle_train", "pinochle_web")
 #: What the sdist must hold besides the packages.
 SDIST_FOLDERS = ("tests", "configs", "docs", "notebooks", "benchmarks", "examples")
 SDIST_FILES = ("README.md", "LICENSE", "CITATION.cff", "CHANGELOG.md", "train.py", "pyproject.toml", ".ci/run")

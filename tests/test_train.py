@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import torch
 
-from agents.arena import ArenaConfig, run_arena
+from agents.arena import ArenaConfig, ArenaError, run_arena
 from agents.neural.checkpoints import CheckpointError, load_checkpoint, save_checkpoint
 from agents.neural.network import masked_logits
 from agents.registry import load_agent
@@ -349,12 +349,13 @@ def test_checkpoint_agent_plays_legal_moves_in_the_arena(tmp_path: Path) -> None
 def test_mismatched_and_corrupt_checkpoints_are_refused(tmp_path: Path) -> None:
     good = _policy_export(tmp_path)
     # Trained with max_bid=500 (a smaller observation and action space): refused before any play
-    # of a default game, naming the sizes that differ.
+    # of a default game (the agent's check_rules), naming the sizes that differ.
     small = _policy_export(tmp_path, "small.pt", {"max_bid": 500})
-    with pytest.raises(ValueError, match=r"observation_size: checkpoint \d+, this game .*num_actions"):
+    with pytest.raises(ArenaError, match=r"observation_size: checkpoint \d+, this game .*num_actions"):
         run_arena(ArenaConfig(agents=(f"checkpoint:{small}", "random"), deals=1), tmp_path / "m")
+    assert not (tmp_path / "m").exists()
     # ... and the other way round.
-    with pytest.raises(ValueError, match="max_bid=500"):
+    with pytest.raises(ArenaError, match="max_bid=500"):
         run_arena(
             ArenaConfig(agents=(f"checkpoint:{good}", "random"), deals=1, rules=Rules(max_bid=500)), tmp_path / "s"
         )

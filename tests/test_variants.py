@@ -17,7 +17,7 @@ import pytest
 import pinochle_env
 from agents.arena import ArenaConfig, run_arena
 from agents.arena_report import deal_pair_margin
-from agents.base import decide
+from agents.base import check_plays, decide
 from agents.gym_env import SingleSeatEnv
 from agents.neural.checkpoints import CheckpointError
 from agents.registry import load_agent
@@ -226,3 +226,14 @@ def test_bundled_partnership_agent_refuses_the_variants():
     game = new_game(Rules(variant="cutthroat"), np.random.default_rng(0))
     with pytest.raises(CheckpointError, match="plays the partnership game"):
         decide(load_agent("checkpoint:bundled", seed=0), game)
+
+
+def test_checkpoint_agents_refuse_a_variant_up_front():
+    """``check_plays`` refuses a checkpoint trained for another game before any deal, as for pimc."""
+    agent = load_agent("checkpoint:bundled", seed=0)
+    check_plays(agent, Rules())
+    for variant in ("cutthroat", "two_hand"):
+        with pytest.raises(CheckpointError, match="plays the partnership game"):
+            check_plays(agent, Rules(variant=variant))
+    with pytest.raises(CheckpointError, match="observation_size"):
+        check_plays(agent, Rules(max_bid=500))

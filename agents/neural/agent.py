@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from pinochle_env import PlayerView
+from pinochle_env.protocol import View
 from pinochle_env.switches import Rules
 from pinochle_env.variants import VariantKit, variant_kit
 
@@ -88,47 +88,55 @@ class NeuralAgent:
         self._rng = np.random.default_rng(seed)
 
     def check_rules(self, rules: Rules) -> None:
-        """Refuse, before any play, rules whose game this policy cannot play: another variant, or
-        observation or action sizes that differ from the checkpoint's (another ``max_bid``)."""
-        kit = variant_kit(rules)
-        self._check(rules, kit, kit.new_game(np.random.default_rng(0)).layout.size)
+        """Refuse (``CheckpointError``, a ``ValueError``) rules whose game the policy was not trained
+        for: another variant, or an observation or action layout of other sizes (another
+        ``max_bid``). Drivers call it up front through :func:`agents.base.check_plays`."""
+        self._kit(rules, variant_kit(rules).new_game(np.random.default_rng(0)).layout.size)
 
-    def _check(self, rules: Rules, kit: VariantKit, num_actions: int) -> None:
+    def _kit(self, rules: Rules, num_actions: int) -> VariantKit:
+        """The kit of ``rules``, checked against the checkpoint once per rule set."""
         from .checkpoints import CheckpointError, check_compatible
 
-        trained = self.meta.get("rules", {}).get("variant", "partnership")
-        if trained != rules.variant:
-            raise CheckpointError(
-                f"{self.path}: the policy plays the {trained} game, this game is variant={rules.variant!r}"
-            )
-        check_compatible(
-            self.meta,
-            {"observation_size": kit.spec.size, "num_actions": num_actions},
-            f"this game ({rules.variant} rules with max_bid={rules.max_bid})",
-        )
-
-    def _encode(self, view: PlayerView, mask: np.ndarray) -> np.ndarray:
-        """The view's observation, its layout checked against the checkpoint once per rule set."""
-        rules = view.rules
         key = (rules.variant, rules.max_bid)
         if key not in self._kits:
+            trained = self.meta.get("rules", {}).get("variant", "partnership")
+            if trained != rules.variant:
+                raise CheckpointError(
+                    f"{self.path}: the policy plays the {trained} game, this game is variant={rules.variant!r}"
+                )
             kit = variant_kit(rules)
-            self._check(rules, kit, len(mask))
+            check_compatible(
+                self.meta,
+                {"observation_size": kit.spec.size, "num_actions": num_actions},
+                f"this game ({rules.variant} rules with max_bid={rules.max_bid})",
+            )
             self._kits[key] = kit
-        return self._kits[key].observation_from_view(view)
+        return self._kits[key]
 
-    def act(self, view: PlayerView, mask: np.ndarray) -> int:
+    def _masked_logits(self, view: View, mask: np.ndarray) -> Any:
+        """The policy's logits for the view's observation, illegal actions masked out (a tensor)."""
         import torch
 
         from .network import masked_logits
 
-        observation = self._encode(view, mask)
+        observation = self._kit(view.rules, len(mask)).observation_from_view(view)
         with torch.inference_mode():
-            logits = masked_logits(self.policy(torch.from_numpy(observation)[None]), torch.from_numpy(mask)[None])[0]
-            if not self.sample:
-                return int(logits.argmax())
-            probabilities = torch.softmax(logits, dim=0).double().numpy()
-        return int(self._rng.choice(len(probabilities), p=probabilities / probabilities.sum()))
+            return masked_logits(self.policy(torch.from_numpy(observation)[None]), torch.from_numpy(mask)[None])[0]
+
+    def probabilities(self, view: View, mask: np.ndarray) -> np.ndarray:
+        """The policy's probability of each action (float64, shape of ``mask``): what the network
+        thinks of each legal action, 0 for the illegal ones, summing to 1. A viewer shows these;
+        ``act`` with ``sample=true`` draws from them."""
+        import torch
+
+        probabilities = torch.softmax(self._masked_logits(view, mask), dim=0).double().numpy()
+        return probabilities / probabilities.sum()
+
+    def act(self, view: View, mask: np.ndarray) -> int:
+        if not self.sample:
+            return int(self._masked_logits(view, mask).argmax())
+        probabilities = self.probabilities(view, mask)
+        return int(self._rng.choice(len(probabilities), p=probabilities))
 
 
 def load_checkpoint_agent(path: str | os.PathLike, seed: int | None = None, sample: bool = False) -> NeuralAgent:
