@@ -30,6 +30,8 @@ _INSTALLED_CONFIGS = Path(__file__).resolve().parent / "configs"
 CONFIG_DIR = _INSTALLED_CONFIGS if _INSTALLED_CONFIGS.is_dir() else Path(__file__).resolve().parent.parent / "configs"
 DEVICES = ("auto", "cpu", "cuda")
 CRITIC_INPUTS = ("state", "observation")
+#: Derived features of the policy's input (agents/neural/features.py): none, or the partnership game's.
+FEATURES = ("none", "partnership")
 
 
 def _field(default: Any, help: str) -> Any:
@@ -61,6 +63,9 @@ class TrainConfig:
         default_factory=lambda: [256, 256], metadata={"help": "widths of the value network's hidden layers"}
     )
     critic_input: str = _field("state", "what the value network sees: state (perfect information) or observation")
+    features: str = _field(
+        "none", "derived features the policy computes from its observation: none, or partnership (the partnership game)"
+    )
     learning_rate: float = _field(3e-4, "Adam learning rate")
     epochs: int = _field(2, "passes over each update's data")
     minibatch_size: int = _field(1024, "decisions per gradient step")
@@ -114,6 +119,7 @@ FIELD_CHOICES: dict[str, tuple[str, ...]] = {
     "device": DEVICES,
     "backend": BACKENDS,
     "critic_input": CRITIC_INPUTS,
+    "features": FEATURES,
     "rules_preset": tuple(PRESETS),
 }
 #: Fields that may differ when a run is resumed (they do not change what the run computes).
@@ -248,6 +254,11 @@ def validate(config: TrainConfig) -> None:
     _require(
         config.critic_input in CRITIC_INPUTS,
         f"config critic_input={config.critic_input!r}; allowed: {', '.join(CRITIC_INPUTS)}",
+    )
+    _require(config.features in FEATURES, f"config features={config.features!r}; allowed: {', '.join(FEATURES)}")
+    _require(
+        config.features != "partnership" or config.rule_set().variant == "partnership",
+        f"config features=partnership needs the partnership game, not variant={config.rule_set().variant!r}",
     )
     for name in ("hidden", "critic_hidden"):
         widths = getattr(config, name)

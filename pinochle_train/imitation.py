@@ -89,7 +89,7 @@ def _gather(iterator: Any, total: int, log: TextIO | None) -> list[dict[str, np.
 
 
 def fit_imitation(
-    policy: MLP,
+    policy: nn.Module,
     critic: MLP,
     optimizer: torch.optim.Optimizer,
     data: dict[str, np.ndarray],

@@ -20,7 +20,7 @@ import numpy as np
 import torch
 
 from agents.neural.checkpoints import FORMAT, FORMAT_VERSION, check_compatible, export_policy, save_checkpoint
-from agents.neural.network import build_critic, build_policy
+from agents.neural.network import build_critic, policy_for
 from agents.runtime import format_duration, usable_cpus
 from pinochle_env import BatchedGames
 from pinochle_env.encoding import ENCODER_VERSION
@@ -64,7 +64,7 @@ class Trainer:
         self.rules = config.rule_set()
         sizes = network_sizes(BatchedGames(1, self.rules))
         self.sizes = {**sizes, "critic_input_size": sizes["critic_input_size"][config.critic_input]}
-        self.policy = build_policy(self.sizes["observation_size"], config.hidden, self.sizes["num_actions"])
+        self.policy = policy_for(self.metadata())
         self.critic = build_critic(self.sizes["critic_input_size"], config.critic_hidden)
         self.policy.to(self.device)
         self.critic.to(self.device)
@@ -103,6 +103,7 @@ class Trainer:
             "rules": self.rules.to_dict(),
             "hidden": list(self.config.hidden),
             "critic_hidden": list(self.config.critic_hidden),
+            "features": None if self.config.features == "none" else self.config.features,
         }
 
     def state(self) -> dict[str, Any]:

@@ -15,10 +15,11 @@ import pytest
 import torch
 
 from agents.arena import ArenaConfig, ArenaError, run_arena
+from agents.base import decide
 from agents.neural.checkpoints import CheckpointError, load_checkpoint, save_checkpoint
 from agents.neural.network import masked_logits
 from agents.registry import load_agent
-from pinochle_env import Rules
+from pinochle_env import Game, Rules
 from pinochle_train import cli
 from pinochle_train.backends import InProcessBackend
 from pinochle_train.config import TrainConfig, build_config
@@ -588,3 +589,23 @@ def test_imitation_warm_start_learns_the_bots_choices(tmp_path: Path) -> None:
     after = agreement()
     assert after > before + 0.15, (before, after)
     assert statistics["agreement"] > before
+
+
+def test_a_policy_with_derived_features_trains_resumes_and_plays(tmp_path: Path) -> None:
+    """``features=partnership``: the policy computes its derived features itself; its checkpoints and
+    policy export say so, it resumes, and as a ``checkpoint:`` agent it plays legal moves."""
+    from agents.neural.network import FeaturePolicy
+
+    arguments = ["--config", "smoke", "--features", "partnership", "--out-dir", str(tmp_path), "--run-name", "f"]
+    assert cli.main([*arguments, "--updates", "1", "--final-eval-deals", "0"]) == 0
+    assert cli.main(["--resume", str(tmp_path / "f"), "--updates", "2", "--final-eval-deals", "0"]) == 0
+    assert load_checkpoint(tmp_path / "f" / "policy.pt")["features"] == "partnership"  # the export says so
+    checkpoint = load_checkpoint(tmp_path / "f" / "checkpoints" / "update_000002.pt")
+    assert checkpoint["features"] == "partnership" and checkpoint["counters"]["update"] == 2
+    agent = load_agent(f"checkpoint:{tmp_path / 'f' / 'policy.pt'}", seed=0)
+    assert isinstance(agent.policy, FeaturePolicy)
+    game = Game(Rules(), np.random.default_rng(3))
+    while not game.hand_over:
+        game.apply(decide(agent, game))  # decide() refuses an illegal action
+    with pytest.raises(ValueError, match="features=partnership needs the partnership game"):
+        build_config({"features": "partnership", "rules": {"variant": "cutthroat"}})

@@ -57,10 +57,10 @@ def _load_policy(path: Path) -> tuple[dict[str, Any], Any]:
     key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
     if key not in _CACHE:
         from .checkpoints import CheckpointError, load_checkpoint
-        from .network import build_policy
+        from .network import policy_for
 
         payload = load_checkpoint(path)
-        policy = build_policy(payload["observation_size"], payload["hidden"], payload["num_actions"])
+        policy = policy_for(payload)
         try:
             policy.load_state_dict(payload["policy"])
         except RuntimeError as error:

@@ -42,6 +42,9 @@ POLICY_KEYS = (
     "critic_hidden",
     "policy",
 )
+#: Keys a policy export may hold besides (absent in older files): ``features``, the derived-feature
+#: layer of the policy (:func:`agents.neural.network.build_policy`; absent or None: none).
+OPTIONAL_POLICY_KEYS = ("features",)
 
 
 class CheckpointError(ValueError):
@@ -117,4 +120,5 @@ def check_compatible(payload: dict[str, Any], expected: dict[str, Any], what: st
 
 def export_policy(payload: dict[str, Any], path: str | os.PathLike) -> Path:
     """Write the policy-only part of a checkpoint (what agents load) to ``path``."""
-    return save_checkpoint({key: payload[key] for key in POLICY_KEYS}, path)
+    keys = [*POLICY_KEYS, *(key for key in OPTIONAL_POLICY_KEYS if key in payload)]
+    return save_checkpoint({key: payload[key] for key in keys}, path)
