@@ -42,12 +42,16 @@ Rewards
     decision); ``info["hand_record"]`` of that step holds the finished hand.
 
 Illegal actions
-    ``illegal_action="raise"`` (default): an illegal or out-of-range action raises
-    :class:`pinochle_env.IllegalActionError` (a ``ValueError``) naming the action and the legal
-    ones, and changes nothing. ``illegal_action="penalty"``: the learner gets -1 and the episode
-    terminates (``info["illegal_action"]`` holds the action), as in the PettingZoo env; this is the
-    mode for Gymnasium's ``check_env``, whose step checks send unmasked random actions (one of them
-    sampled before the reset it is applied after, so no mask can make it legal). ``step`` before
+    An action is what ``action_space.contains`` takes as an integer (a Python or numpy integer, or
+    the 0-d integer array Stable-Baselines3's ``predict`` returns), booleans excepted; anything else
+    raises :class:`pinochle_env.engine.ActionTypeError` (an ``IllegalActionError`` and a
+    ``TypeError``) naming its type, in either mode. ``illegal_action="raise"`` (default): an
+    illegal or out-of-range action raises :class:`pinochle_env.IllegalActionError` (a
+    ``ValueError``) naming the action and the legal ones, and changes nothing.
+    ``illegal_action="penalty"``: the learner gets -1 and the episode terminates
+    (``info["illegal_action"]`` holds the action), as in the PettingZoo env; this is the mode for
+    Gymnasium's ``check_env``, whose step checks send unmasked random actions (one of them sampled
+    before the reset it is applied after, so no mask can make it legal). ``step`` before
     ``reset`` or after the end of an episode raises ``RuntimeError``.
 
 ``reset(seed=...)`` seeds the deals and the three agents; ``reset(options={"dealer": k, "deal":
@@ -64,7 +68,7 @@ import numpy as np
 from gymnasium import spaces
 
 from pinochle_env.actions import ActionLayout
-from pinochle_env.engine import IllegalActionError
+from pinochle_env.engine import ActionTypeError, IllegalActionError
 from pinochle_env.episode import EpisodeConfig
 from pinochle_env.games.partnership.encoding import GameEncoder, PartnershipSpec
 from pinochle_env.games.partnership.game import NUM_SEATS, Game
@@ -150,8 +154,8 @@ class SingleSeatEnv(gymnasium.Env):
         try:
             self.game.apply(action)
         except IllegalActionError as error:
-            if self.illegal_action == "raise":
-                raise IllegalActionError(f"player {self.seat} (learner): {error}") from None
+            if self.illegal_action == "raise" or isinstance(error, ActionTypeError):
+                raise type(error)(f"player {self.seat} (learner): {error}") from None
             return self._penalise(action)
         reward, terminated, truncated, records = self._advance()
         self._done = terminated or truncated

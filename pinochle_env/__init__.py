@@ -14,7 +14,7 @@ the registry in :mod:`~pinochle_env.variants`.
 
 from .actions import ActionLayout
 from .batch import BatchedGames, BatchStep
-from .engine import IllegalActionError
+from .engine import ActionTypeError, IllegalActionError
 from .env import action_to_string, env, raw_env
 from .games.partnership import Game, Phase, PlayerView
 from .switches import PRESETS, Rules
@@ -23,6 +23,7 @@ from .variants import new_game
 __all__ = [
     "PRESETS",
     "ActionLayout",
+    "ActionTypeError",
     "BatchStep",
     "BatchedGames",
     "Game",

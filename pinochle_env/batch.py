@@ -35,7 +35,7 @@ import numpy as np
 
 from .actions import masks_from_bits
 from .cards import NUM_TYPES
-from .engine import IllegalActionError
+from .engine import ActionTypeError, IllegalActionError
 from .episode import EpisodeConfig
 from .protocol import Engine, HandArrays, View
 from .recycling import RecycledArrays
@@ -277,7 +277,7 @@ class BatchedGames:
     def _raise_illegal(self, actions: np.ndarray) -> None:
         """Name the first game whose action is out of range or masked out (or refuse non-integers)."""
         if actions.dtype.kind not in "iu":
-            raise IllegalActionError(f"actions must be integers, got an array of {actions.dtype}")
+            raise ActionTypeError(f"actions must be integers, got an array of {actions.dtype}")
         in_range = (actions >= 0) & (actions < self.num_actions)
         legal = in_range & (self._masks[self._rows, np.where(in_range, actions, 0)] == 1)
         i = int(np.flatnonzero(~legal)[0])

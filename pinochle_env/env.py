@@ -67,10 +67,16 @@ hand-record format (``docs/rules.md``); each agent sees it in its next ``last()`
 
 Illegal actions
 ---------------
+An action is an integer: what the action space's ``contains`` takes (a Python or numpy integer,
+or a 0-d integer array, as Stable-Baselines3's ``predict`` returns), except ``True`` and ``False``.
+Anything else (a float, a bool, a string, a 1-element list or array) raises
+:class:`~pinochle_env.engine.ActionTypeError` (an :class:`IllegalActionError` and a ``TypeError``)
+naming its type, in either mode below.
+
 By default an illegal or out-of-range action raises :class:`IllegalActionError` (a
 ``ValueError``) naming the action and the legal ones, and changes nothing.
 ``illegal_action="penalty"`` selects PettingZoo's behaviour instead: the offending agent gets -1,
-the episode ends.
+the episode ends (an out-of-range id fails PettingZoo's ``AssertOutOfBoundsWrapper``).
 
 Version history
 ---------------
@@ -89,7 +95,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .actions import ActionLayout, mask_from_bits
-from .engine import IllegalActionError
+from .engine import IllegalActionError, action_id
 from .episode import EpisodeConfig
 from .protocol import Engine
 from .render import format_table, render_for_mode
@@ -113,8 +119,21 @@ def env(**kwargs: Any) -> AECEnv:
     environment: AECEnv = raw_env(**kwargs)
     if environment.illegal_action == "penalty":
         environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
-        environment = wrappers.AssertOutOfBoundsWrapper(environment)
+        environment = _AssertActionType(environment)
     return _OrderEnforcing(environment)
+
+
+class _AssertActionType(wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's out-of-bounds assertion, given the action as a Python int after refusing one
+    that is no integer at all (an ``ActionTypeError``, as without the penalty; ``None`` only for a
+    finished agent): ``Discrete.contains`` takes ``True``, which the illegal-move wrapper would
+    then use as an index, and refuses a numpy ``uint64``."""
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if action is not None or not (self.terminations[agent] or self.truncations[agent]):
+            action = action_id(action)
+        super().step(action)
 
 
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
@@ -271,8 +290,8 @@ class raw_env(AECEnv):
         game = self.game
         try:
             game.apply(action)
-        except IllegalActionError as error:
-            raise IllegalActionError(f"{agent}: {error}") from None
+        except IllegalActionError as error:  # an ActionTypeError stays one
+            raise type(error)(f"{agent}: {error}") from None
         self._cumulative_rewards[agent] = 0.0
         if self._paid:  # rewards are only ever non-zero from the step that ends a hand to the next
             self._clear_rewards()
