@@ -134,6 +134,22 @@ class BatchedGames:
         self._in_arrays_only = self._lockstep is not None and self.config.episode == "hand" and not record
         self._first_hands: dict[int, tuple[int, list[list[int]]]] = {}  # game -> (dealer, hands) of an unmade engine
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The state without the observation buffer and its views: the encoders' rows are views of
+        it, and a pickle or ``deepcopy`` copies views apart from their base. :meth:`__setstate__`
+        makes the buffer again from the encoders' (copied) rows, and the encoders and the arrays
+        write into it again."""
+        return {name: value for name, value in self.__dict__.items() if name not in ("_buffer", "_seat_rows")}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._buffer = buffer = np.stack([encoder.rows for encoder in self._encoders])
+        self._seat_rows = buffer.reshape(self.num_games * self.num_seats, self.spec.size)
+        for encoder, rows in zip(self._encoders, buffer, strict=True):
+            encoder.attach(rows)
+        if self._lockstep is not None:
+            self._lockstep.attach(buffer)
+
     def _generators(self, seed: int | Sequence[int] | None) -> list[np.random.Generator]:
         if seed is None or isinstance(seed, (int, np.integer)):
             return [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(self.num_games)]

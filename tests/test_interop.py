@@ -4,6 +4,9 @@ observation bounds and the edges of the AEC and Gymnasium protocols."""
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import numpy as np
 import pytest
 
@@ -205,3 +208,134 @@ def test_batched_games_refuse_non_integer_actions_naming_the_dtype():
         with pytest.raises(ActionTypeError, match=f"integers, got an array of {bad.dtype}"):
             batch.step(bad)
     batch.step(actions.astype(np.int16))
+
+
+# ---------------------------------------------------------------------------------------------- copies
+
+
+COPIES = {"pickle": lambda thing: pickle.loads(pickle.dumps(thing)), "deepcopy": copy.deepcopy}
+
+
+def assert_same(a, b, where="") -> None:
+    """Equal nested results: dicts, lists and tuples of arrays, numbers and strings."""
+    if isinstance(a, dict):
+        assert isinstance(b, dict) and a.keys() == b.keys(), where
+        for key in a:
+            assert_same(a[key], b[key], f"{where}[{key!r}]")
+    elif isinstance(a, list | tuple):
+        assert type(a) is type(b) and len(a) == len(b), where
+        for k, (x, y) in enumerate(zip(a, b, strict=True)):
+            assert_same(x, y, f"{where}[{k}]")
+    elif isinstance(a, np.ndarray):
+        assert isinstance(b, np.ndarray) and a.dtype == b.dtype, where
+        np.testing.assert_array_equal(a, b, err_msg=where)
+    else:
+        assert a == b, f"{where}: {a!r} != {b!r}"
+
+
+def aec_run(e, seed: int, hands: int) -> list:
+    """What the AEC env shows from now on under random legal play (the actions drawn from ``seed``):
+    every ``last()``, the rewards and the hand records; after the episode, ``hands - 1`` more
+    episodes from ``reset()`` without a seed (the env's own generator deals them)."""
+    rng = np.random.default_rng(seed)
+    seen: list = []
+    for episode in range(hands):
+        if episode:
+            e.reset()
+        for agent in e.agent_iter():
+            result = e.last()
+            seen.append((agent, result, dict(e.rewards)))
+            if result[2] or result[3]:
+                e.step(None)
+            else:
+                e.step(int(rng.choice(np.flatnonzero(result[0]["action_mask"]))))
+        seen.append(e.unwrapped.hand_records)
+    return seen
+
+
+AEC_COPIED = {
+    **{f"{v}-{kind}": ({"variant": v}, kind) for v in VARIANTS for kind in ("wrapped", "raw")},
+    "partnership-game-penalty": ({"episode": "game", "max_hands": 2, "illegal_action": "penalty"}, "wrapped"),
+    "cutthroat-game": ({"variant": "cutthroat", "episode": "game", "max_hands": 2}, "wrapped"),
+}
+
+
+@pytest.mark.parametrize("how", COPIES)
+@pytest.mark.parametrize("name", AEC_COPIED)
+def test_aec_env_copies_mid_hand_continue_identically(name, how):
+    options, kind = AEC_COPIED[name]
+    e = pinochle_env.env(**options) if kind == "wrapped" else pinochle_env.raw_env(**options)
+    e.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(9):  # into the hand
+        e.step(int(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]))))
+    copied = COPIES[how](e)
+    assert type(copied) is type(e) and copied.unwrapped is not e.unwrapped
+    from_copy = aec_run(copied, seed=6, hands=2)  # the copy first: the original must not notice
+    assert_same(aec_run(e, seed=6, hands=2), from_copy)
+
+
+def batch_run(batch, seed: int, steps: int) -> list:
+    """Every field of ``steps`` steps of random legal play (actions drawn from ``seed``), the states
+    and the hand records."""
+    rng = np.random.default_rng(seed)
+    masks = batch._masks
+    seen: list = []
+    for _ in range(steps):
+        noise = rng.random(masks.shape) + masks
+        step = batch.step(noise.argmax(axis=1))
+        masks = step.action_masks
+        seen.append(tuple(field.copy() if isinstance(field, np.ndarray) else field for field in step))
+        seen.append(batch.states())
+    seen.append([game.to_act for game in batch.games])
+    return seen
+
+
+BATCH_COPIED = {
+    "arrays-128": ({"num_games": 128, "arrays": True}, 60),
+    "arrays-128-records-game": ({"num_games": 128, "arrays": True, "record": True, "episode": "game"}, 60),
+    **{
+        f"engines-{v}": ({"num_games": 6, "rules": {"variant": v}, "arrays": False, "record": True}, 80)
+        for v in VARIANTS
+    },
+}
+
+
+@pytest.mark.parametrize("how", COPIES)
+@pytest.mark.parametrize("name", BATCH_COPIED)
+def test_batched_games_copies_mid_hand_continue_identically(name, how):
+    options, steps = BATCH_COPIED[name]
+    batch = pinochle_env.BatchedGames(**options, seed=7)
+    batch.reset()
+    batch_run(batch, seed=7, steps=steps // 2)  # mid-hand in every game, some hands over
+    copied = COPIES[how](batch)
+    assert copied.arrays == batch.arrays
+    from_copy = batch_run(copied, seed=8, steps=steps)
+    assert_same(batch_run(batch, seed=8, steps=steps), from_copy)
+
+
+def single_seat_run(env, seed: int, episodes: int) -> list:
+    rng = np.random.default_rng(seed)
+    seen: list = []
+    for episode in range(episodes):
+        if episode:
+            seen.append(env.reset())
+        while True:
+            result = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            seen.append(result)
+            if result[2] or result[3]:
+                break
+    return seen
+
+
+@pytest.mark.parametrize("how", COPIES)
+def test_single_seat_env_copies_mid_hand_continue_identically(how):
+    env = SingleSeatEnv(seat=1, partner="heuristic", opponents=["random", "heuristic"], episode="game", max_hands=2)
+    env.reset(seed=9)
+    rng = np.random.default_rng(9)
+    for _ in range(4):
+        env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+    copied = COPIES[how](env)
+    from_copy = single_seat_run(copied, seed=10, episodes=2)
+    assert_same(single_seat_run(env, seed=10, episodes=2), from_copy)
+    assert copied.hand_records == env.hand_records
