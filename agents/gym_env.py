@@ -120,7 +120,7 @@ class SingleSeatEnv(gymnasium.Env):
         self.observation_spec = PartnershipSpec(self.rules)
         self._encoder = GameEncoder(self.observation_spec)
         self.agents = _seat_agents(seat, partner, opponents)
-        self.observation_space = spaces.Box(*self.observation_spec.bounds(), dtype=np.float32)
+        self.observation_space = spaces.Box(*self.observation_spec.bounds(self.config.most_hands), dtype=np.float32)
         self.action_space = spaces.Discrete(self.layout.size)
         self.game: Game | None = None
         self.hand_records: list[dict[str, Any]] = []

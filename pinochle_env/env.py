@@ -46,6 +46,18 @@ seat may know and nothing else. ``env.unwrapped.describe(i)`` names entry ``i``.
 
 {observation}
 
+The ``Box`` bounds are [0, 1] except for two pieces, derived from the rules
+(``env.unwrapped.spec.ranges(hands)``, bounds that change no value): ``meld_points`` from 0 to the
+meld of the whole deck (no hand melds more), and ``scores`` from minus ``max_bid`` per hand of the
+episode (the most a set or thrown-in contract loses; 0 in the two-handed game, which has no
+contract) to the target plus the most a hand can score (meld and every trick point), over the
+target. With the default rules:
+
+{bounds}
+
+A game without ``max_hands`` has no lower bound on the scores (nothing in the rules stops a side
+being set hand after hand), so its ``scores`` go down to ``-inf``, the only infinite bound.
+
 ``state()`` (``state_space``, {state_size} floats) is the perfect-information state for centralised
 critics: the acting seat's observation followed by the current hands of its left, partner and
 right (thermometers).
@@ -209,17 +221,17 @@ class raw_env(AECEnv):
         self.possible_agents = [f"player_{seat}" for seat in range(kit.num_seats)]
         self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.agents: list[str] = []
+        low, high = kit.spec.bounds(self.config.most_hands)
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
-                    "observation": spaces.Box(*kit.spec.bounds(), dtype=np.float32),
+                    "observation": spaces.Box(low, high, dtype=np.float32),
                     "action_mask": spaces.Box(0, 1, (self.layout.size,), dtype=np.int8),
                 }
             )
             for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(self.layout.size) for agent in self.possible_agents}
-        low, high = kit.spec.bounds()
         size = kit.state_size
         self.state_space = spaces.Box(
             np.concatenate([low, np.zeros(size - self.spec.size, np.float32)]),
@@ -371,6 +383,20 @@ def observation_table(rules: Rules | None = None) -> str:
     )
 
 
+def bounds_table(rules: Rules | None = None) -> str:
+    """The pieces of the observation whose bounds are not [0, 1], per kind of episode, generated
+    from ``ObservationSpec.ranges`` (default: the default rules)."""
+    spec = variant_kit(rules or Rules()).spec
+    episodes = {"one hand": 1, "a game, max_hands=10": 10, "a game, no max_hands": None}
+    rows = []
+    for name in spec.ranges():
+        ranges = {episode: spec.ranges(hands)[name] for episode, hands in episodes.items()}
+        if len(set(ranges.values())) == 1:
+            ranges = {"every episode": ranges["one hand"]}
+        rows += [(name, episode, f"{low:.4g} .. {high:.4g}") for episode, (low, high) in ranges.items()]
+    return format_table(("piece", "episode", "bounds"), rows, left=3, ruled=True)
+
+
 def switch_table() -> str:
     """Every rule switch with its allowed values, default first, generated from :mod:`~pinochle_env.switches`."""
 
@@ -398,6 +424,7 @@ def _documentation() -> str:
         actions=action_table(),
         obs_size=kit.spec.size,
         observation=observation_table(),
+        bounds=bounds_table(),
         state_size=kit.state_size,
     )
 

@@ -46,6 +46,11 @@ class EpisodeConfig:
         if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not scale > 0:
             raise ValueError(f"reward_scale={scale!r} is not allowed; it must be a number > 0")
 
+    @property
+    def most_hands(self) -> int | None:
+        """The most hands an episode can take (None: a whole game, however many hands it needs)."""
+        return 1 if self.episode == "hand" else self.max_hands
+
     def hand_end(self, game: Any, teams: Sequence[int]) -> tuple[list[float], bool, bool]:
         """At a finished hand: each seat's reward, and whether the episode terminated / was truncated.
 

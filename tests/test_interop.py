@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -16,7 +17,6 @@ from pinochle_env import ActionTypeError, IllegalActionError
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore:.*[Ii]llegal move"),
-    pytest.mark.filterwarnings("ignore:.*Box observation space m.*:UserWarning"),
 ]
 
 VARIANTS = ("partnership", "cutthroat", "two_hand")
@@ -339,3 +339,97 @@ def test_single_seat_env_copies_mid_hand_continue_identically(how):
     from_copy = single_seat_run(copied, seed=10, episodes=2)
     assert_same(single_seat_run(env, seed=10, episodes=2), from_copy)
     assert copied.hand_records == env.hand_records
+
+
+# ---------------------------------------------------------------------------------------------- observation bounds
+
+
+BOUNDED = {
+    **{f"{v}-hand": {"variant": v} for v in VARIANTS},
+    **{f"{v}-game-3": {"variant": v, "episode": "game", "max_hands": 3} for v in VARIANTS},
+    "partnership-classic-royal": {"counting": "classic", "run_extras": "royal_in_run", "pass_count": 3},
+    "cutthroat-reuse-400": {"variant": "cutthroat", "run_extras": "reuse", "max_bid": 400, "target_score": 500},
+    "two-hand-game-300": {"variant": "two_hand", "episode": "game", "target_score": 300, "max_hands": 4},
+}
+
+
+@pytest.mark.parametrize("name", BOUNDED)
+def test_no_observation_of_random_play_leaves_the_bounds(name):
+    options = dict(BOUNDED[name])
+    env = pinochle_env.env(**options)
+    space = env.observation_space(env.possible_agents[0])["observation"]
+    low, high = space.low, space.high
+    assert np.isfinite(low).all() and np.isfinite(high).all()
+    assert np.isfinite(env.unwrapped.state_space.low).all()
+    episode = {key: options.pop(key) for key in ("episode", "max_hands") if key in options}
+    batch = pinochle_env.BatchedGames(48, rules=options, seed=1, arrays=False, **episode)
+    step = batch.reset()
+    rng = np.random.default_rng(1)
+    hands = 0
+    seen_low, seen_high = np.full(low.shape, np.inf), np.full(low.shape, -np.inf)
+    while hands < 150:
+        for observation in (step.observations, batch.states()[:, : low.size]):
+            assert (observation >= low).all() and (observation <= high).all(), name
+            seen_low, seen_high = (
+                np.minimum(seen_low, observation.min(axis=0)),
+                np.maximum(seen_high, observation.max(axis=0)),
+            )
+        step = batch.step((rng.random(step.action_masks.shape) + step.action_masks).argmax(axis=1))
+        hands += int(step.hand_over.sum())
+    scores = env.unwrapped.spec.piece("scores").slice
+    if episode and options.get("variant") != "two_hand":  # (a hand's final totals are seen in a game only)
+        assert seen_low[scores].min() < 0
+    assert seen_high[env.unwrapped.spec.piece("meld_points").slice].max() > 0.1
+
+
+def test_every_seat_observation_is_in_the_space_in_the_aec_env():
+    for variant in VARIANTS:
+        env = pinochle_env.env(variant=variant, episode="game", max_hands=2)
+        env.reset(seed=4)
+        rng = np.random.default_rng(4)
+        for _ in env.agent_iter():
+            for other in env.possible_agents:
+                assert env.observation_space(other).contains(env.observe(other)), (variant, other)
+            assert env.unwrapped.state_space.contains(env.state())
+            obs, _, terminated, truncated, _ = env.last()
+            env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+def test_bounds_are_finite_but_for_a_game_without_a_hand_limit():
+    for variant in VARIANTS:
+        spec = pinochle_env.env(variant=variant).unwrapped.spec
+        for hands in (1, 5):
+            assert all(np.isfinite(bound).all() for bound in spec.bounds(hands))
+        low, high = spec.bounds(None)  # a side may be set hand after hand: no lower score bound ...
+        assert np.isfinite(high).all()
+        assert np.isneginf(low).any() == (variant != "two_hand")  # ... except where no hand loses points
+    game_space = pinochle_env.env(episode="game").observation_space("player_0")["observation"]
+    assert np.isneginf(game_space.low).sum() == 2  # the two running scores, nothing else
+
+
+def test_check_env_gives_no_bounds_warning():
+    from gymnasium.utils.env_checker import check_env
+
+    for options in ({}, {"episode": "game", "max_hands": 3}):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            check_env(SingleSeatEnv(illegal_action="penalty", **options), skip_render_check=True)
+        assert not [str(w.message) for w in caught], options
+
+
+@pytest.mark.parametrize("run_extras", ["consume", "reuse", "royal_in_run"])
+def test_meld_grows_with_cards_and_two_hands_meld_no_more_than_their_union(run_extras):
+    """What the meld bounds rest on (``ObservationSpec.max_meld_points`` and ``max_hand_score``)."""
+    from pinochle_env.engine import shuffled_deck
+    from pinochle_env.rules import meld
+
+    rng = np.random.default_rng(2)
+    for _ in range(300):
+        deck = shuffled_deck(rng)
+        a, b = np.bincount(deck[:12], minlength=24), np.bincount(deck[12:27], minlength=24)
+        for trump in range(4):
+            points = [meld(list(counts), trump, run_extras).points for counts in (a, b, a + b)]
+            assert points[0] + points[1] <= points[2]
+            grown = a.copy()
+            grown[deck[30]] += 1
+            assert meld(list(grown), trump, run_extras).points >= points[0]
