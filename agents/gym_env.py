@@ -55,7 +55,9 @@ Illegal actions
     ``reset`` or after the end of an episode raises ``RuntimeError``.
 
 ``reset(seed=...)`` seeds the deals and the three agents; ``reset(options={"dealer": k, "deal":
-[[12 cards] x 4]})`` presets the first hand as in the PettingZoo env.
+[[12 cards] x 4]})`` presets the first hand as in the PettingZoo env, and as there an unknown key
+is ignored with a ``UserWarning`` and ``options`` that are not a dict raise ``TypeError``
+(:func:`pinochle_env.episode.reset_options`).
 """
 
 from __future__ import annotations
@@ -69,7 +71,7 @@ from gymnasium import spaces
 
 from pinochle_env.actions import ActionLayout
 from pinochle_env.engine import ActionTypeError, IllegalActionError
-from pinochle_env.episode import EpisodeConfig
+from pinochle_env.episode import EpisodeConfig, reset_options
 from pinochle_env.games.partnership.encoding import GameEncoder, PartnershipSpec
 from pinochle_env.games.partnership.game import NUM_SEATS, Game
 from pinochle_env.render import render_for_mode
@@ -79,7 +81,6 @@ from .base import Agent, decide, legal_mask
 from .registry import load_agent
 
 ENV_ID = "Pinochle-SingleSeat-v0"
-RESET_OPTIONS = ("dealer", "deal")
 ILLEGAL_ACTION_MODES = ("raise", "penalty")
 ILLEGAL_REWARD = -1.0
 AgentSpec = str | Agent
@@ -133,10 +134,7 @@ class SingleSeatEnv(gymnasium.Env):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Deal a new episode and play the other seats up to the learner's first decision."""
         super().reset(seed=seed)
-        options = dict(options or {})
-        unknown = sorted(set(options) - set(RESET_OPTIONS))
-        if unknown:
-            raise ValueError(f"unknown reset option {', '.join(unknown)}; known: {', '.join(RESET_OPTIONS)}")
+        options = reset_options(options)  # an unknown key warns, as in the PettingZoo env
         for agent in self.agents.values():
             agent.reset(int(self.np_random.integers(2**63)))
         self.game = Game(self.rules, self.np_random, dealer=options.get("dealer"), deal=options.get("deal"))

@@ -77,6 +77,15 @@ At the step that ends a hand, ``infos[agent]["hand_record"]`` of every agent hol
 hand-record format (``docs/rules.md``); each agent sees it in its next ``last()``.
 ``env.unwrapped.hand_records`` lists the records of the episode.
 
+Reset and the end of an episode
+-------------------------------
+``reset(seed, options={{"dealer": k, "deal": hands}})`` presets the first hand; an unknown option
+key is ignored with a ``UserWarning`` naming it (PettingZoo's ``api_test`` resets with an arbitrary
+one), and ``options`` that are not a dict raise ``TypeError``; the single-seat Gymnasium env does
+the same. Once every agent has stepped ``None``, ``last()`` returns the end as the last agent saw
+it (its observation, reward 0, the episode's ``terminated`` and ``truncated``, ``{{}}``) instead of
+raising ``KeyError``.
+
 Illegal actions
 ---------------
 An action is an integer: what the action space's ``contains`` takes (a Python or numpy integer,
@@ -97,7 +106,6 @@ Version history
 
 from __future__ import annotations
 
-import warnings
 from typing import Any, ClassVar
 
 import gymnasium
@@ -108,7 +116,7 @@ from pettingzoo.utils import wrappers
 
 from .actions import ActionLayout, mask_from_bits
 from .engine import IllegalActionError, action_id
-from .episode import EpisodeConfig
+from .episode import EpisodeConfig, reset_options
 from .protocol import Engine
 from .render import format_table, render_for_mode
 from .switches import CHOICES, DEFAULT_TARGET, INTEGER_SWITCHES, SWITCH_NAMES, VARIANT_SWITCHES, Rules, spell
@@ -123,7 +131,6 @@ ENV_OPTIONS = {
     "reward_scale": "divisor of the margin reward (default 1000)",
     "illegal_action": '``"raise"`` (default) | ``"penalty"``',
 }
-RESET_OPTIONS = ("dealer", "deal")
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -146,6 +153,14 @@ class _AssertActionType(wrappers.AssertOutOfBoundsWrapper):
         if action is not None or not (self.terminations[agent] or self.truncations[agent]):
             action = action_id(action)
         super().step(action)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last()`` through the wrappers; after the episode, the unwrapped env's."""
+        environment: raw_env = self.unwrapped
+        if environment.agents:
+            result: tuple[Any, float, bool, bool, dict[str, Any]] = super().last(observe)
+            return result
+        return environment.last(observe)
 
 
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
@@ -259,13 +274,9 @@ class raw_env(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start an episode; ``options={"dealer": k, "deal": [...]}`` presets the first hand (the deal as
-        the variant's engine takes it: ``[[12 cards] x 4]`` in the partnership game)."""
-        options = dict(options or {})
-        unknown = sorted(set(options) - set(RESET_OPTIONS))
-        if unknown:  # a warning, not an error: PettingZoo's api_test passes an arbitrary option
-            warnings.warn(
-                f"ignoring unknown reset option {', '.join(unknown)}; known: {', '.join(RESET_OPTIONS)}", stacklevel=2
-            )
+        the variant's engine takes it: ``[[12 cards] x 4]`` in the partnership game). An unknown key
+        is ignored with a ``UserWarning``; ``options`` that are not a dict raise ``TypeError``."""
+        options = reset_options(options)  # an unknown key warns (PettingZoo's api_test passes one)
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
         self._game = game = self.kit.new_game(self._rng, dealer=options.get("dealer"), deal=options.get("deal"))
@@ -277,7 +288,33 @@ class raw_env(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._ended = (False, False)  # how the episode ended, once it has (for ``last()``)
         self.agent_selection = self.possible_agents[game.to_act]
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last()``, and after the episode (every agent stepped ``None`` and left
+        ``agents``) the end as the last agent saw it, instead of a ``KeyError``: its observation
+        (an all-zero mask), reward 0 (every reward was paid), the episode's ``terminated`` and
+        ``truncated``, and no info. Wrappers that call ``last()`` after each ``step`` then see
+        the episode over."""
+        agent = self.agent_selection
+        observation = self.observe(agent) if observe else None
+        if agent in self._cumulative_rewards:
+            return (
+                observation,
+                self._cumulative_rewards[agent],
+                self.terminations[agent],
+                self.truncations[agent],
+                self.infos[agent],
+            )
+        terminated, truncated = self._ended
+        return observation, 0.0, terminated, truncated, {}
+
+    def _was_dead_step(self, action: Any) -> None:
+        """PettingZoo's step of a finished agent, noting how the episode ended for :meth:`last`."""
+        agent = self.agent_selection
+        self._ended = (self.terminations[agent], self.truncations[agent])
+        super()._was_dead_step(action)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat_of[agent]
@@ -296,6 +333,8 @@ class raw_env(AECEnv):
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
+        if not self.agents:  # (env() warns instead, as PettingZoo's order-enforcing wrapper does)
+            raise RuntimeError("step() after the episode ended (every agent has stepped None); call reset()")
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return

@@ -433,3 +433,79 @@ def test_meld_grows_with_cards_and_two_hands_meld_no_more_than_their_union(run_e
             grown = a.copy()
             grown[deck[30]] += 1
             assert meld(list(grown), trump, run_extras).points >= points[0]
+
+
+# ---------------------------------------------------------------------------------------------- protocol edges
+
+
+def play_to_the_end(e, seed: int = 0) -> None:
+    rng = np.random.default_rng(seed)
+    for _ in e.agent_iter():
+        obs, _, terminated, truncated, _ = e.last()
+        e.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+LAST_AFTER_THE_END = {
+    "hand": {},
+    "game-truncated": {"episode": "game", "max_hands": 1},
+    "penalty": {"illegal_action": "penalty"},
+    "cutthroat": {"variant": "cutthroat"},
+    "two-hand": {"variant": "two_hand"},
+}
+
+
+@pytest.mark.parametrize("kind", ["wrapped", "raw"])
+@pytest.mark.parametrize("name", LAST_AFTER_THE_END)
+def test_last_after_the_episode_reports_the_end(name, kind):
+    options = LAST_AFTER_THE_END[name]
+    e = pinochle_env.env(**options) if kind == "wrapped" else pinochle_env.raw_env(**options)
+    e.reset(seed=1)
+    play_to_the_end(e)
+    assert e.agents == []
+    obs, reward, terminated, truncated, info = e.last()
+    assert (reward, terminated, truncated, info) == (0.0, name != "game-truncated", name == "game-truncated", {})
+    assert not obs["action_mask"].any() and e.observation_space(e.agent_selection).contains(obs)
+    assert e.last(observe=False)[0] is None
+    if kind == "raw":
+        with pytest.raises(RuntimeError, match=r"episode ended.*call reset"):
+            e.step(None)
+    e.reset(seed=2)  # and the next episode is as usual
+    assert e.last()[1:] == (0.0, False, False, {})
+
+
+def test_last_after_an_illegal_move_ended_the_episode():
+    e = pinochle_env.env(illegal_action="penalty")
+    e.reset(seed=3)
+    e.step(int(np.flatnonzero(e.last()[0]["action_mask"] == 0)[0]))
+    for _ in e.agent_iter():
+        e.step(None)
+    assert e.last()[1:] == (0.0, True, True, {})  # PettingZoo's wrapper ends it as both
+
+
+RESET_MAKERS = {
+    "aec": lambda: pinochle_env.env(),
+    "aec-raw": lambda: pinochle_env.raw_env(variant="cutthroat"),
+    "single-seat": lambda: SingleSeatEnv(),
+}
+
+
+@pytest.mark.parametrize("name", RESET_MAKERS)
+def test_unknown_reset_options_warn_alike_in_both_envs(name):
+    e = RESET_MAKERS[name]()
+    with pytest.warns(UserWarning, match=r"ignoring unknown reset option bogus, dealr; known: dealer, deal") as caught:
+        e.reset(seed=0, options={"dealr": 2, "bogus": 1})
+    assert len(caught) == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        e.reset(seed=0, options={})
+        e.reset(seed=0, options=None)
+        e.reset(seed=0, options={"dealer": 1})
+    assert e.unwrapped.game.dealer == 1
+
+
+@pytest.mark.parametrize("name", RESET_MAKERS)
+@pytest.mark.parametrize("options", ["x", 3, [("dealer", 1)]])
+def test_reset_options_that_are_no_dict_get_a_clear_message(name, options):
+    e = RESET_MAKERS[name]()
+    with pytest.raises(TypeError, match=r"reset\(options=\.\.\.\) takes a dict such as \{'dealer': 2.*or None, got"):
+        e.reset(seed=0, options=options)
