@@ -10,9 +10,10 @@ each through :func:`agents.base.decide`, which shows it only its own view and ma
 Usage::
 
     import gymnasium
-    import agents.gym_env  # registers the id
 
-    env = gymnasium.make("Pinochle-SingleSeat-v0", opponents="random", head_rule="led_card")
+    # Gymnasium's "module:Env-v0" form imports this module, which registers the id (``import
+    # agents.gym_env`` first does the same, after which the bare id works).
+    env = gymnasium.make("agents.gym_env:Pinochle-SingleSeat-v0", opponents="random", head_rule="led_card")
     observation, info = env.reset(seed=0)
     while True:
         action = env.action_space.sample(mask=info["action_mask"])

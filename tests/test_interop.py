@@ -509,3 +509,59 @@ def test_reset_options_that_are_no_dict_get_a_clear_message(name, options):
     e = RESET_MAKERS[name]()
     with pytest.raises(TypeError, match=r"reset\(options=\.\.\.\) takes a dict such as \{'dealer': 2.*or None, got"):
         e.reset(seed=0, options=options)
+
+
+# ---------------------------------------------------------------------------------------------- registration
+
+#: What a fresh interpreter can make without importing the project first, and after: the ways the
+#: README documents. Prints one line per check.
+FRESH_INTERPRETER = """
+import sys, warnings
+import gymnasium, pettingzoo
+
+def outcome(make):
+    try:
+        made = make()
+    except Exception as error:
+        return type(error).__name__
+    return type(made.unwrapped).__name__
+
+print("gym id", outcome(lambda: gymnasium.make("Pinochle-SingleSeat-v0")))
+print("pz id", outcome(lambda: pettingzoo.make("aec", "pinochle_v0")))
+print("imported", "pinochle_env" in sys.modules, "agents" in sys.modules)
+spec = pettingzoo.EnvSpec("pinochle_v0", entry_point="pinochle_env:env")
+print("pz spec", outcome(lambda: pettingzoo.make("aec", spec)))
+print("gym module:id", outcome(lambda: gymnasium.make("agents.gym_env:Pinochle-SingleSeat-v0", opponents="heuristic")))
+print("gym id now", outcome(lambda: gymnasium.make("Pinochle-SingleSeat-v0")))
+import pinochle_env
+print("listed", sorted(k for k in pettingzoo.aec_registry if "pinochle" in k))
+for name in ("pinochle_v0", "pinochle-v0"):
+    print("pz", name, outcome(lambda: pettingzoo.make("aec", name, variant="two_hand")))
+with warnings.catch_warnings():
+    warnings.simplefilter("error")
+    pinochle_env._register()  # again (as importlib.reload would): no "Overriding environment" warning
+print("registered again quietly")
+"""
+
+
+def test_registration_the_documented_ways_from_a_fresh_interpreter():
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-c", FRESH_INTERPRETER], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "gym id NameNotFound",  # Gymnasium (since 1.0) and PettingZoo load no plugins: import first
+        "pz id NameNotFound",
+        "imported False False",
+        "pz spec raw_env",  # a spec with an entry point imports the package itself
+        "gym module:id SingleSeatEnv",  # Gymnasium's "module:Env-v0" form imports the module
+        "gym id now SingleSeatEnv",
+        "listed ['pinochle-v0']",  # PettingZoo spells every id with -vN
+        "pz pinochle_v0 raw_env",
+        "pz pinochle-v0 raw_env",
+        "registered again quietly",
+    ]
+    assert pinochle_env.PETTINGZOO_ID == pinochle_env.env().metadata["name"] == "pinochle_v0"
