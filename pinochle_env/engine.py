@@ -99,8 +99,8 @@ def action_id(action: Any) -> int:
 
 
 def _type_name(value: Any) -> str:
-    """The type of ``value`` and the value, for a refusal (``float 2.0``, ``numpy array of shape (1,)
-    and dtype int64: [2]``)."""
+    """The type of ``value`` and the value, for a refusal (``float: 2.0``, ``numpy.float32:
+    np.float32(2.0)``, ``numpy array of shape (1,) and dtype int64: array([2])``)."""
     if isinstance(value, np.ndarray):
         kind = f"numpy array of shape {value.shape} and dtype {value.dtype}"
     else:
