@@ -35,7 +35,7 @@ import numpy as np
 
 from .actions import masks_from_bits
 from .cards import NUM_TYPES
-from .engine import IllegalActionError
+from .engine import ActionTypeError, IllegalActionError
 from .episode import EpisodeConfig
 from .protocol import Engine, HandArrays, View
 from .recycling import RecycledArrays
@@ -133,6 +133,22 @@ class BatchedGames:
         # is only made, from its first dealer and hands, if something reads it.
         self._in_arrays_only = self._lockstep is not None and self.config.episode == "hand" and not record
         self._first_hands: dict[int, tuple[int, list[list[int]]]] = {}  # game -> (dealer, hands) of an unmade engine
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The state without the observation buffer and its views: the encoders' rows are views of
+        it, and a pickle or ``deepcopy`` copies views apart from their base. :meth:`__setstate__`
+        makes the buffer again from the encoders' (copied) rows, and the encoders and the arrays
+        write into it again."""
+        return {name: value for name, value in self.__dict__.items() if name not in ("_buffer", "_seat_rows")}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._buffer = buffer = np.stack([encoder.rows for encoder in self._encoders])
+        self._seat_rows = buffer.reshape(self.num_games * self.num_seats, self.spec.size)
+        for encoder, rows in zip(self._encoders, buffer, strict=True):
+            encoder.attach(rows)
+        if self._lockstep is not None:
+            self._lockstep.attach(buffer)
 
     def _generators(self, seed: int | Sequence[int] | None) -> list[np.random.Generator]:
         if seed is None or isinstance(seed, (int, np.integer)):
@@ -277,7 +293,7 @@ class BatchedGames:
     def _raise_illegal(self, actions: np.ndarray) -> None:
         """Name the first game whose action is out of range or masked out (or refuse non-integers)."""
         if actions.dtype.kind not in "iu":
-            raise IllegalActionError(f"actions must be integers, got an array of {actions.dtype}")
+            raise ActionTypeError(f"actions must be integers, got an array of {actions.dtype}")
         in_range = (actions >= 0) & (actions < self.num_actions)
         legal = in_range & (self._masks[self._rows, np.where(in_range, actions, 0)] == 1)
         i = int(np.flatnonzero(~legal)[0])

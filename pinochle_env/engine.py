@@ -77,6 +77,39 @@ class IllegalActionError(ValueError):
     """An action that is out of range or not legal now; the game state is left unchanged."""
 
 
+class ActionTypeError(IllegalActionError, TypeError):
+    """An action that is not an integer at all (a float, a bool, a string, a list, a 1-element
+    array...): an :class:`IllegalActionError` that is also a ``TypeError``. The environments raise
+    it in every ``illegal_action`` mode: it is a bug of the caller, not a move to penalise."""
+
+
+def action_id(action: Any) -> int:
+    """``action`` as a Python int: what ``gymnasium.spaces.Discrete.contains`` takes as an integer (a
+    Python or numpy integer, or a 0-d integer array such as Stable-Baselines3's ``predict``
+    returns), whether in range or not. Booleans are refused although ``Discrete.contains`` takes
+    ``True`` (a Python bool is an int): an action ``True`` is a bug, not the action id 1.
+    Anything else raises :class:`ActionTypeError` naming its type."""
+    if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+        return int(action)
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        return int(action)
+    raise ActionTypeError(
+        f"an action must be an integer (a Python or numpy integer, or a 0-d integer array), got {_type_name(action)}"
+    )
+
+
+def _type_name(value: Any) -> str:
+    """The type of ``value`` and the value, for a refusal (``float: 2.0``, ``numpy.float32:
+    np.float32(2.0)``, ``numpy array of shape (1,) and dtype int64: array([2])``)."""
+    if isinstance(value, np.ndarray):
+        kind = f"numpy array of shape {value.shape} and dtype {value.dtype}"
+    else:
+        module = type(value).__module__
+        kind = type(value).__qualname__ if module == "builtins" else f"{module}.{type(value).__qualname__}"
+    text = repr(value)
+    return f"{kind}: {text[:60] + '...' if len(text) > 60 else text}"
+
+
 class Engine:
     """Machinery shared by every variant's engine (see the module docstring).
 
@@ -162,12 +195,13 @@ class Engine:
         return actions
 
     def apply(self, action: int) -> None:
-        """Apply the action of the seat ``to_act``; ``IllegalActionError`` if it is not legal."""
-        bits = self.legal_bits()
-        is_integer = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
-        if not is_integer or action < 0 or not bits >> int(action) & 1:
+        """Apply the action of the seat ``to_act``; ``IllegalActionError`` if it is not legal, and
+        :class:`ActionTypeError` if it is not an integer (:func:`action_id` says what is one)."""
+        if type(action) is not int:
+            action = action_id(action)
+        if action < 0 or not self.legal_bits() >> action & 1:
             raise IllegalActionError(self.illegal_message(action))
-        self.APPLY[self.phase](self, int(action))
+        self.APPLY[self.phase](self, action)
 
     def illegal_message(self, action: Any) -> str:
         """Why ``action`` is refused, naming the legal ones (the batched API asks for it too)."""

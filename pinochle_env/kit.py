@@ -37,6 +37,10 @@ class ViewEncoder:
         self.spec = spec
         self.rows = rows if rows is not None else np.zeros((num_seats, spec.size), dtype=np.float32)
 
+    def attach(self, rows: np.ndarray) -> None:
+        """Keep the rows in ``rows`` from now on (see :meth:`~pinochle_env.protocol.Encoder.attach`)."""
+        self.rows = rows
+
     def update(self, game: Any) -> np.ndarray:
         if game.to_act >= 0:
             self.rows[game.to_act] = self.spec.encode_view(game.view(game.to_act))

@@ -138,6 +138,13 @@ class Encoder(Protocol):
         """A fresh copy of ``seat``'s observation of ``game`` now."""
         ...
 
+    def attach(self, rows: np.ndarray) -> None:
+        """Keep the rows in ``rows`` from now on; ``rows`` holds them already. The batched API keeps
+        every game's rows in one buffer and calls it after a copy (a pickle or ``deepcopy`` copies
+        the buffer and the views of it apart). An encoder must pickle, and its copy must continue
+        as the original would."""
+        ...
+
 
 class HandArrays(Protocol):
     """A game's optional fast path for the batched API: whole hands of many games as arrays, one row
@@ -178,4 +185,9 @@ class HandArrays(Protocol):
 
     def score(self, i: int) -> tuple[list[int], int | None]:
         """Game ``i``'s hand score per team, its hand having ended, and the game's winner after it."""
+        ...
+
+    def attach(self, observations: np.ndarray) -> None:
+        """Write into ``observations`` (the batch's buffer, holding the encoders' rows) from now on:
+        the batched API calls it after a copy, as :meth:`Encoder.attach`."""
         ...

@@ -4,12 +4,14 @@ from pathlib import Path
 
 import pytest
 
-from pinochle_env.env import action_table, observation_table, switch_table
+from pinochle_env.env import action_table, bounds_table, observation_table, switch_table
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("table", [action_table, observation_table, switch_table], ids=lambda f: f.__name__)
+@pytest.mark.parametrize(
+    "table", [action_table, observation_table, switch_table, bounds_table], ids=lambda f: f.__name__
+)
 def test_readme_holds_generated_table(table):
     assert table() in README, f"README is out of date: regenerate the {table.__name__} block"
 

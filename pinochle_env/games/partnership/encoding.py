@@ -97,19 +97,35 @@ class GameEncoder:
     (numpy's per-call overhead is the larger cost at this size).
     """
 
+    #: What :meth:`attach` derives from the rows and the spec: left out of pickles and copies (a
+    #: memoryview cannot be pickled) and derived again when one is loaded.
+    _DERIVED = ("_bytes", "_mv", "_tables", "_play_index", "_hand_index", "_passed_index", "_received_index")
+
     def __init__(self, spec: ObservationSpec, rows: np.ndarray | None = None) -> None:
         self.spec = spec
-        self.rows = rows if rows is not None else np.zeros((NUM_SEATS, spec.size), dtype=np.float32)
-        if self.rows.shape != (NUM_SEATS, spec.size) or not self.rows.flags.c_contiguous:
-            raise ValueError(f"rows must be a C-contiguous ({NUM_SEATS}, {spec.size}) float32 array")
-        self._bytes = self.rows.data.cast("B")  # for zeroing spans
-        self._mv = self._bytes.cast("f")  # flat, for scalar stores
-        self._tables = tables = index_tables(spec)
-        self._play_index, self._hand_index = tables.play, tables.own["hand"]
-        self._passed_index, self._received_index = tables.own["cards_passed"], tables.own["cards_received"]
-        self._trick_zeros = tables.zeros[: tables.trick_spans[0][1] - tables.trick_spans[0][0]]
+        self.attach(rows if rows is not None else np.zeros((NUM_SEATS, spec.size), dtype=np.float32))
         self._events: list | None = None
         self._cursor = 0
+
+    def attach(self, rows: np.ndarray) -> None:
+        """Keep the rows in ``rows`` from now on, which must hold them already: the batched API
+        calls it after a copy, which copies its buffer and the encoders' views of it apart."""
+        size = self.spec.size
+        if rows.shape != (NUM_SEATS, size) or rows.dtype != np.float32 or not rows.flags.c_contiguous:
+            raise ValueError(f"rows must be a C-contiguous ({NUM_SEATS}, {size}) float32 array")
+        self.rows = rows
+        self._bytes = rows.data.cast("B")  # for zeroing spans
+        self._mv = self._bytes.cast("f")  # flat, for scalar stores
+        self._tables = tables = index_tables(self.spec)
+        self._play_index, self._hand_index = tables.play, tables.own["hand"]
+        self._passed_index, self._received_index = tables.own["cards_passed"], tables.own["cards_received"]
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: value for name, value in self.__dict__.items() if name not in self._DERIVED}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.attach(self.rows)
 
     def update(self, game: Game | _Moment) -> np.ndarray:
         """Bring the four rows up to date with ``game`` and return them (a view, not a copy)."""
@@ -246,7 +262,7 @@ class GameEncoder:
 
     def _on_trick_end(self, winner: int, points: int, audience: int) -> None:
         tables = self._tables
-        mvb, zeros = self._bytes, self._trick_zeros
+        mvb, zeros = self._bytes, tables.trick_zeros
         for start, stop in tables.trick_spans:  # the whole trick piece of every row
             mvb[start:stop] = zeros
         leader = tables.relative["trick_leader"]
@@ -314,7 +330,8 @@ class IndexTables(NamedTuple):
     own: dict  # own piece -> [seat * 24 + card][copy] -> that copy's entry in the seat's own row
     play: tuple  # [who * 24 + card][copy] -> "played" and "trick" entries set when ``who`` plays it
     trick_spans: tuple  # [seat] -> (start, stop) byte offsets of the "trick" piece in the seat's row
-    zeros: memoryview  # as many zero bytes as the four rows hold
+    zeros: bytes  # as many zero bytes as the four rows hold
+    trick_zeros: bytes  # as many zero bytes as one row's "trick" piece holds
 
 
 @functools.lru_cache(maxsize=16)
@@ -351,7 +368,8 @@ def index_tables(spec: ObservationSpec) -> IndexTables:
     trick_spans = tuple(
         (4 * (s * size + trick_piece.offset), 4 * (s * size + trick_piece.offset + trick_piece.size)) for s in seats
     )
-    return IndexTables(base, relative, team, own, play, trick_spans, memoryview(bytes(4 * NUM_SEATS * size)))
+    zeros = bytes(4 * NUM_SEATS * size)
+    return IndexTables(base, relative, team, own, play, trick_spans, zeros, bytes(4 * trick_piece.size))
 
 
 def stamp_turn(spec: ObservationSpec, observations: np.ndarray, phases, acting) -> None:

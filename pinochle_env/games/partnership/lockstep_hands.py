@@ -36,6 +36,7 @@ from ...actions import layout_for
 from ...cards import NUM_TYPES
 from ...encoding import POINT_SCALE, ObservationSpec
 from ...switches import BID_STEP, MIN_BID
+from .encoding import index_tables
 from .game import HAND_SIZE, NUM_SEATS, NUM_TRICKS, Game, Phase
 from .lockstep import POINTS, TO_ACT, WON, LockstepPlay, bit_rows
 
@@ -67,7 +68,7 @@ class LockstepHands(LockstepPlay):
     def __init__(self, num_games: int, spec: ObservationSpec, observations: np.ndarray) -> None:
         super().__init__(num_games, spec, observations)
         rules = self.rules
-        tables = self._tables
+        tables = index_tables(spec)
         self.layout = layout = layout_for(rules.max_bid)
         self._count, self._sequential = rules.pass_count, rules.pass_mode == "sequential"
         relative, base, own = tables.relative, tables.base, tables.own
