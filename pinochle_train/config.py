@@ -256,10 +256,6 @@ def validate(config: TrainConfig) -> None:
         f"config critic_input={config.critic_input!r}; allowed: {', '.join(CRITIC_INPUTS)}",
     )
     _require(config.features in FEATURES, f"config features={config.features!r}; allowed: {', '.join(FEATURES)}")
-    _require(
-        config.features != "partnership" or config.rule_set().variant == "partnership",
-        f"config features=partnership needs the partnership game, not variant={config.rule_set().variant!r}",
-    )
     for name in ("hidden", "critic_hidden"):
         widths = getattr(config, name)
         _require(
@@ -296,6 +292,10 @@ def validate(config: TrainConfig) -> None:
         rules = config.rule_set()
     except ValueError as error:
         raise ValueError(f"config rules: {error}") from None
+    _require(
+        config.features != "partnership" or rules.variant == "partnership",
+        f"config features=partnership needs the partnership game, not variant={rules.variant!r}",
+    )
     check_agent_specs(config, rules)
 
 
