@@ -20,7 +20,7 @@ from .rules import meld
 from .switches import BID_STEP, MIN_BID, Rules
 
 #: Bump when the layout or meaning of the observation changes (checkpoints record it).
-ENCODER_VERSION = 1
+ENCODER_VERSION = 2
 
 THERMO = 2 * NUM_TYPES
 #: Divisors of meld and running-score points, and of a hand's trick points, in observations.

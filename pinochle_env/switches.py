@@ -186,6 +186,16 @@ def rules_from_command_line(preset: str | None = None, assignments: Sequence[str
     return base.replace(**changes) if changes else base
 
 
+def random_rules(rng: Any, base: Rules | None = None) -> Rules:
+    """A rule set of ``base``'s variant (default: the default rules) whose switches with a fixed set
+    of choices are each drawn uniformly from ``rng`` (a ``numpy.random.Generator``), among those
+    that apply to the variant; the integer switches (``max_bid``, ``target_score``) stay ``base``'s."""
+    base = base if base is not None else Rules()
+    applicable = VARIANT_SWITCHES[base.variant]
+    drawn = {name: CHOICES[name][int(rng.integers(len(CHOICES[name])))] for name in CHOICES if name in applicable}
+    return base.replace(**drawn)
+
+
 def spell(value: Any, quoted: bool = True) -> str:
     """A switch value as the rules documentation writes it: ``true``, ``4``, and strings quoted
     (``'winner'``) unless ``quoted`` is false (the tables)."""

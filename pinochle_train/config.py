@@ -63,6 +63,11 @@ class TrainConfig:
         default_factory=lambda: [256, 256], metadata={"help": "widths of the value network's hidden layers"}
     )
     critic_input: str = _field("state", "what the value network sees: state (perfect information) or observation")
+    sample_rules: bool = _field(
+        False,
+        "draw each rollout's rule set at random over the rule switches (per worker and update; the "
+        "integer switches stay the config's), so that one policy learns every rule set",
+    )
     features: str = _field(
         "none", "derived features the policy computes from its observation: none, or partnership (the partnership game)"
     )

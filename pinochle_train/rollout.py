@@ -29,6 +29,7 @@ from agents.neural.network import build_critic, masked_logits, policy_for
 from pinochle_env import BatchedGames
 from pinochle_env.kit import margins
 from pinochle_env.protocol import DECISIONS
+from pinochle_env.switches import Rules, random_rules
 
 from .config import TrainConfig
 
@@ -96,6 +97,14 @@ def rollout_seeds(seed: int, update: int, worker: int) -> tuple[int, np.random.G
     return int(deal.generate_state(1)[0]), np.random.default_rng(sampling)
 
 
+def rollout_rules(config: TrainConfig, update: int, worker: int) -> Rules:
+    """The rules of one worker's rollout for one update: the config's, or with ``sample_rules`` a rule
+    set drawn afresh over the switches (the same for the same seed, update and worker)."""
+    if not config.sample_rules:
+        return config.rule_set()
+    return random_rules(np.random.default_rng([config.seed, update, worker, 2**31 + 3]), config.rule_set())
+
+
 def gae(values: np.ndarray, reward: float, lam: float) -> np.ndarray:
     """Advantages of one seat's decisions in one hand: the only reward comes at the hand's end.
 
@@ -117,9 +126,7 @@ class RolloutWorker:
     def __init__(self, config: TrainConfig, index: int) -> None:
         self.config = config
         self.index = index
-        self.games = BatchedGames(
-            config.games_per_worker, config.rule_set(), reward_scale=config.reward_scale, record=True
-        )
+        self.games = self._batch(config.rule_set())
         sizes = network_sizes(self.games)
         #: What shapes the policy networks (the current one and the pool's): as a checkpoint says it.
         self._policy_shape = {
@@ -139,6 +146,10 @@ class RolloutWorker:
             if phase.decision is not None:
                 self._phase_group[phase] = DECISIONS.index(phase.decision)
 
+    def _batch(self, rules: Rules) -> BatchedGames:
+        """The worker's games, under ``rules``."""
+        return BatchedGames(self.config.games_per_worker, rules, reward_scale=self.config.reward_scale, record=True)
+
     def _set_weights(self, weights: Weights) -> None:
         _load(self.policy, weights["policy"])
         _load(self.critic, weights["critic"])
@@ -152,7 +163,11 @@ class RolloutWorker:
     def collect(self, update: int, weights: Weights, target: int) -> Samples:
         """Play hands until ``target`` trained decisions are collected and every counted hand is over."""
         self._set_weights(weights)
-        config, games = self.config, self.games
+        config = self.config
+        rules = rollout_rules(config, update, self.index)
+        if rules != self.games.rules:  # the same layout: only the rules (and their mask) change
+            self.games = self._batch(rules)
+        games = self.games
         deal_seed, rng = rollout_seeds(config.seed, update, self.index)
         n = games.num_games
         pool_size = len(weights["pool"])

@@ -4,8 +4,9 @@ At every decision of seeded hands (the heuristic bot in every seat, so that meld
 play look like real hands), the features computed from the acting seat's observation must agree
 with the whole game state, which the observation does not hold: cards ``known`` in a hand are
 really there, ``unseen`` copies are exactly those in other hands and not known, a ``master`` has
-no higher card of its suit in another hand, and the trick winner, the points left and what the
-declaring team still needs are the rules' own.
+no higher card of its suit in another hand, a seat the observation shows void in a suit holds none
+of it, and the trick winner, the points left and what the declaring team still needs are the
+rules' own.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ def test_features_agree_with_the_whole_game_state(switches: dict) -> None:
     layer = PartnershipFeatures(kit.spec.offsets, kit.spec.num_bids, rules.counting)
     values = COUNTING_VALUES[rules.counting]
     bots = [load_agent("heuristic", seed=seat) for seat in range(SEATS)]
-    checked = {"known": 0, "master": 0, "winning": 0}
+    checked = {"known": 0, "master": 0, "winning": 0, "voids": 0}
     for seed in range(6):
         game = Game(rules, np.random.default_rng(seed))
         encoder = kit.make_encoder()
@@ -67,6 +68,20 @@ def test_features_agree_with_the_whole_game_state(switches: dict) -> None:
             held = np.array([game.hands[s] for s in others])  # the truth: (3, 24)
             known = _counts(f["known"].reshape(3, 48))
             assert (known <= held).all(), "a card is 'known' in a hand that does not hold it"
+            voids = observation[kit.spec.piece("voids").slice].reshape(SEATS, 4)  # the encoder's, me first
+            shown = np.zeros((SEATS, 4))  # what the play so far shows, relative seats
+            for leader, cards in [*((lead, c) for lead, c, _ in game.tricks), (game.trick_leader, game.trick)]:
+                for position, card in enumerate(cards[1:], start=1):
+                    rel, led = (leader + position - seat) % SEATS, SUIT_OF[cards[0]]
+                    if SUIT_OF[card] != led:
+                        shown[rel, led] = 1
+                        if SUIT_OF[card] != game.trump and led != game.trump:
+                            shown[rel, game.trump] = 1
+            assert (voids == shown).all()
+            for rel, s in enumerate([seat, *others]):
+                for suit in np.flatnonzero(voids[rel]):
+                    assert not any(game.hands[s][t] for t in range(NUM_TYPES) if SUIT_OF[t] == suit), (s, suit)
+                    checked["voids"] += 1
             # Unseen: copies outside this hand and not played (in other hands, or passed
             # simultaneously and in no hand until the passing ends), less those whose place the
             # seat knows (meld the others showed, cards it passed), not played since.

@@ -32,10 +32,12 @@ from torch import nn
 
 from pinochle_env.cards import COUNTING_VALUES, NUM_SUITS, NUM_TYPES, RANK_OF, SUIT_OF
 from pinochle_env.encoding import HAND_POINTS, POINT_SCALE
+from pinochle_env.games.partnership.encoding import rule_labels
 from pinochle_env.games.partnership.game import Phase
-from pinochle_env.switches import BID_STEP, MIN_BID
+from pinochle_env.switches import BID_STEP, CHOICES, MIN_BID
 
 SEATS = 4
+COUNTINGS = CHOICES["counting"]
 #: Sizes of the feature groups, in output order.
 GROUPS = {"unseen": 48, "known": 3 * 48, "master": 24, "winning": 6, "points": 2, "contract": 2}
 SIZE = sum(GROUPS.values())
@@ -60,6 +62,7 @@ class PartnershipFeatures(nn.Module):
     suit_of: torch.Tensor
     rank: torch.Tensor
     points: torch.Tensor
+    values_by_counting: torch.Tensor
     bids: torch.Tensor
 
     def __init__(self, offsets: dict[str, int], num_bids: int, counting: str = "counters") -> None:
@@ -74,7 +77,15 @@ class PartnershipFeatures(nn.Module):
                 higher[t, u] = float(SUIT_OF[u] == SUIT_OF[t] and RANK_OF[u] > RANK_OF[t])
         suit = torch.zeros(NUM_TYPES, NUM_SUITS)
         suit[torch.arange(NUM_TYPES), torch.tensor(SUIT_OF)] = 1.0
+        # Card values per counting switch value, read off the "rules" piece where the observation
+        # has one (encoder version 2), else those of ``counting``.
+        self.counting_at = None
+        if "rules" in offsets:
+            labels = rule_labels()
+            self.counting_at = [offsets["rules"] + labels.index(f"counting={name}") for name in COUNTINGS]
         values = COUNTING_VALUES[counting]
+        table = [[COUNTING_VALUES[name][RANK_OF[t]] for t in range(NUM_TYPES)] for name in COUNTINGS]
+        self.register_buffer("values_by_counting", torch.tensor(table, dtype=torch.float32), persistent=False)
         self.register_buffer("higher", higher, persistent=False)
         self.register_buffer("suit_of", suit, persistent=False)
         self.register_buffer("rank", torch.tensor(RANK_OF, dtype=torch.float32), persistent=False)
@@ -144,7 +155,11 @@ class PartnershipFeatures(nn.Module):
         """Trick points not taken yet (the last trick's included), and those on the table now."""
         taken = self._piece(x, "trick_points", 2).sum(dim=1)  # / 250
         trick = self._piece(x, "trick", SEATS * NUM_TYPES).reshape(x.shape[0], SEATS, NUM_TYPES).sum(dim=1)
-        on_table = (trick @ self.points) / HAND_POINTS
+        if self.counting_at is None:
+            on_table = (trick @ self.points) / HAND_POINTS
+        else:
+            values = x[:, self.counting_at] @ self.values_by_counting  # (B, 24): this game's counting
+            on_table = (trick * values).sum(dim=1) / HAND_POINTS
         return torch.stack([(1.0 - taken).clamp(min=0), on_table], dim=1)
 
     def _contract(self, x: torch.Tensor) -> torch.Tensor:

@@ -18,7 +18,7 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
-from ...cards import COUNTING_VALUES, NUM_TYPES
+from ...cards import COUNTING_VALUES, NUM_TYPES, SUIT_OF, SUITS
 from ...encoding import (
     HAND_POINTS,
     POINT_SCALE,
@@ -31,13 +31,33 @@ from ...encoding import (
     thermo_labels,
 )
 from ...rules import trick_points
-from ...switches import BID_STEP, MIN_BID, Rules
+from ...switches import BID_STEP, CHOICES, MIN_BID, Rules, spell
 from .game import EVERYONE, NUM_SEATS, NUM_TRICKS, Event, Game, Phase, PlayerView
 
 _PLAY = int(Event.PLAY)
 #: The seats relative to the observer, in the order of seat-indexed pieces.
 SEAT_NAMES = ("me", "left", "partner", "right")
 TEAM_NAMES = ("my team", "other team")
+
+
+#: The rule switches the observation names (all but the variant and ``max_bid``, which sets the
+#: action count), each as a one-hot of its values, then the target score.
+RULE_SWITCHES = tuple(name for name in CHOICES if name != "variant")
+#: The target score is written as ``target_score / TARGET_SCALE`` (at most 1).
+TARGET_SCALE = 10000.0
+
+
+def rule_labels() -> list[str]:
+    """Labels of the ``rules`` piece: every value of every switch named, then the target score."""
+    return [f"{name}={spell(value, quoted=False)}" for name in RULE_SWITCHES for value in CHOICES[name]] + [
+        f"target_score/{TARGET_SCALE:g}"
+    ]
+
+
+def rule_values(rules: Rules) -> list[float]:
+    """The ``rules`` piece of a rule set: 1 at each switch's value, then the target score."""
+    values = [float(getattr(rules, name) == value) for name in RULE_SWITCHES for value in CHOICES[name]]
+    return [*values, min(rules.target / TARGET_SCALE, 1.0)]
 
 
 def piece_labels(rules: Rules) -> list[tuple[str, list[str], str]]:
@@ -66,6 +86,8 @@ def piece_labels(rules: Rules) -> list[tuple[str, list[str], str]]:
         ("tricks_won", list(TEAM_NAMES), "tricks won this hand / 12"),
         ("trick_points", list(TEAM_NAMES), "trick points this hand / 250"),
         ("scores", list(TEAM_NAMES), "running game score / target score"),
+        ("voids", per_seat(list(SUITS), SEAT_NAMES), "suits a seat showed it holds none of (in play)"),
+        ("rules", rule_labels(), "the rule switches of the game, one-hot each, and the target score"),
     ]
 
 
@@ -97,9 +119,14 @@ class GameEncoder:
     (numpy's per-call overhead is the larger cost at this size).
     """
 
+    _led: int  # the suit led to the trick in progress (-1: none yet)
+    _trump: int  # the trump suit (-1: not named yet)
+
     #: What :meth:`attach` derives from the rows and the spec: left out of pickles and copies (a
     #: memoryview cannot be pickled) and derived again when one is loaded.
-    _DERIVED = ("_bytes", "_mv", "_tables", "_play_index", "_hand_index", "_passed_index", "_received_index")
+    _DERIVED = (
+        "_bytes", "_mv", "_tables", "_play_index", "_hand_index", "_passed_index", "_received_index", "_rule_writes",
+    )  # fmt: skip
 
     def __init__(self, spec: ObservationSpec, rows: np.ndarray | None = None) -> None:
         self.spec = spec
@@ -119,6 +146,7 @@ class GameEncoder:
         self._tables = tables = index_tables(self.spec)
         self._play_index, self._hand_index = tables.play, tables.own["hand"]
         self._passed_index, self._received_index = tables.own["cards_passed"], tables.own["cards_received"]
+        self._rule_writes = rule_writes(self.spec)
 
     def __getstate__(self) -> dict[str, Any]:
         return {name: value for name, value in self.__dict__.items() if name not in self._DERIVED}
@@ -142,6 +170,11 @@ class GameEncoder:
                 played[key] += 1
                 hands[key] -= 1
                 mv[hand_index[key][hands[key]]] = 0.0
+                suit = SUIT_OF[card]
+                if self._led < 0:
+                    self._led = suit
+                elif suit != self._led:
+                    self._show_void(who, suit)
             else:
                 handlers[kind](self, who, card, audience)
         self._cursor = len(events)
@@ -165,6 +198,8 @@ class GameEncoder:
         self._played = [0] * (NUM_SEATS * NUM_TYPES)
         self._high_bid = -1
         self._leader = -1
+        self._led = -1
+        self._trump = -1
         self._tricks_won = [0, 0]
         self._trick_points = [0, 0]
 
@@ -189,6 +224,14 @@ class GameEncoder:
         for team, entries in enumerate(self._tables.team["scores"]):
             self._put(entries, totals[team] / target)
 
+    def _show_void(self, who: int, suit: int) -> None:
+        """``who`` did not follow the suit led with a card of ``suit``: it holds none of the suit
+        led, nor any trump if ``suit`` is not trump (a seat void in the suit led must trump)."""
+        voids = self._tables.relative["voids"][who]
+        self._put(voids[self._led])
+        if suit != self._trump and self._led != self._trump:
+            self._put(voids[self._trump])
+
     def _set_high_bid(self, index: int) -> None:
         """Move the one-hot high bid (then the contract) to bid ``index`` in every row."""
         entries = self._tables.base["high_bid"]
@@ -201,6 +244,8 @@ class GameEncoder:
     def _on_hand_start(self, dealer: int, totals: tuple[int, int], audience: int) -> None:
         self._put(self._tables.relative["dealer"][dealer][0])
         self._write_scores(totals)
+        for entries, value in self._rule_writes:
+            self._put(entries, value)
 
     def _on_deal(self, seat: int, cards: tuple[int, ...], audience: int) -> None:
         self._thermo_add("hand", self._hands, seat, cards)
@@ -225,6 +270,7 @@ class GameEncoder:
 
     def _on_trump(self, declarer: int, suit: int, audience: int) -> None:
         self._put(self._tables.base["trump"][suit])
+        self._trump = suit
 
     # A hand passes eight cards, so the two handlers below store through the tables directly.
     def _on_pass_card(self, passer: int, card: int, audience: int) -> None:
@@ -261,6 +307,7 @@ class GameEncoder:
             self._leader = declarer
 
     def _on_trick_end(self, winner: int, points: int, audience: int) -> None:
+        self._led = -1
         tables = self._tables
         mvb, zeros = self._bytes, tables.trick_zeros
         for start, stop in tables.trick_spans:  # the whole trick piece of every row
@@ -313,6 +360,7 @@ SEAT_PIECES = (
     "played",
     "trick",
     "trick_leader",
+    "voids",
 )
 TEAM_PIECES = ("tricks_won", "trick_points", "scores")
 OWN_PIECES = ("hand", "cards_passed", "cards_received")
@@ -370,6 +418,13 @@ def index_tables(spec: ObservationSpec) -> IndexTables:
     )
     zeros = bytes(4 * NUM_SEATS * size)
     return IndexTables(base, relative, team, own, play, trick_spans, zeros, bytes(4 * trick_piece.size))
+
+
+def rule_writes(spec: ObservationSpec) -> tuple[tuple[tuple[int, ...], float], ...]:
+    """The ``rules`` piece's non-zero entries of a spec's rule set, with their values: (the entry in
+    each seat's row, value) per entry; the encoder writes them at each hand's start."""
+    entries = index_tables(spec).base["rules"]
+    return tuple((entries[index], value) for index, value in enumerate(rule_values(spec.rules)) if value)
 
 
 def stamp_turn(spec: ObservationSpec, observations: np.ndarray, phases, acting) -> None:

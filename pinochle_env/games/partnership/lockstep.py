@@ -80,6 +80,8 @@ class LockstepPlay:
         self._hand_entries = np.array(tables.own["hand"], dtype=np.int64).reshape(-1)  # 5 "copies" each
         self._trick_entries = self._play_entries[::2, 4:].copy()  # [seat * 24 + card] -> its 4 "trick" entries
         self._leader_entries = np.array([entries[0] for entries in tables.relative["trick_leader"]], dtype=np.int64)
+        # [who * 4 + suit] -> the "voids" entry of ``who`` not holding ``suit``, in each row
+        self._void_entries = np.array(tables.relative["voids"], dtype=np.int64).reshape(NUM_SEATS * NUM_SUITS, -1)
         # [team] -> its "tricks_won" then its "trick_points" entry in each row
         self._score_entries = np.hstack([tables.team["tricks_won"], tables.team["trick_points"]]).astype(np.int64)
         values = COUNTING_VALUES[rules.counting]
@@ -126,6 +128,7 @@ class LockstepPlay:
         self.played[at] = copy + 1
         self._observations[base[:, None] + self._play_entries.take(key * 2 + copy, axis=0)] = 1.0  # in every row
         position = state[:, TRICK_LEN].copy()
+        self._show_voids(base, state, seat, cards, position)
         flat = state.reshape(-1)
         flat[np.arange(0, len(rows) * _COLUMNS, _COLUMNS) + (TRICK + position)] = cards
         heads = _BEATS.take((state[:, TRUMP] * 25 + state[:, HEADING]) * NUM_TYPES + cards)
@@ -141,6 +144,30 @@ class LockstepPlay:
             state[full] = ending
         self.state[rows] = state
         return rows.take(last)
+
+    def _show_voids(
+        self,
+        base: np.ndarray,
+        state: np.ndarray,
+        seats: np.ndarray,
+        cards: np.ndarray,
+        position: np.ndarray,
+    ) -> None:
+        """A seat that does not follow the suit led holds none of it, nor any trump unless it
+        trumps (a seat void in the suit led must trump): its "voids" entries, as the encoder's."""
+        led = _SUIT.take(state[:, TRICK])  # the card led, where the trick has one
+        suit = _SUIT.take(cards)
+        off = np.flatnonzero((position > 0) & (suit != led))
+        if not len(off):
+            return
+        who, led, suit, trump = seats.take(off), led.take(off), suit.take(off), state[off, TRUMP]
+        self._observations[base.take(off)[:, None] + self._void_entries.take(who * NUM_SUITS + led, axis=0)] = 1.0
+        no_trump = np.flatnonzero((suit != trump) & (led != trump))
+        if len(no_trump):
+            at = base.take(off.take(no_trump))[:, None]
+            self._observations[
+                at + self._void_entries.take(who.take(no_trump) * NUM_SUITS + trump.take(no_trump), axis=0)
+            ] = 1.0
 
     def _take(self, rows: np.ndarray, seats: np.ndarray, cards: np.ndarray, base: np.ndarray) -> tuple:
         """Take one copy of ``cards[k]`` out of the hand of ``seats[k]`` in game ``rows[k]`` (whose

@@ -36,7 +36,7 @@ from ...actions import layout_for
 from ...cards import NUM_TYPES
 from ...encoding import POINT_SCALE, ObservationSpec
 from ...switches import BID_STEP, MIN_BID
-from .encoding import index_tables
+from .encoding import index_tables, rule_writes
 from .game import HAND_SIZE, NUM_SEATS, NUM_TRICKS, Game, Phase
 from .lockstep import POINTS, TO_ACT, WON, LockstepPlay, bit_rows
 
@@ -85,6 +85,7 @@ class LockstepHands(LockstepPlay):
         self._card_received_entries = _entries(own["cards_received"]).reshape(-1)
         self._meld_shown = _entries(relative["meld_shown"])  # [who, copy * 24 + card] -> 4 entries
         self._meld_points = _entries(relative["meld_points"])[:, 0]  # [who] -> 4 entries
+        self._rule_writes = rule_writes(spec)  # the "rules" piece: (4 entries, value) per non-zero entry
         # The mask of each auction's bids is a range of action ids; pass (and help) are always legal.
         self._ids = np.arange(layout.size)
         self._calls = np.zeros(layout.size, dtype=np.int8)
@@ -135,7 +136,7 @@ class LockstepHands(LockstepPlay):
     def deal(self, rows: np.ndarray, dealers: list[int], hands: list[list[list[int]]]) -> None:
         """Start new games in ``rows`` with no engine: ``dealers[k]`` dealt ``hands[k]`` (each seat's
         sorted card types), running totals 0. Writes the observation rows the encoder writes at
-        such a hand's start: all zero but the dealer and each seat's own hand."""
+        such a hand's start: all zero but the dealer, each seat's own hand and the rules."""
         k = len(rows)
         cards = np.array(hands, dtype=np.int64).reshape(k, -1)  # seat by seat, HAND_SIZE each
         keys = (np.arange(k)[:, None] * NUM_SEATS + _SEAT_OF_CARD) * NUM_TYPES + cards
@@ -143,6 +144,8 @@ class LockstepHands(LockstepPlay):
         self._observations.reshape(-1, self._row_size)[rows] = 0.0  # the scores too: totals are 0
         dealt_by = np.array(dealers, dtype=np.int64)
         self._write(rows, self._dealer_entries[dealt_by])
+        for entries, value in self._rule_writes:
+            self._write(rows, np.array(entries, dtype=np.int64), value)
         base = rows * self._row_size
         for copy in range(2):
             game, key = np.nonzero(counts > copy)
