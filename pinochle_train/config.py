@@ -83,6 +83,11 @@ class TrainConfig:
     imitate: str = _field("", "agent spec whose decisions warm-start the networks before self-play (empty: none)")
     imitation_hands: int = _field(0, "hands the imitated agent plays for the warm start")
     imitation_epochs: int = _field(3, "passes over the imitation data")
+    imitation_coef: float = _field(
+        0.0,
+        "weight of a behaviour-cloning loss toward the imitated agent during the PPO updates (0: none): "
+        "self-play improves on the warm start without forgetting it",
+    )
     pool_size: int = _field(4, "past policies kept as opponents")
     pool_every: int = _field(10, "updates between snapshots into the opponent pool (0: no pool)")
     pool_prob: float = _field(0.2, "share of hands in which one team is a past policy from the pool")
@@ -276,7 +281,7 @@ def validate(config: TrainConfig) -> None:
         config.learning_rate <= 1,
         f"config learning_rate={config.learning_rate!r} must be at most 1 (Adam diverges far below that)",
     )
-    for name in ("entropy_coef", "value_coef"):
+    for name in ("entropy_coef", "value_coef", "imitation_coef"):
         _require(getattr(config, name) >= 0, f"config {name}={getattr(config, name)!r} must be >= 0")
     _require(0 <= config.gae_lambda <= 1, f"config gae_lambda={config.gae_lambda!r} must be in [0, 1]")
     _require(0 <= config.pool_prob <= 1, f"config pool_prob={config.pool_prob!r} must be in [0, 1]")
@@ -288,6 +293,10 @@ def validate(config: TrainConfig) -> None:
     _require(
         not config.imitate or (config.imitation_hands >= 1 and config.imitation_epochs >= 1),
         f"config imitate={config.imitate!r} needs imitation_hands >= 1 and imitation_epochs >= 1",
+    )
+    _require(
+        config.imitation_coef == 0 or bool(config.imitate),
+        f"config imitation_coef={config.imitation_coef!r} needs an agent to imitate (imitate = SPEC)",
     )
     _require(
         config.rules_preset in ("", *PRESETS),

@@ -1,4 +1,5 @@
-"""The PPO update: clipped policy loss with masked logits, value loss, entropy bonus.
+"""The PPO update: clipped policy loss with masked logits, value loss, entropy bonus, and (with
+``imitation_coef``) a behaviour-cloning loss toward the imitated agent's decisions.
 
 Statistics come back per decision phase (``DECISIONS``) and over all decisions, averaged over
 every minibatch of the update: policy loss, value loss, entropy, approximate KL
@@ -28,8 +29,15 @@ def ppo_update(
     config: TrainConfig,
     rng: np.random.Generator,
     device: torch.device,
+    teacher: dict[str, torch.Tensor] | None = None,
 ) -> dict[str, dict[str, float]]:
-    """Run ``config.epochs`` passes of minibatch PPO over ``samples``; statistics[name][phase or "all"]."""
+    """Run ``config.epochs`` passes of minibatch PPO over ``samples``; statistics[name][phase or "all"].
+
+    With ``teacher`` (the imitation data: observations, masks, the imitated agent's actions) and
+    ``config.imitation_coef > 0``, every minibatch adds that weight times the cross-entropy of the
+    policy on as many of the teacher's decisions, drawn afresh: self-play improves on the imitated
+    agent without forgetting what it learned from it (``imitation`` in the statistics).
+    """
     n = len(samples)
     tensors = {
         "observation": torch.from_numpy(samples.observation),
@@ -45,6 +53,8 @@ def ppo_update(
     sums = torch.zeros(len(STATISTICS), groups)
     counts = torch.zeros(groups)
     parameters = [*policy.parameters(), *critic.parameters()]
+    cloning = teacher is not None and config.imitation_coef > 0
+    cloned: list[float] = []
     for _ in range(config.epochs):
         order = torch.from_numpy(rng.permutation(n))
         for start in range(0, n, config.minibatch_size):
@@ -56,6 +66,15 @@ def ppo_update(
                 - config.entropy_coef * per_sample["entropy"].mean()
                 + config.value_coef * per_sample["value_loss"].mean()
             )
+            if cloning:
+                assert teacher is not None
+                drawn = torch.from_numpy(rng.integers(len(teacher["action"]), size=len(index)))
+                logits = masked_logits(
+                    policy(teacher["observation"][drawn].to(device).float()), teacher["action_mask"][drawn].to(device)
+                )
+                imitation = nn.functional.cross_entropy(logits, teacher["action"][drawn].to(device))
+                loss = loss + config.imitation_coef * imitation
+                cloned.append(float(imitation.detach()))
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             nn.utils.clip_grad_norm_(parameters, config.max_grad_norm)
@@ -71,6 +90,8 @@ def ppo_update(
             "all": float(sums[k].sum() / counts.sum()) if counts.sum() > 0 else float("nan")
         }
     statistics["explained_variance"] = explained_variance(samples)
+    if cloned:
+        statistics["imitation"] = {"all": float(np.mean(cloned))}
     return statistics
 
 

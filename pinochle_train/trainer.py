@@ -72,6 +72,7 @@ class Trainer:
             [*self.policy.parameters(), *self.critic.parameters()], lr=config.learning_rate, eps=1e-5
         )
         self.pool: list[dict[str, np.ndarray]] = []
+        self.teacher: dict[str, torch.Tensor] | None = None  # the imitation data of the cloning loss
         self.counters: dict[str, Any] = {
             "update": 0,
             "decisions": 0,
@@ -203,6 +204,7 @@ class Trainer:
                     config,
                     minibatch_rng(config.seed, update),
                     self.device,
+                    self._teacher_data(),
                 )
                 finished = time.perf_counter()
                 self._check_finite(statistics, f"update {update + 1}")
@@ -258,6 +260,19 @@ class Trainer:
         how = f"python train.py --resume {self.run_dir}" if self._latest_checkpoint() else "a new run"
         self.say(f"train: interrupted {where}; continue with {how}")
 
+    def _teacher_data(self) -> dict[str, torch.Tensor] | None:
+        """The imitated agent's decisions for the behaviour-cloning loss (``imitation_coef > 0``): those
+        of the warm start, or, in a resumed run, the same ones played again (they depend only on the
+        seed)."""
+        if self.config.imitation_coef <= 0:
+            return None
+        if self.teacher is None:
+            from .imitation import collect_imitation_data
+
+            self.say("imitation: playing the imitated agent's hands again for the behaviour-cloning loss")
+            self.teacher = _teacher(collect_imitation_data(self.config, self.log))
+        return self.teacher
+
     def _warm_start(self, writer: Any) -> None:
         """Imitation of ``config.imitate`` before the first update; saved as ``update_000000.pt``."""
         from .imitation import collect_imitation_data, fit_imitation
@@ -266,6 +281,7 @@ class Trainer:
         began = time.perf_counter()
         self.say(f"imitation: {config.imitation_hands} hands of {config.imitate!r}, {config.imitation_epochs} epochs")
         data = collect_imitation_data(config, self.log)
+        self.teacher = _teacher(data) if config.imitation_coef > 0 else None
         statistics = fit_imitation(self.policy, self.critic, self.optimizer, data, config, self.device, self.log)
         self._check_finite({name: {"all": value} for name, value in statistics.items()}, "the imitation warm start")
         for name, value in statistics.items():
@@ -431,6 +447,11 @@ class Trainer:
         """Print a line of the run's log (nothing without a log stream)."""
         if self.log is not None:
             print(message, file=self.log, flush=True)
+
+
+def _teacher(data: dict[str, np.ndarray]) -> dict[str, torch.Tensor]:
+    """The imitation data a behaviour-cloning loss reads: observations, masks and actions, as tensors."""
+    return {name: torch.from_numpy(data[name]) for name in ("observation", "action_mask", "action")}
 
 
 class _Progress:
