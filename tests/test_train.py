@@ -609,3 +609,62 @@ def test_a_policy_with_derived_features_trains_resumes_and_plays(tmp_path: Path)
         game.apply(decide(agent, game))  # decide() refuses an illegal action
     with pytest.raises(ValueError, match="features=partnership needs the partnership game"):
         build_config({"features": "partnership", "rules": {"variant": "cutthroat"}})
+
+
+def test_sampled_rules_give_each_rollout_its_own_rule_set_seen_in_the_observation() -> None:
+    """sample_rules: the rules of a rollout depend on (seed, update, worker) only, differ between
+    rollouts, and the observations the policy learns from carry them (the "rules" piece)."""
+    from pinochle_env.games.partnership.encoding import rule_values
+    from pinochle_env.variants import variant_kit
+    from pinochle_train.rollout import RolloutWorker, rollout_rules
+
+    config = build_config(
+        {"workers": 0, "games_per_worker": 4, "decisions_per_update": 60, "hidden": [16], "sample_rules": True}
+    )
+    drawn = [rollout_rules(config, update, worker) for update in range(6) for worker in range(2)]
+    assert drawn == [rollout_rules(config, update, worker) for update in range(6) for worker in range(2)]
+    assert len(set(drawn)) == len(drawn) and all(rules.max_bid == config.rule_set().max_bid for rules in drawn)
+    assert rollout_rules(build_config({"workers": 0}), 3, 1) == Rules()  # without it: the config's rules
+    worker = RolloutWorker(config, 0)
+    weights = Trainer(config, Path("unused")).weights()
+    piece = variant_kit(Rules()).spec.piece("rules").slice
+    for update in (0, 1):
+        samples = worker.collect(update, weights, config.decisions_per_update)
+        assert worker.games.rules == rollout_rules(config, update, 0)
+        expected = np.array(rule_values(worker.games.rules), dtype=np.float32)
+        assert (samples.observation[:, piece] == np.round(expected)).all()  # observations stored as uint8
+
+
+def test_the_behaviour_cloning_loss_keeps_the_policy_near_the_imitated_agent(tmp_path: Path) -> None:
+    """imitation_coef: a PPO update with the cloning loss leaves the policy closer to the imitated
+    agent's decisions (lower cross-entropy on them) than the same update without it."""
+    from pinochle_train.imitation import collect_imitation_data
+    from pinochle_train.ppo import ppo_update
+    from pinochle_train.trainer import minibatch_rng
+
+    base = {"workers": 0, "games_per_worker": 8, "decisions_per_update": 400, "hidden": [32], "epochs": 4}
+    base |= {"imitate": "heuristic", "imitation_hands": 10, "minibatch_size": 128, "learning_rate": 3e-3}
+    data = collect_imitation_data(build_config(base))
+    teacher = {name: torch.from_numpy(data[name]) for name in ("observation", "action_mask", "action")}
+
+    def cross_entropy_after(coef: float) -> float:
+        torch.manual_seed(0)
+        config = build_config({**base, "imitation_coef": coef})
+        trainer = Trainer(config, tmp_path / f"c{coef}")
+        (samples,) = InProcessBackend(config).collect(0, trainer.weights(), config.decisions_per_update)
+        statistics = ppo_update(
+            trainer.policy,
+            trainer.critic,
+            trainer.optimizer,
+            samples,
+            config,
+            minibatch_rng(0, 0),
+            trainer.device,
+            teacher,
+        )
+        assert ("imitation" in statistics) == (coef > 0)
+        with torch.no_grad():
+            logits = masked_logits(trainer.policy(teacher["observation"].float()), teacher["action_mask"])
+            return float(torch.nn.functional.cross_entropy(logits, teacher["action"]))
+
+    assert cross_entropy_after(10.0) < cross_entropy_after(0.0) - 0.05
