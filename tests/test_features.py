@@ -126,3 +126,19 @@ def test_features_agree_with_the_whole_game_state(switches: dict) -> None:
                 assert f["contract"][1] == float(team == seat % 2)
             game.apply(decide(bots[seat], game))
     assert min(checked.values()) > 20, checked  # the checks were not vacuous
+
+
+def test_hand_value_holds_the_meld_of_every_trump() -> None:
+    """The ``hand_value`` group's meld per trump is ``rules.meld``'s (run_extras="consume") on random
+    hands of 12, 18 and 24 cards."""
+    from pinochle_env.cards import counts_from_cards
+    from pinochle_env.engine import shuffled_deck
+
+    kit = variant_kit(Rules())
+    layer = PartnershipFeatures(kit.spec.offsets, kit.spec.num_bids)
+    rng = np.random.default_rng(5)
+    hands = [counts_from_cards(shuffled_deck(rng)[: 12 + 6 * (k % 3)]) for k in range(3000)]
+    got = layer.hand_value(torch.tensor(hands, dtype=torch.float32))[:, :4].numpy() * 1000
+    want = np.array([[R.meld(hand, trump, "consume").points for trump in range(4)] for hand in hands])
+    assert (got.round() == want).all()
+    assert (want >= 150).any()  # runs and better were among them

@@ -20,7 +20,10 @@ The features (seats relative to the observer: me, left, partner, right):
   team, and its partner;
 - ``points`` (2): trick points not taken yet, and those in the trick in progress (/ 250);
 - ``contract`` (2): points the declaring team still needs for its contract after its meld and the
-  tricks taken (/ 250), and whether the declaring team is the observer's.
+  tricks taken (/ 250), and whether the declaring team is the observer's;
+- ``hand_value`` (3 x 4, per suit): the meld the seat's hand holds with that suit as trump (/ 1000,
+  :func:`pinochle_env.rules.meld` under ``run_extras="consume"``), the suit's length (/ 12) and its
+  aces and tens (/ 4): what the seat's bid and trump rest on.
 """
 
 from __future__ import annotations
@@ -30,16 +33,33 @@ from typing import Any
 import torch
 from torch import nn
 
-from pinochle_env.cards import COUNTING_VALUES, NUM_SUITS, NUM_TYPES, RANK_OF, SUIT_OF
+from pinochle_env.cards import (
+    ACE,
+    COUNTING_VALUES,
+    DIAMONDS,
+    JACK,
+    KING,
+    NINE,
+    NUM_RANKS,
+    NUM_SUITS,
+    NUM_TYPES,
+    QUEEN,
+    RANK_OF,
+    SPADES,
+    SUIT_OF,
+    TEN,
+    card,
+)
 from pinochle_env.encoding import HAND_POINTS, POINT_SCALE
 from pinochle_env.games.partnership.encoding import rule_labels
 from pinochle_env.games.partnership.game import Phase
+from pinochle_env.rules import AROUND_POINTS
 from pinochle_env.switches import BID_STEP, CHOICES, MIN_BID
 
 SEATS = 4
 COUNTINGS = CHOICES["counting"]
 #: Sizes of the feature groups, in output order.
-GROUPS = {"unseen": 48, "known": 3 * 48, "master": 24, "winning": 6, "points": 2, "contract": 2}
+GROUPS = {"unseen": 48, "known": 3 * 48, "master": 24, "winning": 6, "points": 2, "contract": 2, "hand_value": 12}
 SIZE = sum(GROUPS.values())
 
 
@@ -70,6 +90,7 @@ class PartnershipFeatures(nn.Module):
         self.offsets = dict(offsets)
         self.num_bids = num_bids
         self.phases = len(Phase)
+        self.queen_of_spades, self.jack_of_diamonds = card(QUEEN, SPADES), card(JACK, DIAMONDS)
         self.after_passing = int(Phase.THROW_IN)
         higher = torch.zeros(NUM_TYPES, NUM_TYPES)  # higher[t, u]: u is a higher card of t's suit
         for t in range(NUM_TYPES):
@@ -126,9 +147,30 @@ class PartnershipFeatures(nn.Module):
         winning = self._winning(x, batch)
         points = self._points(x, played.sum(dim=1))
         contract = self._contract(x)
-        return torch.cat(
-            [_thermometer(unseen), _thermometer(known).reshape(batch, -1), master, winning, points, contract], dim=1
+        hand_value = self.hand_value(mine)
+        groups = [_thermometer(unseen), _thermometer(known).reshape(batch, -1), master, winning, points, contract]
+        return torch.cat([*groups, hand_value], dim=1)
+
+    def hand_value(self, mine: torch.Tensor) -> torch.Tensor:
+        """Per suit: the hand's meld with that suit as trump (/ 1000), its length (/ 12), its aces and tens (/ 4)."""
+        by_suit = mine.reshape(-1, NUM_SUITS, NUM_RANKS)  # (B, suit, rank): 9 J Q K T A
+        kings, queens = by_suit[:, :, KING], by_suit[:, :, QUEEN]
+        marriages = torch.minimum(kings, queens)  # per suit: 20 each, 40 (royal) in trump
+        run = by_suit[:, :, JACK:].amin(dim=2)  # J Q K T A of the suit: 150, double 1500
+        run_points = torch.where(run >= 2, 1500.0, 150.0 * run)
+        royals = marriages - run  # trump marriages besides the run's own K and Q
+        arounds = by_suit.amin(dim=1)  # per rank, the copies held in every suit
+        around_points = sum(
+            torch.where(arounds[:, rank] >= 2, float(double), single * arounds[:, rank])
+            for rank, (single, double) in AROUND_POINTS.items()
         )
+        pinochles = torch.minimum(mine[:, self.queen_of_spades], mine[:, self.jack_of_diamonds])
+        fixed = around_points + torch.where(pinochles >= 2, 300.0, 40.0 * pinochles)  # the same for every trump
+        other_marriages = marriages.sum(dim=1, keepdim=True) - marriages  # those outside the trump suit
+        meld = run_points + 40.0 * royals + 20.0 * other_marriages + 10.0 * by_suit[:, :, NINE] + fixed[:, None]
+        length = by_suit.sum(dim=2) / 12.0
+        high = (by_suit[:, :, ACE] + by_suit[:, :, TEN]) / 4.0
+        return torch.cat([meld / POINT_SCALE, length, high], dim=1)
 
     def _winning(self, x: torch.Tensor, batch: int) -> torch.Tensor:
         """Who wins the trick in progress (one-hot, all zero before its first card), and whether
