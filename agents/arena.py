@@ -49,7 +49,7 @@ from pinochle_env.switches import Rules, parse_switch
 
 from .arena_play import Job, play_job
 from .arena_report import format_summary, slim_line, summarise, write_csv, write_json, write_plot
-from .base import check_plays
+from .base import check_plays, prepare
 from .registry import load_agent
 from .runtime import BACKENDS, connect_ray, format_duration, import_ray, usable_cpus
 
@@ -98,7 +98,11 @@ class ArenaConfig:
 
 
 def validate(config: ArenaConfig) -> None:
-    """Refuse a config that cannot run, before any play: every spec must load, counts must make sense."""
+    """Refuse a config that cannot run, before any play: every spec must load, counts must make sense.
+
+    Each agent also does its one-time set-up here (:func:`agents.base.prepare`): in the arena's own
+    process, before any worker starts, so that the search kernel compiles once, not per worker.
+    """
     if len(config.agents) < 2:
         raise ArenaError(f"need at least two agent specs, got {len(config.agents)}")
     repeated = sorted({spec for spec in config.agents if config.agents.count(spec) > 1})
@@ -106,9 +110,11 @@ def validate(config: ArenaConfig) -> None:
         raise ArenaError(f"a round robin needs distinct agent specs; repeated: {', '.join(repeated)}")
     for spec in config.agents:
         try:
-            check_plays(load_agent(spec, 0), config.rules)
+            agent = load_agent(spec, 0)
+            check_plays(agent, config.rules)
         except (ValueError, OSError, ImportError) as error:
             raise ArenaError(f"bad agent spec {spec!r}: {error}") from None
+        prepare(agent, config.rules)
     if config.deals < 0 or config.games < 0 or config.deals + config.games == 0:
         raise ArenaError(f"need --deals >= 0 and --games >= 0, not both 0 (got {config.deals}, {config.games})")
     if config.hand_cap < 1:
