@@ -42,12 +42,17 @@ from pinochle_env.switches import Rules
 from pinochle_env.variants import variant_kit
 
 from .heuristic import HeuristicAgent
+from .inference import weighted_deals
 from .pimc_heuristic import HeuristicPIMC
 from .simulation import Simulator
 
 #: Card decisions evaluate deals in batches of this many, checking the time budget between them.
 BATCH = 8
 EVALUATORS = ("search", "heuristic")
+#: Tricks left (the one in progress included) from which card decisions are solved exactly, per game
+#: by default: where the solver's time per deal stays near a millisecond (benchmarks/solver_speed.py),
+#: and the whole of the two-handed game's phase 2, whose 2-seat search is small.
+SOLVE_FROM = {"partnership": 4, "cutthroat": 5, "two_hand": 12}
 #: The compiled play-out policy of each game: its heuristic bot's card play.
 PLAY_OUT_POLICY = {"partnership": "heuristic", "cutthroat": "simple", "two_hand": "simple"}
 DEFAULTS = {
@@ -65,9 +70,11 @@ class PIMCAgent:
         evaluate: str = "search",
         samples: int | None = None,
         budget: float | None = None,
-        solve: int = 4,
+        solve: int | None = None,
         leaf: int = 3,
         simulations: int = 16,
+        infer: float = 0.2,
+        pool: int = 3,
     ) -> None:
         if evaluate not in EVALUATORS:
             raise ValueError(f"pimc parameter evaluate={evaluate!r} is not one of {', '.join(EVALUATORS)}")
@@ -77,16 +84,21 @@ class PIMCAgent:
             raise ValueError(f"pimc parameter samples must be at least 1, got {samples}")
         if budget <= 0:
             raise ValueError(f"pimc parameter budget must be a positive number of seconds, got {budget}")
-        if not 0 <= solve <= 15:
-            raise ValueError(f"pimc parameter solve must be 0..15 tricks, got {solve}")
+        if solve is not None and not 0 <= solve <= 24:
+            raise ValueError(f"pimc parameter solve must be 0..24 tricks, got {solve}")
         if not 0 <= leaf <= 15:
             raise ValueError(f"pimc parameter leaf must be 0..15 tricks, got {leaf}")
         if simulations < 1:
             raise ValueError(f"pimc parameter simulations must be at least 1, got {simulations}")
+        if not 0 < infer <= 1:
+            raise ValueError(f"pimc parameter infer must be in (0, 1], got {infer}")
+        if pool < 1:
+            raise ValueError(f"pimc parameter pool must be at least 1, got {pool}")
         self.name = "pimc" if evaluate == "search" else "pimc:evaluate=heuristic"
         self.evaluate = evaluate
         self.samples, self.budget = samples, budget
         self.solve, self.leaf, self.simulations = solve, leaf, simulations
+        self.infer, self.pool = infer, pool
         self.original = HeuristicPIMC(seed, samples, budget) if evaluate == "heuristic" else None
         self.heuristic = HeuristicAgent(seed)
         #: Card decisions searched, and how many of them the budget cut short (fewer deals than ``samples``).
@@ -98,7 +110,7 @@ class PIMCAgent:
         if self.original is not None:
             self.original.reset(seed)
         self._rng = np.random.default_rng(seed)
-        self.simulator = Simulator(self.simulations, self._rng, self.heuristic)
+        self.simulator = Simulator(self.simulations, self._rng, self.heuristic, self.infer, self.pool)
 
     def check_rules(self, rules: Rules) -> None:
         """``evaluate=heuristic`` plays the partnership game only; the search plays every game."""
@@ -149,7 +161,7 @@ class PIMCAgent:
         if deals is None:
             return fallback
         hands, gifts, bonus = deals
-        solve = state.left <= self.solve
+        solve = state.left <= (SOLVE_FROM[view.rules.variant] if self.solve is None else self.solve)
         seeds = self._rng.integers(0, 2**63, size=len(hands), dtype=np.uint64)
         order = self.heuristic.tie_break_order
         deadline = time.perf_counter() + self.budget
@@ -176,9 +188,7 @@ class PIMCAgent:
             seen = np.array(view.concealed) + state.played
             hands[1 - view.seat] = COPIES - seen
             return hands[None], state.gifts[None], np.zeros(1, dtype=np.int64)
-        from pinochle_env.kernel import sample_deals
-
-        deals = sample_deals(view, self.samples, int(self._rng.integers(2**63)))
+        deals = weighted_deals(view, self.samples, self.pool, self.infer, self._rng, self.heuristic.tie_break_order)
         if not len(deals):
             return None
         return deals.hands, deals.gifts, deals.bonus

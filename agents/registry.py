@@ -147,7 +147,16 @@ def _load_builtins() -> None:
         ),
         "pimc": (
             PIMCAgent,
-            {"evaluate": str, "samples": int, "budget": float, "solve": int, "leaf": int, "simulations": int},
+            {
+                "evaluate": str,
+                "samples": int,
+                "budget": float,
+                "solve": int,
+                "leaf": int,
+                "simulations": int,
+                "infer": float,
+                "pool": int,
+            },
         ),
         "checkpoint": (load_checkpoint_agent, {"sample": bool}),
     }

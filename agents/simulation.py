@@ -36,6 +36,7 @@ from pinochle_env.cards import NUM_TYPES
 from pinochle_env.switches import MIN_BID
 
 from .heuristic import HeuristicAgent
+from .inference import weighted_deals
 
 
 class Simulator:
@@ -45,18 +46,20 @@ class Simulator:
     gives the tie-breaks, the candidates' starting point and the fallbacks.
     """
 
-    def __init__(self, simulations: int, rng: np.random.Generator, heuristic: HeuristicAgent) -> None:
+    def __init__(
+        self, simulations: int, rng: np.random.Generator, heuristic: HeuristicAgent, infer: float, pool: int
+    ) -> None:
         self.simulations = simulations
         self.rng = rng
         self.heuristic = heuristic
+        self.infer, self.pool = infer, pool
         self._plan: tuple[tuple[Any, ...], list[int]] | None = None
 
     # ------------------------------------------------------------------ shared
 
     def _deals(self, view: Any) -> np.ndarray | None:
-        from pinochle_env.kernel import sample_deals
-
-        deals = sample_deals(view, self.simulations, int(self.rng.integers(2**63)))
+        """The hands of deals for ``view`` (weighted by the calls so far, :mod:`agents.inference`)."""
+        deals = weighted_deals(view, self.simulations, self.pool, self.infer, self.rng, self.heuristic.tie_break_order)
         return deals.hands if len(deals) else None
 
     def _seeds(self, count: int) -> np.ndarray:
@@ -76,10 +79,10 @@ class Simulator:
 
     def throw_in(self, view: Any) -> bool:
         """Whether to throw in: play-outs from the first lead against the exact thrown-in score."""
-        from pinochle_env.kernel import play_out, sample_deals
+        from pinochle_env.kernel import play_out
         from pinochle_env.kernel.state import PlayState
 
-        deals = sample_deals(view, self.simulations, int(self.rng.integers(2**63)))
+        deals = weighted_deals(view, self.simulations, self.pool, self.infer, self.rng, self.heuristic.tie_break_order)
         if not len(deals):
             return self.heuristic_throw_in(view)
         state = PlayState.from_view(view)

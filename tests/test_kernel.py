@@ -19,12 +19,13 @@ from numba import njit
 
 from agents.base import decide
 from agents.heuristic import HeuristicAgent
+from agents.sampling import DealSampler
 from pinochle_env import Game, Rules, new_game
 from pinochle_env import rules as R
 from pinochle_env.cards import COUNTING_VALUES, NUM_TYPES, RANK_OF
+from pinochle_env.kernel import DealConstraints, Deals, sample_deals, search
 from pinochle_env.kernel import compiled as K
-from pinochle_env.kernel import search
-from pinochle_env.kernel.state import PlayState
+from pinochle_env.kernel.state import PlayState, card_values, partnership_scores
 from pinochle_env.switches import CHOICES
 
 HEAD_RULES = CHOICES["head_rule"]
@@ -144,6 +145,7 @@ def test_play_outs_conserve_cards_and_deal_out_every_point(variant, policy):
         n, _, left = K.play_out(
             search.POLICIES[policy], hands, trick, state.n, state.leader, state.left, pts, tks, played, played_by,
             void, state.shown, state.gifts, state.rules_vector, state.values, order, random_state, 0,
+            np.zeros(K.SCRATCH_SIZE, dtype=np.int64),
         )  # fmt: skip
         assert (n, left) == (0, 0) and not hands.any()
         assert (played == before).all() and (played_by.sum(axis=0) == before).all()
@@ -248,3 +250,189 @@ def test_solver_equals_plain_minimax(index):
                 assert scores[c] == value, (c, equivalent)
     if rules.counting != "classic":  # classic counting gives every rank its own value: nothing is equivalent
         assert nodes[True] < nodes[False]
+
+
+# --------------------------------------------------------------------------------------------
+# Whole hands from the deal, and deal drawing
+
+
+def after_auction(rules: Rules, seed: int) -> tuple[Game, list[HeuristicAgent]]:
+    """A hand right after its auction, played so far by four heuristic bots with one seed (so
+    one tie-break order, as the kernel's simulation uses)."""
+    game = Game(rules, np.random.default_rng(seed))
+    agents = [HeuristicAgent(seed) for _ in range(4)]
+    while game.phase.decision == "auction":
+        game.apply(decide(agents[game.to_act], game))
+    return game, agents
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(),
+        Rules(pass_mode="simultaneous", counting="classic"),
+        Rules(pass_count=3, throw_in="always"),
+        Rules(pass_count=0, run_extras="royal_in_run"),
+    ],
+    ids=["default", "simultaneous-classic", "3-always", "0-royal_in_run"],
+)
+def test_simulated_hands_equal_the_heuristic_bots_playing_the_engine(rules):
+    """From trump to the last card, the kernel's simulation (heuristic trump, passing, throw-in
+    and play) reaches the engine's result for four heuristic bots: meld, points, tricks, throw-in."""
+    played = 0
+    for seed in range(40):
+        game, agents = after_auction(rules, seed)
+        dealt = np.array([np.bincount(hand, minlength=NUM_TYPES) for hand in game.deal])[None]
+        declarer, contract = game.declarer, game.contract
+        while not game.hand_over:
+            game.apply(decide(agents[game.to_act], game))
+        got = search.simulate_hands(rules, dealt, declarer, contract, order=agents[0].tie_break_order)
+        assert got.trumps[0] == game.trump
+        assert got.meld[0].tolist() == [meld.points for meld in game.melds]
+        assert bool(got.thrown[0]) == bool(game.thrown_in)
+        if not game.thrown_in:
+            values = card_values(rules)
+            points = [0] * 4
+            for index, (_, cards, winner) in enumerate(game.tricks):
+                points[winner] += sum(int(values[c]) for c in cards) + (10 if index == 11 else 0)
+            assert got.points[0].tolist() == points
+            assert got.tricks[0].tolist() == [sum(w == p for _, _, w in game.tricks) for p in range(4)]
+            played += 1
+    assert played >= 20
+
+
+def test_vectorised_partnership_scores_equal_the_rules():
+    rng = np.random.default_rng(5)
+    for save_meld, applies in itertools.product(CHOICES["save_meld"], CHOICES["save_meld_applies_to"]):
+        rules = Rules(save_meld=save_meld, save_meld_applies_to=applies)
+        count = 400
+        meld = rng.integers(0, 30, (count, 4)) * 10
+        points = np.zeros((count, 4), dtype=np.int64)
+        tricks = np.zeros((count, 4), dtype=np.int64)
+        team_points = rng.choice([0, 0, 10, 120, 240, 250], count)
+        points[:, 0], points[:, 1] = team_points, 250 - team_points
+        tricks[:, 0] = rng.integers(0, 13, count)
+        tricks[:, 1] = 12 - tricks[:, 0]
+        thrown = rng.random(count) < 0.2
+        declarer = int(rng.integers(4))
+        contract = rng.integers(25, 40, count) * 10
+        got = partnership_scores(rules, declarer, contract, meld, points, tricks, thrown)
+        for i in range(count):
+            team = [meld[i, 0] + meld[i, 2], meld[i, 1] + meld[i, 3]]
+            expected = R.score_hand(declarer % 2, contract[i], team, points[i, :2], tricks[i, :2], thrown[i],
+                                    save_meld, applies)  # fmt: skip
+            assert tuple(got[i]) == expected.score, (save_meld, applies, i)
+
+
+def play_views(rules: Rules, seeds: range):
+    """Views of the seat to act at card decisions of heuristic hands (every third one)."""
+    for seed in seeds:
+        game = start_of_play(rules, seed)
+        agents = [HeuristicAgent(seed + s) for s in range(rules.num_seats)]
+        count = 0
+        while not game.hand_over:
+            if count % 3 == 0:
+                yield game, game.view(game.to_act)
+            count += 1
+            game.apply(decide(agents[game.to_act], game))
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(),
+        Rules(pass_mode="simultaneous", head_rule="highest_led", counting="classic"),
+        Rules(pass_count=0, head_rule="led_card", must_overtrump=False),
+    ],
+    ids=["default", "simultaneous-highest_led", "0-led_card"],
+)
+def test_drawn_deals_replay_to_the_view(rules):
+    """Every drawn deal is a deal the seat's view could come from: replayed through the engine
+    (agents.sampling.DealSampler.build_game, the reference), it reaches the same view, the meld
+    included but for the draws made without the meld condition."""
+    rng = np.random.default_rng(0)
+    deals_seen = moved = fallback = 0
+    for game, view in play_views(rules, range(6)):
+        deals = sample_deals(view, 12, seed=deals_seen)
+        reference = DealSampler(view)
+        for d in range(len(deals)):
+            hands = [[int(n) for n in hand] for hand in deals.hands[d]]
+            replayed = reference.build_game(hands, rng)
+            assert replayed is not None, "a drawn deal breaks the play"
+            seen = replayed.view(view.seat)
+            if deals.modes[d] == 2:
+                fallback += 1
+                seen.meld = view.meld
+            assert seen == view
+            moved += hands != [list(hand) for hand in game.hands]
+            deals_seen += 1
+    assert moved >= deals_seen // 2
+    assert fallback <= deals_seen // 50
+
+
+def test_cutthroat_deals_keep_the_cards_the_plays_and_the_meld():
+    for game, view in play_views(Rules(variant="cutthroat"), range(6)):
+        deals = sample_deals(view, 10, seed=1)
+        played_by = np.zeros((3, NUM_TYPES), dtype=np.int64)
+        for leader, cards, _ in [*view.tricks, (view.trick_leader, view.trick, -1)]:
+            for position, c in enumerate(cards):
+                played_by[(leader + position) % 3, c] += 1
+        for d in range(len(deals)):
+            hands = deals.hands[d].astype(np.int64)
+            assert (hands[view.seat] == view.hand).all()
+            assert (hands.sum(axis=1) == np.array([sum(h) for h in game.hands])).all()
+            buried = 2 - hands.sum(axis=0) - played_by.sum(axis=0)
+            assert (buried >= 0).all() and buried.sum() == 3
+            values = card_values(view.rules)
+            assert deals.bonus[d] == (buried * values).sum()
+            shown = np.zeros(NUM_TYPES, dtype=np.int64)
+            for p in range(3):
+                at_meld = hands[p] + played_by[p] + (buried if p == view.declarer else 0)
+                if p != view.seat and deals.modes[d] < 2:
+                    points = K.meld(at_meld, view.trump, 0, shown)
+                    assert (points, tuple(shown)) == (view.meld[p].points, view.meld[p].shown)
+
+
+def test_deals_before_meld_keep_the_seat_hand_and_every_card():
+    rules = Rules(pass_mode="sequential")
+    game, agents = after_auction(rules, 3)
+    game.apply(decide(agents[game.to_act], game))  # trump
+    for _ in range(4):  # the partner passes to the declarer
+        game.apply(decide(agents[game.to_act], game))
+    view = game.view(game.to_act)  # the declarer, holding its partner's four cards
+    deals = sample_deals(view, 20, seed=2)
+    assert deals.dealt and len(deals) == 20
+    dealt = np.array([np.bincount(hand, minlength=NUM_TYPES) for hand in game.deal])
+    received = np.bincount(view.cards_received, minlength=NUM_TYPES)
+    for d in range(len(deals)):
+        hands = deals.hands[d].astype(np.int64)
+        assert (hands[view.seat] == dealt[view.seat]).all()
+        assert (hands.sum(axis=0) == 2).all() and (hands.sum(axis=1) == 12).all()
+        assert (hands[(view.seat + 2) % 4] >= received).all()
+
+
+def test_the_true_deal_explains_the_other_seats_better_than_drawn_deals():
+    """Mismatches with the heuristic (policy-based inference): the deal that was played explains
+    the heuristic bots' plays and calls almost always, drawn deals far less often."""
+    true_plays, drawn_plays, true_calls, drawn_calls = [], [], [], []
+    for game, view in play_views(Rules(), range(8)):
+        if len(view.tricks) < 3:
+            continue
+        order = HeuristicAgent(0).tie_break_order
+        constraints = DealConstraints(view)
+        truth = Deals(np.array(game.hands, dtype=np.int8)[None], PlayState.from_game(game).gifts[None],
+                      np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), False)  # fmt: skip
+        true_plays.append(constraints.mismatches(truth, order)[0][0])
+        drawn_plays.append(constraints.mismatches(constraints.draw(20, 0), order)[0].mean())
+    for seed in range(40):
+        game, _ = after_auction(Rules(), seed)
+        view = game.view(game.declarer)
+        view.phase = type(view.phase).AUCTION  # the declarer's view of the whole auction
+        constraints = DealConstraints(view)
+        dealt = np.array([np.bincount(hand, minlength=NUM_TYPES) for hand in game.deal], dtype=np.int8)
+        truth = Deals(dealt[None], np.zeros((1, 4, NUM_TYPES), dtype=np.int64), np.zeros(1, dtype=np.int64),
+                      np.zeros(1, dtype=np.int64), True)  # fmt: skip
+        true_calls.append(constraints.mismatches(truth, HeuristicAgent(0).tie_break_order)[1][0])
+        drawn_calls.append(constraints.mismatches(constraints.draw(20, 0), HeuristicAgent(0).tie_break_order)[1].mean())
+    assert np.mean(true_plays) < 0.25 * np.mean(drawn_plays)
+    assert max(true_calls) == 0 and np.mean(drawn_calls) > 0.5

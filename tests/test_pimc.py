@@ -50,7 +50,7 @@ def test_evaluate_heuristic_keeps_its_defaults_and_refusals():
         ("evaluate=magic", "evaluate"),
         ("samples=0", "samples"),
         ("budget=0", "budget"),
-        ("solve=20", "solve"),
+        ("solve=30", "solve"),
         ("leaf=-1", "leaf"),
         ("simulations=0", "simulations"),
     ],

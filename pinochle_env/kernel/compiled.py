@@ -56,6 +56,8 @@ AROUND_RANKS = np.array([ACE, KING, QUEEN, JACK], dtype=np.int64)
 AROUND_SINGLE = np.array([100, 80, 60, 40], dtype=np.int64)
 AROUND_DOUBLE = np.array([1000, 800, 600, 400], dtype=np.int64)
 QUEEN_SPADES, JACK_DIAMONDS = 0 * 6 + QUEEN, 2 * 6 + JACK
+#: Work space of the heuristic play-out policy (known cards per seat, unknown cards, free and pool counts).
+SCRATCH_SIZE = 5 * NUM_TYPES + 8
 #: Solver values are far inside this bound.
 INFINITY = 1 << 20
 
@@ -209,15 +211,17 @@ def meld(counts, trump, run_extras, shown):
     return points
 
 
-@njit(cache=True)
-def meld_batch(hands, trumps, run_extras, points, shown):
-    """:func:`meld` of many count vectors (rows of ``hands``), each with its own trump."""
-    for row in range(hands.shape[0]):
-        points[row] = meld(hands[row], trumps[row], run_extras, shown[row])
-
-
 # ------------------------------------------------------------------------------------------------
 # The partnership heuristic's card play (agents/heuristic/partnership.py), seat by seat
+
+
+@njit(cache=True)
+def _suit_of_bits(bits):
+    """The suit of a non-empty bit mask of cards of one suit."""
+    for suit in range(4):
+        if bits & SUIT_BITS[suit]:
+            return suit
+    return -1
 
 
 @njit(cache=True)
@@ -225,19 +229,18 @@ def _holds_any(o, seat, bits, hand, known, unknown, free, pool, void):
     """``CardCount.holds_any``: probability that ``seat`` holds one of ``bits`` (one suit)."""
     if bits == 0:
         return 0.0
+    suit = _suit_of_bits(bits)
+    base = 6 * suit
     if seat == o:
-        for c in range(NUM_TYPES):
+        for c in range(base, base + 6):
             if bits >> c & 1 and hand[c] > 0:
                 return 1.0
         return 0.0
     unseen = 0
-    suit = -1
-    for c in range(NUM_TYPES):
+    for c in range(base, base + 6):
         if bits >> c & 1:
             if known[seat, c] > 0:
                 return 1.0
-            if suit < 0:
-                suit = c // 6
             unseen += unknown[c]
     if void[seat] >> suit & 1 or free[seat] == 0:
         return 0.0
@@ -247,8 +250,8 @@ def _holds_any(o, seat, bits, hand, known, unknown, free, pool, void):
 @njit(cache=True)
 def _is_master(c, hand, played):
     """Whether no other hand can hold a card of ``c``'s suit that beats it."""
-    for x in range(NUM_TYPES):  # noqa: SIM110 (a plain loop, as numba compiles it best)
-        if ABOVE[c] >> x & 1 and 2 - hand[x] - played[x] > 0:
+    for x in range(c + 1, 6 * (c // 6) + 6):  # noqa: SIM110 (a plain loop, as numba compiles it best)
+        if 2 - hand[x] - played[x] > 0:
             return False
     return True
 
@@ -291,20 +294,23 @@ def _beat_chance(o, seat, winning, led, trump, hand, known, unknown, free, pool,
 
 
 @njit(cache=True)
-def heuristic_card(o, legal, trick, n, leader, left, hands, played, played_by, void, shown, gift, rules, values, order):
+def heuristic_card(o, legal, trick, n, leader, left, hands, played, played_by, void, shown, gift, rules, values, order,
+                   scratch):  # fmt: skip
     """The card the partnership heuristic plays for seat ``o`` among the ``legal`` bits.
 
     A port of ``HeuristicAgent.choose_play``: the card counting of ``CardCount`` from the public
     arrays and ``o``'s own hand and pass knowledge, then the same lead rules and follow values,
-    ties settled by ``order`` as the agent's tie-break order settles them.
+    ties settled by ``order`` as the agent's tie-break order settles them. ``scratch`` (int64,
+    ``SCRATCH_SIZE``) is work space, so that a play-out allocates nothing per card.
     """
     trump, declarer = rules[R_TRUMP], rules[R_DECLARER]
     hand = hands[o]
     partner = (o + 2) % 4
-    known = np.zeros((4, NUM_TYPES), dtype=np.int64)
-    unknown = np.empty(NUM_TYPES, dtype=np.int64)
-    free = np.zeros(4, dtype=np.int64)
-    pool = np.zeros(4, dtype=np.int64)
+    scratch[:] = 0
+    known = scratch[: 4 * NUM_TYPES].reshape((4, NUM_TYPES))
+    unknown = scratch[4 * NUM_TYPES : 5 * NUM_TYPES]
+    free = scratch[5 * NUM_TYPES : 5 * NUM_TYPES + 4]
+    pool = scratch[5 * NUM_TYPES + 4 : 5 * NUM_TYPES + 8]
     for p in range(4):
         if p == o:
             continue
@@ -492,13 +498,13 @@ def _cheapest(bits, trump, values, order):
 
 @njit(cache=True)
 def choose_card(policy, seat, legal, trick, n, leader, left, hands, played, played_by, void, shown, gift, rules,
-                values, order, state):  # fmt: skip
+                values, order, state, scratch):  # fmt: skip
     """The card ``policy`` plays for ``seat`` among the ``legal`` bits (forced cards need no policy)."""
     if legal & (legal - 1) == 0:
         return 63 - _leading_zeros(legal)
     if policy == POLICY_HEURISTIC:
         return heuristic_card(seat, legal, trick, n, leader, left, hands, played, played_by, void, shown, gift,
-                              rules, values, order)  # fmt: skip
+                              rules, values, order, scratch)  # fmt: skip
     if policy == POLICY_SIMPLE:
         last = rules[R_SIMPLE_LAST] == 1 or n == rules[R_SEATS] - 1
         return simple_card(legal, trick, n, rules[R_TRUMP], values, last, order)
@@ -536,7 +542,7 @@ def play_card(c, seat, hands, trick, n, leader, left, pts, tks, played, played_b
 
 @njit(cache=True)
 def play_out(policy, hands, trick, n, leader, left, pts, tks, played, played_by, void, shown, gift, rules, values,
-             order, state, stop):  # fmt: skip
+             order, state, stop, scratch):  # fmt: skip
     """Play the hand on with ``policy`` for every seat until ``stop`` tricks are left (0: to the end).
 
     Returns (n, leader, left) of the position reached; every array is updated in place.
@@ -546,7 +552,7 @@ def play_out(policy, hands, trick, n, leader, left, pts, tks, played, played_by,
         seat = (leader + n) % seats
         legal = legal_bits(held_bits(hands[seat]), trick, n, rules[R_TRUMP], rules[R_HEAD], rules[R_OVERTRUMP])
         c = choose_card(policy, seat, legal, trick, n, leader, left, hands, played, played_by, void, shown, gift,
-                        rules, values, order, state)  # fmt: skip
+                        rules, values, order, state, scratch)  # fmt: skip
         n, leader, left = play_card(c, seat, hands, trick, n, leader, left, pts, tks, played, played_by, void,
                                     rules, values)  # fmt: skip
     return n, leader, left
@@ -927,9 +933,14 @@ def evaluate_cards(deals, gifts, trick, n, leader, left, pts, tks, played, playe
             flags |= 1 if side[p] == 1 else 2
     values_out = np.zeros(NUM_TYPES, dtype=np.int64)
     state = np.zeros(1, dtype=np.uint64)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    hands = np.zeros((seats, NUM_TYPES), dtype=np.int8)
+    trick_now, pts_now, tks_now = trick.copy(), pts.copy(), tks.copy()
+    played_now, played_by_now, void_now = played.copy(), played_by.copy(), void.copy()
+    moves, scores, groups, frames, keys, tricks = _buffers(left, seats)
     for d in range(deals.shape[0]):
         if solve:
-            hands = deals[d].copy()
+            hands[:, :] = deals[d]
             legal = solve_values(hands, trick.copy(), n, leader, left, flags, side, rules, values, mode, equivalent,
                                  salt, zobrist, tt_key, tt_low, tt_high, tt_move, nodes, values_out)  # fmt: skip
             base = 0
@@ -941,16 +952,16 @@ def evaluate_cards(deals, gifts, trick, n, leader, left, pts, tks, played, playe
                     out[d, c] = base + values_out[c]
             continue
         for k in range(cards.size):
-            hands = deals[d].copy()
-            trick_now, pts_now, tks_now = trick.copy(), pts.copy(), tks.copy()
-            played_now, played_by_now, void_now = played.copy(), played_by.copy(), void.copy()
+            hands[:, :] = deals[d]
+            trick_now[:], pts_now[:], tks_now[:] = trick, pts, tks
+            played_now[:], played_by_now[:, :], void_now[:] = played, played_by, void
             state[0] = seeds[d]
             seat = (leader + n) % seats
             n_now, leader_now, left_now = play_card(cards[k], seat, hands, trick_now, n, leader, left, pts_now, tks_now,
                                                     played_now, played_by_now, void_now, rules, values)  # fmt: skip
             n_now, leader_now, left_now = play_out(policy, hands, trick_now, n_now, leader_now, left_now, pts_now,
                                                    tks_now, played_now, played_by_now, void_now, shown, gifts[d],
-                                                   rules, values, order, state, stop)  # fmt: skip
+                                                   rules, values, order, state, stop, scratch)  # fmt: skip
             score = side_score(pts_now, tks_now, side, seats, 0)
             if left_now == 0:
                 out[d, k] = side_score(pts_now, tks_now, side, seats, mode)
@@ -959,9 +970,12 @@ def evaluate_cards(deals, gifts, trick, n, leader, left, pts, tks, played, playe
             for p in range(seats):
                 if tks_now[p]:
                     leaf_flags |= 1 if side[p] == 1 else 2
-            out[d, k] = score + solve_node(hands, trick_now, n_now, leader_now, left_now, leaf_flags, side, rules,
-                                           values, mode, equivalent, salt, zobrist, tt_key, tt_low, tt_high,
-                                           tt_move, nodes)  # fmt: skip
+            tricks[left_now, :] = trick_now
+            key = hand_key(hands, seats, zobrist)
+            out[d, k] = score + _search(hands, tricks, n_now, leader_now, left_now, leaf_flags, key, -INFINITY,
+                                        INFINITY, side, rules, values, mode, equivalent, salt, zobrist, tt_key,
+                                        tt_low, tt_high, tt_move, moves, scores, groups, frames, keys,
+                                        nodes)  # fmt: skip
 
 
 @njit(cache=True)
@@ -1099,13 +1113,14 @@ def play_out_many(deals, gifts, trick, n, leader, left, pts, tks, played, played
     final trick points and tricks into ``out_pts`` and ``out_tks`` (N, S); deal ``d``'s random
     stream starts from ``seeds[d]``."""
     state = np.zeros(1, dtype=np.uint64)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     for d in range(deals.shape[0]):
         hands = deals[d].copy()
         trick_now, pts_now, tks_now = trick.copy(), pts.copy(), tks.copy()
         played_now, played_by_now, void_now = played.copy(), played_by.copy(), void.copy()
         state[0] = seeds[d]
         play_out(policy, hands, trick_now, n, leader, left, pts_now, tks_now, played_now, played_by_now, void_now,
-                 shown, gifts[d], rules, values, order, state, 0)  # fmt: skip
+                 shown, gifts[d], rules, values, order, state, 0, scratch)  # fmt: skip
         out_pts[d, :] = pts_now
         out_tks[d, :] = tks_now
 
@@ -1118,7 +1133,7 @@ def policy_card(seat, trick, n, leader, left, hands, played, played_by, void, sh
     state[0] = seed
     legal = legal_bits(held_bits(hands[seat]), trick, n, rules[R_TRUMP], rules[R_HEAD], rules[R_OVERTRUMP])
     return choose_card(policy, seat, legal, trick, n, leader, left, hands, played, played_by, void, shown, gift,
-                       rules, values, order, state)  # fmt: skip
+                       rules, values, order, state, np.zeros(SCRATCH_SIZE, dtype=np.int64))  # fmt: skip
 
 
 @njit(cache=True)
@@ -1275,6 +1290,7 @@ def simulate_hands(dealt, declarer, trumps, given_to, to_known, given_back, back
     partner = (declarer + 2) % 4
     shown = np.zeros((4, NUM_TYPES), dtype=np.int64)
     scratch = np.zeros(NUM_TYPES, dtype=np.int64)
+    scratch_play = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     state = np.zeros(1, dtype=np.uint64)
     play_rules = rules.copy()
     play_rules[R_DECLARER] = declarer
@@ -1325,4 +1341,104 @@ def simulate_hands(dealt, declarer, trumps, given_to, to_known, given_back, back
         played_by = np.zeros((4, NUM_TYPES), dtype=np.int64)
         void = np.zeros(4, dtype=np.int64)
         play_out(policy, current, trick, 0, declarer, 12, out_pts[d], out_tks[d], played, played_by, void, shown,
-                 gifts, play_rules, values, order, state, 0)  # fmt: skip
+                 gifts, play_rules, values, order, state, 0, scratch_play)  # fmt: skip
+
+
+# ------------------------------------------------------------------------------------------------
+# Inference: how well a drawn deal explains what the other seats did (policy-based weighting)
+
+
+@njit(cache=True)
+def play_mismatches(deals, gifts, history, leaders, sizes, observer, shown, rules, values, order, policy, out):
+    """Into ``out[d]``: how many plays of the other seats in the history ``policy`` would not have
+    made with deal ``d``'s hands (the hands now; plays without a choice are not counted).
+
+    The history is replayed from the first lead (``history[t]``: trick ``t``'s first ``sizes[t]``
+    cards, led by ``leaders[t]``), every other seat's play compared with the policy's choice from
+    that seat's knowledge then. A play matches if the policy makes it with ``order`` or with the
+    reverse order, so that equal choices settled by another player's tie-break still match.
+    """
+    seats = rules[R_SEATS]
+    trump, head, overtrump = rules[R_TRUMP], rules[R_HEAD], rules[R_OVERTRUMP]
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    state = np.zeros(1, dtype=np.uint64)
+    hands = np.zeros((seats, NUM_TYPES), dtype=np.int8)
+    played = np.zeros(NUM_TYPES, dtype=np.int64)
+    played_by = np.zeros((seats, NUM_TYPES), dtype=np.int64)
+    void = np.zeros(seats, dtype=np.int64)
+    pts = np.zeros(seats, dtype=np.int64)
+    tks = np.zeros(seats, dtype=np.int64)
+    trick = np.zeros(4, dtype=np.int64)
+    reverse = NUM_TYPES - 1 - order
+    for d in range(deals.shape[0]):
+        hands[:, :] = deals[d]
+        for t in range(sizes.size):
+            for i in range(sizes[t]):
+                hands[(leaders[t] + i) % seats, history[t, i]] += 1
+        played[:] = 0
+        played_by[:, :] = 0
+        void[:] = 0
+        pts[:] = 0
+        tks[:] = 0
+        misses, left, n = 0, rules[R_HAND_SIZE], 0
+        for t in range(sizes.size):
+            leader = leaders[t]
+            for i in range(sizes[t]):
+                seat = (leader + i) % seats
+                c = history[t, i]
+                if seat != observer:
+                    legal = legal_bits(held_bits(hands[seat]), trick, n, trump, head, overtrump)
+                    if legal & (legal - 1):
+                        first = choose_card(policy, seat, legal, trick, n, leader, left, hands, played, played_by,
+                                            void, shown, gifts[d], rules, values, order, state, scratch)  # fmt: skip
+                        if first != c:
+                            second = choose_card(policy, seat, legal, trick, n, leader, left, hands, played,
+                                                 played_by, void, shown, gifts[d], rules, values, reverse, state,
+                                                 scratch)  # fmt: skip
+                            misses += second != c
+                n, _, left = play_card(
+                    c, seat, hands, trick, n, leader, left, pts, tks, played, played_by, void, rules, values
+                )
+        out[d] = misses
+
+
+@njit(cache=True)
+def call_mismatches(dealt, calls, observer, run_extras, max_bid, help_allowed, out):
+    """Into ``out[d]``: how many calls of the other seats the heuristic's auction would not have
+    made with deal ``d``'s hands as dealt. ``calls[k]`` = (seat, kind 0 bid / 1 pass / 2 help, bid).
+
+    The heuristic's rule at its defaults (agents/heuristic/partnership.py): bid the smallest raise
+    while it is within the hand's best meld plus trick estimate plus 90 for the partner (40 more
+    once the partner passed with help, 40 less to outbid the partner), else pass with help when
+    the hand averages 60 meld over the four trumps, else pass.
+    """
+    shown = np.zeros(NUM_TYPES, dtype=np.int64)
+    for d in range(dealt.shape[0]):
+        high, high_bidder, misses = 0, -1, 0
+        helped = np.zeros(4, dtype=np.bool_)
+        for k in range(calls.shape[0]):
+            seat, kind, value = calls[k, 0], calls[k, 1], calls[k, 2]
+            if seat != observer:
+                hand = dealt[d, seat]
+                own, melds = -1.0, 0.0
+                for t in range(4):
+                    points = meld(hand, t, run_extras, shown)
+                    melds += points
+                    own = max(own, points + trick_estimate(hand, t))
+                partner = (seat + 2) % 4
+                limit = own + 90.0 + (40.0 if helped[partner] else 0.0)
+                if high_bidder == partner:
+                    limit -= 40.0
+                smallest = max(high, 240) + 10
+                if smallest <= max_bid and smallest <= limit:
+                    expected, expected_value = 0, smallest
+                elif help_allowed and melds / 4 >= 60:
+                    expected, expected_value = 2, 0
+                else:
+                    expected, expected_value = 1, 0
+                misses += expected != kind or (kind == 0 and expected_value != value)
+            if kind == 0:
+                high, high_bidder = value, seat
+            elif kind == 2:
+                helped[seat] = True
+        out[d] = misses

@@ -38,7 +38,7 @@ from ..cards import COPIES, NUM_TYPES
 from ..switches import CHOICES
 from . import compiled as K
 from .search import compile_kernel
-from .state import HAND_SIZES, card_values, pass_gifts, view_gifts
+from .state import HAND_SIZES, card_values, pass_gifts, rules_vector, view_gifts
 
 #: Phases whose views get deals as dealt (before meld), per variant.
 BEFORE_MELD = {"partnership": ("AUCTION", "TRUMP", "PASS_TO_DECLARER", "PASS_BACK"), "cutthroat": ("AUCTION",)}
@@ -59,6 +59,10 @@ class Deals:
 
     def __len__(self) -> int:
         return len(self.hands)
+
+    def subset(self, index: Any) -> Deals:
+        """The deals at ``index`` (an index array or slice), in that order."""
+        return Deals(self.hands[index], self.gifts[index], self.bonus[index], self.modes[index], self.dealt)
 
 
 class DealConstraints:
@@ -114,6 +118,8 @@ class DealConstraints:
         self.trump = 0
         self._placed = known.sum(axis=0)
         self._passes = None
+        self.history = np.zeros((0, 4), dtype=np.int64)
+        self.leaders = self.sizes = np.zeros(0, dtype=np.int64)
 
     # ------------------------------------------------------------------ from meld on
 
@@ -130,6 +136,7 @@ class DealConstraints:
             leaders[t], sizes[t] = leader, len(cards)
             for position, c in enumerate(cards):
                 played_by[(leader + position) % seats, c] += 1
+        self.history, self.leaders, self.sizes = history, leaders, sizes
         forbidden = np.zeros(seats, dtype=np.int64)
         K.forbidden_by_plays(
             history, leaders, sizes, seats, view.seat, view.trump, CHOICES["head_rule"].index(rules.head_rule),
@@ -250,6 +257,42 @@ class DealConstraints:
             back = _some_cards(at_meld[partner], rules.pass_count, rng)
             gifts[d] = pass_gifts(rules, declarer, to_declarer, back)
         return gifts
+
+    def mismatches(self, deals: Deals, order: Any) -> tuple[np.ndarray, np.ndarray]:
+        """Per deal: (plays, calls) of the other seats that the heuristic would not have made with
+        that deal's hands (:func:`~pinochle_env.kernel.compiled.play_mismatches` and
+        :func:`~pinochle_env.kernel.compiled.call_mismatches`; ``order``: the tie-break order).
+
+        Plays are read from deals of the hands now (views during play), calls from deals as dealt
+        (views before meld) in the partnership game; the other kind counts zero.
+        """
+        count = len(deals)
+        plays = np.zeros(count, dtype=np.int64)
+        calls = np.zeros(count, dtype=np.int64)
+        rules, view = self.rules, self.view
+        order = np.asarray(order, dtype=np.int64)
+        if not deals.dealt and self.sizes.size:
+            policy = K.POLICY_HEURISTIC if rules.variant == "partnership" else K.POLICY_SIMPLE
+            state = rules_vector(rules, view.trump, view.declarer, simple_last=False)
+            K.play_mismatches(
+                deals.hands, deals.gifts, self.history, self.leaders, self.sizes, view.seat, self.target_shown, state,
+                card_values(rules), order, policy, plays,
+            )  # fmt: skip
+        if deals.dealt and rules.variant == "partnership" and view.auction:
+            kinds = {"pass": 1, "help": 2}
+            table = np.array([_call_row(seat, call, kinds) for seat, call in view.auction], dtype=np.int64)
+            extras = CHOICES["run_extras"].index(rules.run_extras)
+            K.call_mismatches(
+                deals.hands.astype(np.int64), table, view.seat, extras, rules.max_bid, rules.pass_with_help, calls
+            )
+        return plays, calls
+
+
+def _call_row(seat: int, call: int | str, kinds: dict[str, int]) -> list[int]:
+    """An auction call as the kernel's row: (seat, kind 0 bid / 1 pass / 2 help, bid)."""
+    if isinstance(call, str):
+        return [seat, kinds[call], 0]
+    return [seat, 0, call]
 
 
 def _some_cards(counts: np.ndarray, how_many: int, rng: np.random.Generator) -> list[int]:

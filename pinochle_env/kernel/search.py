@@ -348,4 +348,8 @@ def _warm_up() -> None:
     )  # fmt: skip
     K.forbidden_by_plays(per_seat_card, per_seat, per_seat, 4, 0, 0, 0, 0, per_seat)
     K.meld_breakers(per_seat_card, per_seat, 0, per_seat, per_seat, 0, 0, per_seat)
-    K.meld_batch(per_seat_card, per_seat, 0, per_seat, per_seat_card)
+    K.play_mismatches(
+        empty_deals, empty_gifts, per_seat_card, per_seat, per_seat, 0, per_seat_card, rules, per_card, per_card, 0,
+        np.zeros(0, dtype=np.int64),
+    )  # fmt: skip
+    K.call_mismatches(no_draws, per_seat_card, 0, 0, 1000, True, np.zeros(0, dtype=np.int64))
