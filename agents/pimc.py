@@ -1,31 +1,35 @@
 """``pimc``: perfect-information Monte Carlo search on the compiled kernel (:mod:`pinochle_env.kernel`).
 
 **Card play.** For a card with a choice, :class:`PIMCAgent` draws ``samples`` deals consistent with
-everything its seat knows (:func:`pinochle_env.kernel.sample_deals`) and values every legal card
-on every deal: exactly, with the end-game solver, once at most ``solve`` tricks are left;
-before that by playing the hand out with the compiled heuristic play-out policy (every seat
-deciding from its own knowledge of the deal) down to ``leaf`` tricks left, solved exactly from
-there. Values are the seat's hand-score margin; every card meets the same deals and random
-streams; the best average wins, ties going to the heuristic's choice. The two-handed game's phase
-2 needs no sampling (every card is known): it is solved outright.
+everything its seat knows (:func:`pinochle_env.kernel.sample_deals`), weighted by how well they
+explain the other seats' plays (:mod:`agents.inference`), and values every legal card on every
+deal: exactly, with the end-game solver, once at most ``solve`` tricks are left; before that by
+playing the hand out with the compiled heuristic play-out policy (every seat deciding from its own
+knowledge of the deal) down to ``leaf`` tricks left, solved exactly from there. Values are the
+seat's hand-score margin; every card meets the same deals and random streams; the best average
+wins, ties going to the heuristic's choice. The two-handed game's phase 2 needs no sampling
+(every card is known): it is solved outright.
 
-**Other decisions** (see :mod:`agents.simulation`) are simulated where the partnership game has
-them, and otherwise the heuristic's: the fallbacks are listed there.
+**Other decisions** (:mod:`agents.simulation`) are simulated where the partnership game has them
+(bid, trump, passing, throw-in; cutthroat's throw-in), otherwise the heuristic's: the fallbacks
+are listed there. ``docs/search.md`` explains the methods.
 
 ``pimc:evaluate=heuristic`` is the original bot, whole (:mod:`agents.pimc_heuristic`: heuristic
 play-outs in Python, heuristic bidding, trump, passing and throw-in, ``samples=16,budget=1.0``).
 
-Parameters (``pimc:samples=24,budget=0.5``), with their defaults:
+Parameters (``pimc:samples=32,budget=0.5``), with their defaults:
 
 - ``evaluate`` = ``search`` | ``heuristic`` (the original bot);
 - ``samples`` (search: 24; heuristic: 16): deals per card decision;
-- ``budget`` (search: 1.0; heuristic: 1.0): seconds a card decision may take; sampling stops when
-  it runs out (after the first batch of deals), which is the only way a decision can depend on
-  the machine's speed rather than the seed;
-- ``solve`` (4): tricks left, the one in progress included, from which card decisions are solved
-  exactly on each deal; ``leaf`` (3): tricks left at which play-outs switch to exact solving
-  (0: play every hand out);
-- ``simulations`` (16): deals per auction, trump, passing or throw-in decision.
+- ``budget`` (1.0): seconds a card decision may take; sampling stops when it runs out (after the
+  first batch of deals), the only way a decision can depend on the machine rather than the seed;
+- ``solve`` (per game: partnership 4, cutthroat 5, two-handed 12): tricks left, the one in
+  progress included, from which card decisions are solved exactly on each deal; ``leaf`` (3):
+  tricks left at which play-outs switch to exact solving (0: play every hand out);
+- ``simulations`` (16): deals per auction, trump, passing or throw-in decision;
+- ``infer`` (0.05) and ``infer_play`` (0.2): the weight of a deal per auction call, and per card
+  play, of another seat that the heuristic would not have made with that deal's cards (1: no
+  weighting); ``pool`` (3): deals drawn per deal kept, for the weighting.
 """
 
 from __future__ import annotations
@@ -73,7 +77,8 @@ class PIMCAgent:
         solve: int | None = None,
         leaf: int = 3,
         simulations: int = 16,
-        infer: float = 0.2,
+        infer: float = 0.05,
+        infer_play: float = 0.2,
         pool: int = 3,
     ) -> None:
         if evaluate not in EVALUATORS:
@@ -92,13 +97,15 @@ class PIMCAgent:
             raise ValueError(f"pimc parameter simulations must be at least 1, got {simulations}")
         if not 0 < infer <= 1:
             raise ValueError(f"pimc parameter infer must be in (0, 1], got {infer}")
+        if not 0 < infer_play <= 1:
+            raise ValueError(f"pimc parameter infer_play must be in (0, 1], got {infer_play}")
         if pool < 1:
             raise ValueError(f"pimc parameter pool must be at least 1, got {pool}")
         self.name = "pimc" if evaluate == "search" else "pimc:evaluate=heuristic"
         self.evaluate = evaluate
         self.samples, self.budget = samples, budget
         self.solve, self.leaf, self.simulations = solve, leaf, simulations
-        self.infer, self.pool = infer, pool
+        self.infer, self.infer_play, self.pool = infer, infer_play, pool
         self.original = HeuristicPIMC(seed, samples, budget) if evaluate == "heuristic" else None
         self.heuristic = HeuristicAgent(seed)
         #: Card decisions searched, and how many of them the budget cut short (fewer deals than ``samples``).
@@ -110,7 +117,7 @@ class PIMCAgent:
         if self.original is not None:
             self.original.reset(seed)
         self._rng = np.random.default_rng(seed)
-        self.simulator = Simulator(self.simulations, self._rng, self.heuristic, self.infer, self.pool)
+        self.simulator = Simulator(self.simulations, self._rng, self.heuristic, self.infer, self.infer_play, self.pool)
 
     def check_rules(self, rules: Rules) -> None:
         """``evaluate=heuristic`` plays the partnership game only; the search plays every game."""
@@ -188,7 +195,8 @@ class PIMCAgent:
             seen = np.array(view.concealed) + state.played
             hands[1 - view.seat] = COPIES - seen
             return hands[None], state.gifts[None], np.zeros(1, dtype=np.int64)
-        deals = weighted_deals(view, self.samples, self.pool, self.infer, self._rng, self.heuristic.tie_break_order)
+        order = self.heuristic.tie_break_order
+        deals = weighted_deals(view, self.samples, self.pool, self.infer, self.infer_play, self._rng, order)
         if not len(deals):
             return None
         return deals.hands, deals.gifts, deals.bonus

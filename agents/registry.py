@@ -155,6 +155,7 @@ def _load_builtins() -> None:
                 "leaf": int,
                 "simulations": int,
                 "infer": float,
+                "infer_play": float,
                 "pool": int,
             },
         ),

@@ -1,13 +1,17 @@
-"""Bot ladder: heuristic vs random and pimc vs heuristic, as duplicate arena matches.
+"""Bot ladder: heuristic vs random, pimc vs heuristic and pimc vs the original pimc, as duplicate matches.
 
 Each rung is one ``pinochle-arena`` match (``agents.arena.run_arena``: deal pairs, worker
 processes, results file, resumable) and reports A's margin per hand with its 95% paired t interval,
 the wall time and each bot's decisions per second (view and mask building included).
+``--milestones`` measures the search bot's gain decision kind by decision kind instead: ``mix:``
+specs that search the card play only, then also the throw-in, trump, passing, and (plain ``pimc``)
+the bid, each against the heuristic.
 
 Usage::
 
-    python benchmarks/bot_ladder.py                    # 2000 + 500 deal pairs (the full ladder)
-    python benchmarks/bot_ladder.py --quick            # 40 + 10 deal pairs, to check that it runs
+    python benchmarks/bot_ladder.py                    # 2000 + 1000 + 300 deal pairs (the full ladder)
+    python benchmarks/bot_ladder.py --quick            # 40 + 10 + 4 deal pairs, to check that it runs
+    python benchmarks/bot_ladder.py --milestones       # 5 rungs of 1000 deal pairs
     python benchmarks/bot_ladder.py --rung heuristic random 300 --rung pimc:samples=8 heuristic 50
     python benchmarks/bot_ladder.py --out runs/ladder/full --resume   # continue an interrupted ladder
 """
@@ -24,8 +28,16 @@ from agents.arena import ArenaConfig, ArenaError, parse_rules, run_arena, valida
 from agents.runtime import usable_cpus
 
 #: The default ladder: (A, B, deal pairs).
-LADDER = [("heuristic", "random", 2000), ("pimc", "heuristic", 500)]
-QUICK = [("heuristic", "random", 40), ("pimc", "heuristic", 10)]
+LADDER = [("heuristic", "random", 2000), ("pimc", "heuristic", 1000), ("pimc", "pimc:evaluate=heuristic", 300)]
+QUICK = [("heuristic", "random", 40), ("pimc", "heuristic", 10), ("pimc", "pimc:evaluate=heuristic", 4)]
+#: The search bot decision kind by decision kind, each against the heuristic.
+MILESTONES = [
+    ("mix:play=pimc,default=heuristic", "heuristic", 1000),
+    ("mix:play=pimc,throw_in=pimc,default=heuristic", "heuristic", 1000),
+    ("mix:play=pimc,throw_in=pimc,trump=pimc,default=heuristic", "heuristic", 1000),
+    ("mix:play=pimc,throw_in=pimc,trump=pimc,passing=pimc,default=heuristic", "heuristic", 1000),
+    ("pimc", "heuristic", 1000),
+]
 HEADERS = ["A vs B", "pairs", "margin", "95% interval", "wall", "A dec/s", "B dec/s"]
 #: Widths of the columns after the first.
 COLUMNS = (7, 9, 22, 10, 11, 11)
@@ -77,13 +89,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rung", nargs=3, action="append", metavar=("A", "B", "PAIRS"), help="replace the ladder")
     parser.add_argument("--quick", action="store_true", help="few deal pairs per rung: a check that it runs")
+    parser.add_argument("--milestones", action="store_true", help="the search bot's gain per decision kind")
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="rule switch (repeatable)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=usable_cpus())
     parser.add_argument("--out", type=Path, help="out directory (default runs/ladder/<timestamp>)")
     parser.add_argument("--resume", action="store_true", help="continue the rungs already in --out")
     args = parser.parse_args(argv)
-    rungs = [(a, b, int(n)) for a, b, n in args.rung] if args.rung else QUICK if args.quick else LADDER
+    default = MILESTONES if args.milestones else QUICK if args.quick else LADDER
+    rungs = [(a, b, int(n)) for a, b, n in args.rung] if args.rung else default
     base = args.out or Path("runs", "ladder", time.strftime("%Y%m%d-%H%M%S"))
     try:
         rules = parse_rules(args.rule)

@@ -25,7 +25,7 @@ from pinochle_env import rules as R
 from pinochle_env.cards import COUNTING_VALUES, NUM_TYPES, RANK_OF
 from pinochle_env.kernel import DealConstraints, Deals, sample_deals, search
 from pinochle_env.kernel import compiled as K
-from pinochle_env.kernel.state import PlayState, card_values, partnership_scores
+from pinochle_env.kernel.state import PlayState, calls_table, card_values, partnership_scores
 from pinochle_env.switches import CHOICES
 
 HEAD_RULES = CHOICES["head_rule"]
@@ -436,3 +436,45 @@ def test_the_true_deal_explains_the_other_seats_better_than_drawn_deals():
         drawn_calls.append(constraints.mismatches(constraints.draw(20, 0), HeuristicAgent(0).tie_break_order)[1].mean())
     assert np.mean(true_plays) < 0.25 * np.mean(drawn_plays)
     assert max(true_calls) == 0 and np.mean(drawn_calls) > 0.5
+
+
+def test_the_compiled_auction_is_the_heuristic_bots_auction():
+    """``continue_auction`` with every seat calling as the heuristic ends where four heuristic bots
+    end in the engine (declarer and contract, the dealer stuck included), from the first call and
+    from any call on; the bidding reading also explains each bot's every call."""
+    compared = 0
+    for rules in (Rules(), Rules(bid_raises="any", pass_with_help=False, max_bid=400)):
+        for seed in range(60):
+            game = Game(rules, np.random.default_rng(seed))
+            agents = [HeuristicAgent(seed + s) for s in range(4)]
+            while game.phase.decision == "auction":
+                game.apply(decide(agents[game.to_act], game))
+            dealt = np.array([np.bincount(hand, minlength=NUM_TYPES) for hand in game.deal], dtype=np.int8)[None]
+            misses = np.zeros(1, dtype=np.int64)
+            calls = calls_table(game.auction)
+            K.call_mismatches(dealt.astype(np.int64), calls, -1, 0, rules.max_bid, rules.pass_with_help, misses)
+            assert misses[0] == 0, seed
+            for start in range(len(game.auction) + 1):
+                declarer, contract = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+                K.continue_auction(dealt, calls[:start].copy(), game.dealer, -1, 0, 0, rules.max_bid,
+                                   rules.pass_with_help, False, declarer, contract)  # fmt: skip
+                assert (declarer[0], contract[0]) == (game.declarer, game.contract), (seed, start)
+                compared += 1
+    assert compared > 400
+
+
+def test_readme_search_example_runs_and_prints_what_it_says():
+    """The README's kernel example runs, and its solve() prints the solution its comment shows."""
+    import contextlib
+    import io
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## Search\n", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    shown = block.split("print(solve(game))  # ", 1)[1].split("\n", 1)[0]
+    output = io.StringIO()
+    with contextlib.redirect_stdout(output):
+        exec(compile(block, "README.md", "exec"), {})
+    lines = output.getvalue().splitlines()
+    assert lines[0] == shown
+    assert lines[-1] == "(20, 4, 24)"

@@ -53,6 +53,9 @@ def test_evaluate_heuristic_keeps_its_defaults_and_refusals():
         ("solve=30", "solve"),
         ("leaf=-1", "leaf"),
         ("simulations=0", "simulations"),
+        ("infer=0", "infer"),
+        ("infer_play=1.5", "infer_play"),
+        ("pool=0", "pool"),
     ],
 )
 def test_bad_parameters_are_refused_by_name(text, parameter):

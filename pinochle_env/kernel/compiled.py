@@ -1182,8 +1182,8 @@ def meld_breakers(surely, seat_of, pool_bits, target_points, check, trump, run_e
 # before the first card: the auction, trump, passing and the throw-in.
 
 #: Indices of the simulation's integer settings (after the trick-play rule vector).
-S_PASS_COUNT, S_RUN_EXTRAS, S_THROW_MODE, S_CONTRACT = range(4)
-SETTINGS_SIZE = 4
+S_PASS_COUNT, S_RUN_EXTRAS, S_THROW_MODE = range(3)
+SETTINGS_SIZE = 3
 #: Throw-in modes of a simulated hand: always play; RULES.md's ``seed`` rule; ``always`` (the
 #: heuristic decides every hand).
 THROW_NEVER, THROW_SEED, THROW_ALWAYS = range(3)
@@ -1273,9 +1273,10 @@ def _pass_cards(hand, count, declaring, trump, run_extras, order, shown, out):
 
 
 @njit(cache=True)
-def simulate_hands(dealt, declarer, trumps, given_to, to_known, given_back, back_known, rules, settings, values,
-                   order, policy, seeds, out_meld, out_pts, out_tks, out_thrown, out_trump):  # fmt: skip
-    """Play each deal (N, 4, 24 as dealt) from trump to the last card, the declarer fixed.
+def simulate_hands(dealt, declarers, contracts, trumps, given_to, to_known, given_back, back_known, rules, settings,
+                   values, order, policy, seeds, out_meld, out_pts, out_tks, out_thrown, out_trump):  # fmt: skip
+    """Play each deal (N, 4, 24 as dealt) from trump to the last card, with deal ``d``'s declarer
+    ``declarers[d]`` at ``contracts[d]`` (a negative declarer: the deal is skipped, out all zero).
 
     Trump is ``trumps[d]``, or the heuristic's choice where it is negative. The cards passed to
     the declarer are ``given_to[d]`` where ``to_known[d]``, else the partner's heuristic choice;
@@ -1284,17 +1285,23 @@ def simulate_hands(dealt, declarer, trumps, given_to, to_known, given_back, back
     declarer chooses), and a played hand is played out with ``policy``. Out: each seat's meld,
     trick points and tricks, whether the hand was thrown in, and the trump.
     """
-    pass_count, run_extras = settings[S_PASS_COUNT], settings[S_RUN_EXTRAS]
-    mode, contract = settings[S_THROW_MODE], settings[S_CONTRACT]
+    pass_count, run_extras, mode = settings[S_PASS_COUNT], settings[S_RUN_EXTRAS], settings[S_THROW_MODE]
     sequential = rules[R_SEQUENTIAL] == 1
-    partner = (declarer + 2) % 4
     shown = np.zeros((4, NUM_TYPES), dtype=np.int64)
     scratch = np.zeros(NUM_TYPES, dtype=np.int64)
     scratch_play = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     state = np.zeros(1, dtype=np.uint64)
     play_rules = rules.copy()
-    play_rules[R_DECLARER] = declarer
     for d in range(dealt.shape[0]):
+        declarer, contract = declarers[d], contracts[d]
+        out_meld[d, :] = 0
+        out_pts[d, :] = 0
+        out_tks[d, :] = 0
+        out_thrown[d], out_trump[d] = False, -1
+        if declarer < 0:
+            continue
+        partner = (declarer + 2) % 4
+        play_rules[R_DECLARER] = declarer
         hands = dealt[d].astype(np.int64)
         trump = trumps[d] if trumps[d] >= 0 else heuristic_trump(hands[declarer], run_extras, order, scratch)
         out_trump[d] = trump
@@ -1326,8 +1333,6 @@ def simulate_hands(dealt, declarer, trumps, given_to, to_known, given_back, back
         elif mode == THROW_SEED:
             thrown = short > 250
         out_thrown[d] = thrown
-        out_pts[d, :] = 0
-        out_tks[d, :] = 0
         if thrown:
             continue
         gifts = np.zeros((4, NUM_TYPES), dtype=np.int64)
@@ -1403,42 +1408,153 @@ def play_mismatches(deals, gifts, history, leaders, sizes, observer, shown, rule
 
 
 @njit(cache=True)
-def call_mismatches(dealt, calls, observer, run_extras, max_bid, help_allowed, out):
-    """Into ``out[d]``: how many calls of the other seats the heuristic's auction would not have
-    made with deal ``d``'s hands as dealt. ``calls[k]`` = (seat, kind 0 bid / 1 pass / 2 help, bid).
+def bidding_values(hand, run_extras, shown):
+    """The heuristic's bidding reading of a dealt hand: (its best meld plus trick estimate over the
+    four trumps, its mean meld over them)."""
+    best, melds = -1.0, 0.0
+    for t in range(4):
+        points = meld(hand, t, run_extras, shown)
+        melds += points
+        best = max(best, points + trick_estimate(hand, t))
+    return best, melds / 4
 
-    The heuristic's rule at its defaults (agents/heuristic/partnership.py): bid the smallest raise
-    while it is within the hand's best meld plus trick estimate plus 90 for the partner (40 more
-    once the partner passed with help, 40 less to outbid the partner), else pass with help when
-    the hand averages 60 meld over the four trumps, else pass.
-    """
+
+@njit(cache=True)
+def heuristic_call(strength, mean_meld, seat, high, high_bidder, partner_helped, max_bid, help_allowed):
+    """The heuristic's auction call at its defaults (agents/heuristic/partnership.py): (kind 0 bid /
+    1 pass / 2 help, bid). It bids the smallest raise while that is within the hand's strength plus
+    90 for the partner (40 more once the partner passed with help, 40 less to outbid the partner),
+    else passes with help when the hand averages 60 meld over the four trumps, else passes."""
+    limit = strength + 90.0 + (40.0 if partner_helped else 0.0)
+    if high_bidder == (seat + 2) % 4:
+        limit -= 40.0
+    smallest = max(high, 240) + 10
+    if smallest <= max_bid and smallest <= limit:
+        return 0, smallest
+    if help_allowed and mean_meld >= 60:
+        return 2, 0
+    return 1, 0
+
+
+@njit(cache=True)
+def call_mismatches(dealt, calls, observer, run_extras, max_bid, help_allowed, out):
+    """Into ``out[d]``: how many calls of the other seats :func:`heuristic_call` would not have made
+    with deal ``d``'s hands as dealt. ``calls[k]`` = (seat, kind 0 bid / 1 pass / 2 help, bid)."""
     shown = np.zeros(NUM_TYPES, dtype=np.int64)
+    strength = np.zeros(4)
+    mean_meld = np.zeros(4)
     for d in range(dealt.shape[0]):
+        for p in range(4):
+            strength[p], mean_meld[p] = bidding_values(dealt[d, p], run_extras, shown)
         high, high_bidder, misses = 0, -1, 0
         helped = np.zeros(4, dtype=np.bool_)
         for k in range(calls.shape[0]):
             seat, kind, value = calls[k, 0], calls[k, 1], calls[k, 2]
             if seat != observer:
-                hand = dealt[d, seat]
-                own, melds = -1.0, 0.0
-                for t in range(4):
-                    points = meld(hand, t, run_extras, shown)
-                    melds += points
-                    own = max(own, points + trick_estimate(hand, t))
-                partner = (seat + 2) % 4
-                limit = own + 90.0 + (40.0 if helped[partner] else 0.0)
-                if high_bidder == partner:
-                    limit -= 40.0
-                smallest = max(high, 240) + 10
-                if smallest <= max_bid and smallest <= limit:
-                    expected, expected_value = 0, smallest
-                elif help_allowed and melds / 4 >= 60:
-                    expected, expected_value = 2, 0
-                else:
-                    expected, expected_value = 1, 0
-                misses += expected != kind or (kind == 0 and expected_value != value)
+                expected, bid = heuristic_call(strength[seat], mean_meld[seat], seat, high, high_bidder,
+                                               helped[(seat + 2) % 4], max_bid, help_allowed)  # fmt: skip
+                misses += expected != kind or (kind == 0 and bid != value)
             if kind == 0:
                 high, high_bidder = value, seat
             elif kind == 2:
                 helped[seat] = True
         out[d] = misses
+
+
+@njit(cache=True)
+def continue_auction(dealt, calls, dealer, bot, ceiling, run_extras, max_bid, help_allowed, redeal, out_declarer,
+                     out_contract):  # fmt: skip
+    """Per deal (as dealt), the auction played on from ``calls`` (rows as :func:`call_mismatches`
+    reads them) to its end: seat ``bot`` bids the smallest raise while it is at most ``ceiling``
+    and otherwise passes (with help where the heuristic would), every other seat calls as
+    :func:`heuristic_call`. Out: the declarer and contract (declarer -1: the deal is redealt)."""
+    shown = np.zeros(NUM_TYPES, dtype=np.int64)
+    strength = np.zeros(4)
+    mean_meld = np.zeros(4)
+    for d in range(dealt.shape[0]):
+        for p in range(4):
+            strength[p], mean_meld[p] = bidding_values(dealt[d, p], run_extras, shown)
+        high, high_bidder = 0, -1
+        passed = np.zeros(4, dtype=np.bool_)
+        helped = np.zeros(4, dtype=np.bool_)
+        seat = (dealer + 1) % 4
+        for k in range(calls.shape[0]):
+            seat, kind, value = calls[k, 0], calls[k, 1], calls[k, 2]
+            if kind == 0:
+                high, high_bidder = value, seat
+            else:
+                passed[seat] = True
+                helped[seat] = kind == 2
+        if calls.shape[0]:
+            seat = (seat + 1) % 4
+        while True:
+            active, alone = 0, -1
+            for p in range(4):
+                if not passed[p]:
+                    active += 1
+                    alone = p
+            if active == 1 and high_bidder >= 0 and alone == high_bidder:
+                out_declarer[d], out_contract[d] = high_bidder, high
+                break
+            if active == 1 and high_bidder < 0 and alone == dealer:
+                out_declarer[d], out_contract[d] = (-1, 0) if redeal else (dealer, 250)
+                break
+            while passed[seat]:
+                seat = (seat + 1) % 4
+            if seat == bot:
+                smallest = max(high, 240) + 10
+                if smallest <= ceiling and smallest <= max_bid:
+                    kind, value = 0, smallest
+                else:
+                    kind, value = (2 if help_allowed and mean_meld[seat] >= 60 else 1), 0
+            else:
+                kind, value = heuristic_call(strength[seat], mean_meld[seat], seat, high, high_bidder,
+                                             helped[(seat + 2) % 4], max_bid, help_allowed)  # fmt: skip
+            if kind == 0:
+                high, high_bidder = value, seat
+            else:
+                passed[seat] = True
+                helped[seat] = kind == 2
+            seat = (seat + 1) % 4
+
+
+@njit(cache=True)
+def _pick_cards(counts, how_many, state, out):
+    """Into ``out`` (zeroed first): ``how_many`` cards drawn at random, without replacement, from
+    the multiset ``counts`` (which is left as it was)."""
+    out[:] = 0
+    total = 0
+    for c in range(NUM_TYPES):
+        total += counts[c]
+    for _ in range(min(how_many, total)):
+        k = random_below(state, total)
+        for c in range(NUM_TYPES):
+            k -= counts[c] - out[c]
+            if k < 0:
+                out[c] += 1
+                break
+        total -= 1
+
+
+@njit(cache=True)
+def guess_gifts(hands, played_by, declarer, pass_count, sequential, seed, out):
+    """Into ``out[d]``: the pass knowledge of deal ``d`` (hands now) when the passes are unseen (a
+    defender's view): random cards of the declarer's and its partner's hands at meld as the passes,
+    as :func:`pinochle_env.kernel.state.pass_gifts` turns passes into knowledge."""
+    state = np.zeros(1, dtype=np.uint64)
+    state[0] = seed
+    partner = (declarer + 2) % 4
+    at_meld = np.zeros(NUM_TYPES, dtype=np.int64)
+    to_declarer = np.zeros(NUM_TYPES, dtype=np.int64)
+    back = np.zeros(NUM_TYPES, dtype=np.int64)
+    for d in range(hands.shape[0]):
+        for c in range(NUM_TYPES):
+            at_meld[c] = hands[d, declarer, c] + played_by[declarer, c]
+        _pick_cards(at_meld, pass_count, state, to_declarer)
+        for c in range(NUM_TYPES):
+            at_meld[c] = hands[d, partner, c] + played_by[partner, c]
+        _pick_cards(at_meld, pass_count, state, back)
+        out[d, :, :] = 0
+        for c in range(NUM_TYPES):
+            out[d, declarer, c] = back[c]
+            out[d, partner, c] = max(0, to_declarer[c] - back[c]) if sequential else to_declarer[c]

@@ -38,7 +38,7 @@ from ..cards import COPIES, NUM_TYPES
 from ..switches import CHOICES
 from . import compiled as K
 from .search import compile_kernel
-from .state import HAND_SIZES, card_values, pass_gifts, rules_vector, view_gifts
+from .state import HAND_SIZES, calls_table, card_values, rules_vector, view_gifts
 
 #: Phases whose views get deals as dealt (before meld), per variant.
 BEFORE_MELD = {"partnership": ("AUCTION", "TRUMP", "PASS_TO_DECLARER", "PASS_BACK"), "cutthroat": ("AUCTION",)}
@@ -237,25 +237,22 @@ class DealConstraints:
             bonus = (out[:, seats] * values).sum(axis=1)
         elif self.rules.variant == "cutthroat" and not self.dealt:
             bonus[:] = int(sum(int(card_values(self.rules)[c]) for c in self.view.buried))
-        gifts = self._gifts(hands, np.random.default_rng(seed))
+        gifts = self._gifts(hands, seed ^ 0x5DEECE66D)
         return Deals(hands, gifts, bonus, modes, self.dealt)
 
-    def _gifts(self, hands: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """Each deal's pass knowledge: the view's own where it shows both passes, else a guess."""
+    def _gifts(self, hands: np.ndarray, seed: int) -> np.ndarray:
+        """Each deal's pass knowledge: the view's own where it shows both passes, else a guess
+        (:func:`~pinochle_env.kernel.compiled.guess_gifts`)."""
         view, rules = self.view, self.rules
         count = len(hands)
-        if self.dealt or rules.variant != "partnership" or not rules.pass_count:
-            return np.zeros((count, self.seats, NUM_TYPES), dtype=np.int64)
-        if self._passes is not None:
-            return np.broadcast_to(view_gifts(view), (count, self.seats, NUM_TYPES)).copy()
-        declarer = view.declarer
-        partner = (declarer + 2) % 4
         gifts = np.zeros((count, self.seats, NUM_TYPES), dtype=np.int64)
-        for d in range(count):
-            at_meld = hands[d].astype(np.int64) + self.played_by
-            to_declarer = _some_cards(at_meld[declarer], rules.pass_count, rng)
-            back = _some_cards(at_meld[partner], rules.pass_count, rng)
-            gifts[d] = pass_gifts(rules, declarer, to_declarer, back)
+        if self.dealt or rules.variant != "partnership" or not rules.pass_count:
+            return gifts
+        if self._passes is not None:
+            gifts[:] = view_gifts(view)
+            return gifts
+        sequential = rules.pass_mode == "sequential"
+        K.guess_gifts(hands, self.played_by, view.declarer, rules.pass_count, sequential, np.uint64(seed), gifts)
         return gifts
 
     def mismatches(self, deals: Deals, order: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -279,26 +276,12 @@ class DealConstraints:
                 card_values(rules), order, policy, plays,
             )  # fmt: skip
         if deals.dealt and rules.variant == "partnership" and view.auction:
-            kinds = {"pass": 1, "help": 2}
-            table = np.array([_call_row(seat, call, kinds) for seat, call in view.auction], dtype=np.int64)
+            table = calls_table(view.auction)
             extras = CHOICES["run_extras"].index(rules.run_extras)
             K.call_mismatches(
                 deals.hands.astype(np.int64), table, view.seat, extras, rules.max_bid, rules.pass_with_help, calls
             )
         return plays, calls
-
-
-def _call_row(seat: int, call: int | str, kinds: dict[str, int]) -> list[int]:
-    """An auction call as the kernel's row: (seat, kind 0 bid / 1 pass / 2 help, bid)."""
-    if isinstance(call, str):
-        return [seat, kinds[call], 0]
-    return [seat, 0, call]
-
-
-def _some_cards(counts: np.ndarray, how_many: int, rng: np.random.Generator) -> list[int]:
-    """``how_many`` cards drawn at random from a count vector."""
-    cards = np.repeat(np.arange(NUM_TYPES), counts)
-    return cards[rng.choice(len(cards), how_many, replace=False)].tolist()
 
 
 def sample_deals(view: Any, count: int, seed: int = 0) -> Deals:

@@ -20,7 +20,7 @@ from numba.core import event
 from ..cards import NUM_TYPES
 from ..switches import CHOICES, Rules
 from . import compiled as K
-from .state import PlayState, card_values, rules_vector
+from .state import PlayState, calls_table, card_values, rules_vector
 
 #: log2 of the transposition table's entries (1M entries, 13 MB per process).
 TABLE_BITS = 20
@@ -214,8 +214,8 @@ THROW_MODES = {"play": K.THROW_NEVER, "seed": K.THROW_SEED, "always": K.THROW_AL
 def simulate_hands(
     rules: Rules,
     dealt: np.ndarray,
-    declarer: int,
-    contract: int,
+    declarer: Any,
+    contract: Any,
     trumps: Any = -1,
     to_declarer: np.ndarray | None = None,
     back: np.ndarray | None = None,
@@ -225,14 +225,17 @@ def simulate_hands(
 ) -> SimulatedHands:
     """Partnership hands played from the deal (N, 4, 24 as dealt) with ``declarer`` at ``contract``.
 
-    ``trumps``: a suit, one per deal, or -1 for the heuristic's choice; ``to_declarer`` / ``back``:
-    the cards passed (N, 24 counts; a row of -1 for the heuristic's choice) or None for the
-    heuristic's choice everywhere. ``throw_in``: the rule applied (default the game's; ``"play"``
-    plays every hand). Passing, the throw-in and card play follow the heuristic bot (its tie-break
-    ``order``), every seat deciding from its own knowledge.
+    ``declarer`` and ``contract``: one for every deal, or one per deal (a declarer of -1 skips the
+    deal: a redeal); ``trumps``: a suit, one per deal, or -1 for the heuristic's choice;
+    ``to_declarer`` / ``back``: the cards passed (N, 24 counts; a row of -1 for the heuristic's
+    choice) or None for the heuristic's choice everywhere. ``throw_in``: the rule applied (default
+    the game's; ``"play"`` plays every hand). Passing, the throw-in and card play follow the
+    heuristic bot (its tie-break ``order``), every seat deciding from its own knowledge.
     """
     count = len(dealt)
-    trumps = np.broadcast_to(np.asarray(trumps, dtype=np.int64), (count,)).copy()
+
+    def per_deal(value: Any) -> np.ndarray:
+        return np.broadcast_to(np.asarray(value, dtype=np.int64), (count,)).copy()
 
     def passes(given: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         if given is None:
@@ -246,19 +249,34 @@ def simulate_hands(
     settings[K.S_PASS_COUNT] = rules.pass_count
     settings[K.S_RUN_EXTRAS] = CHOICES["run_extras"].index(rules.run_extras)
     settings[K.S_THROW_MODE] = THROW_MODES[throw_in or rules.throw_in]
-    settings[K.S_CONTRACT] = contract
     out = SimulatedHands(
         np.zeros((count, 4), dtype=np.int64), np.zeros((count, 4), dtype=np.int64),
         np.zeros((count, 4), dtype=np.int64), np.zeros(count, dtype=np.bool_), np.zeros(count, dtype=np.int64),
     )  # fmt: skip
     seeds = np.zeros(count, dtype=np.uint64) if seeds is None else np.ascontiguousarray(seeds, dtype=np.uint64)
     K.simulate_hands(
-        _hands(dealt).reshape(count, 4, NUM_TYPES), declarer, trumps, given_to, to_known, given_back, back_known,
-        rules_vector(rules, 0, declarer, simple_last=False), settings, card_values(rules),
-        np.asarray(order, dtype=np.int64), K.POLICY_HEURISTIC, seeds, out.meld, out.points, out.tricks, out.thrown,
-        out.trumps,
+        _hands(dealt).reshape(count, 4, NUM_TYPES), per_deal(declarer), per_deal(contract), per_deal(trumps),
+        given_to, to_known, given_back, back_known, rules_vector(rules, 0, 0, simple_last=False), settings,
+        card_values(rules), np.asarray(order, dtype=np.int64), K.POLICY_HEURISTIC, seeds, out.meld, out.points,
+        out.tricks, out.thrown, out.trumps,
     )  # fmt: skip
     return out
+
+
+def continue_auction(rules: Rules, dealt: np.ndarray, view: Any, ceiling: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per deal (as dealt), the declarer and contract the auction of ``view`` ends in when the
+    view's seat bids the smallest raise up to ``ceiling`` and the others call as the heuristic
+    (:func:`pinochle_env.kernel.compiled.continue_auction`; declarer -1: redealt)."""
+    count = len(dealt)
+    declarers = np.zeros(count, dtype=np.int64)
+    contracts = np.zeros(count, dtype=np.int64)
+    calls = calls_table(view.auction)
+    K.continue_auction(
+        _hands(dealt).reshape(count, 4, NUM_TYPES), calls, view.dealer, view.seat, ceiling,
+        CHOICES["run_extras"].index(rules.run_extras), rules.max_bid, rules.pass_with_help,
+        rules.all_pass == "redeal", declarers, contracts,
+    )  # fmt: skip
+    return declarers, contracts
 
 
 # ------------------------------------------------------------------------------------------------
@@ -341,6 +359,10 @@ def _warm_up() -> None:
         per_card, K.POLICY_RANDOM, np.uint64(0),
     )  # fmt: skip
     simulate_hands(Rules(), empty_deals, 0, 250)
+    K.continue_auction(
+        empty_deals, per_seat_card[:0, :3].copy(), 0, 0, 0, 0, 1000, True, False, np.zeros(0, dtype=np.int64),
+        np.zeros(0, dtype=np.int64),
+    )  # fmt: skip
     no_draws = np.zeros((0, 4, NUM_TYPES), dtype=np.int64)
     K.draw_deals(
         per_seat_card, per_seat, per_seat, per_seat, per_card, per_seat, per_seat_card, per_seat, per_seat_card,
@@ -353,3 +375,4 @@ def _warm_up() -> None:
         np.zeros(0, dtype=np.int64),
     )  # fmt: skip
     K.call_mismatches(no_draws, per_seat_card, 0, 0, 1000, True, np.zeros(0, dtype=np.int64))
+    K.guess_gifts(empty_deals, per_seat_card, 0, 4, True, np.uint64(0), empty_gifts)

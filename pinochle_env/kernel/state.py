@@ -316,7 +316,7 @@ def _scoring(view: Any, meld_points: list[int], declarer: int, pts: np.ndarray, 
 
 def partnership_scores(
     rules: Rules,
-    declarer: int,
+    declarer: Any,
     contract: Any,
     meld: np.ndarray,
     points: np.ndarray,
@@ -324,23 +324,34 @@ def partnership_scores(
     thrown: np.ndarray,
 ) -> np.ndarray:
     """:func:`pinochle_env.rules.score_hand` for many partnership hands at once: each team's hand
-    score (N, 2) from each seat's meld, trick points and tricks (N, 4), thrown-in flags (N,) and
-    the contract (a number, or one per hand)."""
+    score (N, 2) from each seat's meld, trick points and tricks (N, 4), thrown-in flags (N,), the
+    declarer and the contract (each a number, or one per hand; a declarer of -1 scores 0, 0: a
+    redeal)."""
+    count = len(meld)
+    declarer = np.broadcast_to(np.asarray(declarer), (count,))
+    contract = np.broadcast_to(np.asarray(contract), (count,))
     team = declarer % 2
-    other = 1 - team
+    rows = np.arange(count)
     team_meld = np.stack([meld[:, 0] + meld[:, 2], meld[:, 1] + meld[:, 3]], axis=1)
     team_points = np.stack([points[:, 0] + points[:, 2], points[:, 1] + points[:, 3]], axis=1)
     team_tricks = np.stack([tricks[:, 0] + tricks[:, 2], tricks[:, 1] + tricks[:, 3]], axis=1)
-    contract = np.asarray(contract)
-
-    def saved(side: int) -> np.ndarray:
-        if rules.save_meld == "none" or (side == team and rules.save_meld_applies_to == "defenders"):
-            return team_meld[:, side]
-        kept = team_points[:, side] >= 1 if rules.save_meld == "points" else team_tricks[:, side] >= 1
-        return np.where(kept, team_meld[:, side], 0)
-
-    total = saved(team) + team_points[:, team]
-    scores = np.zeros((len(meld), 2), dtype=np.int64)
-    scores[:, team] = np.where(thrown, -contract, np.where(total >= contract, total, -contract))
-    scores[:, other] = np.where(thrown, team_meld[:, other], saved(other) + team_points[:, other])
+    kept = team_points >= 1 if rules.save_meld == "points" else team_tricks >= 1
+    if rules.save_meld == "none":
+        kept = np.ones_like(kept)
+    saved = np.where(kept, team_meld, 0)
+    declaring_saved = team_meld[rows, team] if rules.save_meld_applies_to == "defenders" else saved[rows, team]
+    total = declaring_saved + team_points[rows, team]
+    scores = np.zeros((count, 2), dtype=np.int64)
+    scores[rows, team] = np.where(thrown | (total < contract), -contract, total)
+    scores[rows, 1 - team] = np.where(
+        thrown, team_meld[rows, 1 - team], saved[rows, 1 - team] + team_points[rows, 1 - team]
+    )
+    scores[declarer < 0] = 0
     return scores
+
+
+def calls_table(auction: list[tuple[int, int | str]]) -> np.ndarray:
+    """An auction's calls as the kernel reads them: rows (seat, kind 0 bid / 1 pass / 2 help, bid)."""
+    kinds = {"pass": 1, "help": 2}
+    rows = [[seat, kinds[call], 0] if isinstance(call, str) else [seat, 0, call] for seat, call in auction]
+    return np.array(rows, dtype=np.int64).reshape(len(rows), 3)
