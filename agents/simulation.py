@@ -13,18 +13,17 @@ heuristic's own choice.
 - **Passing** (the partner's pass to the declarer, the declarer's pass back): the heuristic's set
   of cards and every set that swaps one of its cards for another card of the hand, evaluated on
   deals of the hidden hands; the winning set is kept as the plan for the rest of the passing.
-- **Bid**: a ceiling (pass now, or keep bidding the smallest raise up to 0, 10, ..., 150 points
-  above the smallest legal raise), the rest of the auction played out on each deal with the other
-  seats calling as the heuristic does; each seat's declaring is simulated once (the play does not
-  depend on the contract: the other team with the heuristic's trump, this team with the trump of
-  most meld and trick points over the deals), and the ceiling whose auctions end best wins. The
-  bot bids now if it keeps a ceiling above passing.
+- **Bid**: declaring at the smallest legal raise, with the trump best over the deals, against
+  passing, valued as the current high bidder (before any bid, the dealer) declaring at the current
+  contract with the heuristic's trump. The other seats' later calls are not simulated (playing the
+  rest of the auction out with the others calling as the heuristic, and a ceiling for this seat,
+  did worse: 17.7 +- 15.7 points per hand less against the heuristic over 1,000 deal pairs).
 
 Fallbacks that remain: the choice between passing and passing with help is the heuristic's (the
 help flag only signals); the cutthroat auction, trump and burying and the two-handed game's meld
 turns are the heuristic's; a short of exactly 250 (or ``throw_in="always"``) in a simulated hand
-is decided by the heuristic's rule; in the bid's simulated hands a hand short of exactly 250 is
-played (the throw-in choice there is not simulated).
+is decided by the heuristic's rule, and the simulated bid plays a hand short of exactly 250 (the
+throw-in choice there is not simulated).
 """
 
 from __future__ import annotations
@@ -36,12 +35,10 @@ import numpy as np
 
 from pinochle_env.actions import ActionLayout, layout_for
 from pinochle_env.cards import NUM_TYPES
+from pinochle_env.switches import MIN_BID
 
 from .heuristic import HeuristicAgent
 from .inference import weighted_deals
-
-#: How far above the smallest legal raise the bid ceilings go (in points).
-CEILING_SPAN = 150
 
 
 class Simulator:
@@ -203,53 +200,45 @@ class Simulator:
     # ------------------------------------------------------------------ bid
 
     def bid(self, view: Any, legal: list[int]) -> int:
-        """Bid or pass, whichever ceiling simulates best (see the module docstring)."""
-        from pinochle_env.kernel.search import continue_auction, simulate_hands
-
+        """Raise to the smallest legal bid when declaring there beats passing, over simulated deals."""
         layout = layout_for(view.rules.max_bid)
         bids = [a for a in legal if a < layout.num_bids]
         passing = self._pass_call(view, legal, layout)
         dealt = self._deals(view) if bids else None
         if dealt is None:
             return passing if not bids else self.heuristic.act(view, _mask(layout, legal))
-        rules = view.rules
+        contract = layout.bid_value(bids[0])
+        if self._declaring_value(view, dealt, contract) > self._passing_value(view, dealt):
+            return bids[0]
+        return passing
+
+    def _declaring_value(self, view: Any, dealt: np.ndarray, contract: int) -> float:
+        """The team's average margin declaring at ``contract``, with the trump best over the deals."""
+        from pinochle_env.kernel.search import simulate_hands
+
         seeds = self._seeds(len(dealt))
         order = self.heuristic.tie_break_order
-        # The play does not depend on the contract: each seat's declaring is simulated once, the
-        # other team's with the heuristic's trump, this team's with each trump (the best one kept).
-        hands = []
-        for declarer in range(4):
-            suits = range(4) if declarer % 2 == view.seat % 2 else (-1,)
-            options = [
-                simulate_hands(rules, dealt, declarer, 0, suit, throw_in="play", order=order, seeds=seeds)
-                for suit in suits
-            ]
-            team = [declarer, (declarer + 2) % 4]
-            hands.append(max(options, key=lambda h: h.meld[:, team].sum() + h.points[:, team].sum()))
-        smallest = layout.bid_value(bids[0])
-        ceilings = [0, *range(smallest, min(rules.max_bid, smallest + CEILING_SPAN) + 1, 10)]
-        values = []
-        for ceiling in ceilings:
-            declarers, contracts = continue_auction(rules, dealt, view, ceiling)
-            values.append(self._auction_value(view, hands, declarers, contracts))
-        best = max(range(len(ceilings)), key=values.__getitem__)
-        return bids[0] if ceilings[best] >= smallest else passing
+        best = -np.inf
+        team_meld_rule = view.rules.throw_in == "seed"
+        for suit in range(4):
+            hands = simulate_hands(view.rules, dealt, view.seat, contract, suit, throw_in="play", order=order,
+                                   seeds=seeds)  # fmt: skip
+            partner = (view.seat + 2) % 4
+            if team_meld_rule:
+                hands.thrown = contract - hands.meld[:, view.seat] - hands.meld[:, partner] > 250
+            best = max(best, self._margins(view, view.seat, contract, hands).mean())
+        return float(best)
 
-    def _auction_value(self, view: Any, hands: list[Any], declarers: np.ndarray, contracts: np.ndarray) -> float:
-        """The seat's team's mean margin when deal ``i`` is declared by ``declarers[i]`` at
-        ``contracts[i]``, from each seat's simulated hands (the throw-in rule applied here)."""
-        from pinochle_env.kernel.state import partnership_scores
+    def _passing_value(self, view: Any, dealt: np.ndarray) -> float:
+        """The team's average margin when the high bidder (before any bid: the dealer) declares at
+        the current contract with the heuristic's trump."""
+        from pinochle_env.kernel.search import simulate_hands
 
-        rows = np.arange(len(declarers))
-        seat = np.maximum(declarers, 0)
-        meld = np.stack([h.meld for h in hands])[seat, rows]
-        points = np.stack([h.points for h in hands])[seat, rows]
-        tricks = np.stack([h.tricks for h in hands])[seat, rows]
-        team_meld = meld[rows, seat] + meld[rows, (seat + 2) % 4]
-        thrown = (contracts - team_meld > 250) if view.rules.throw_in != "never" else np.zeros(len(rows), dtype=bool)
-        scores = partnership_scores(view.rules, declarers, contracts, meld, points, tricks, thrown)
-        team = view.seat % 2
-        return float((scores[:, team] - scores[:, 1 - team]).mean())
+        declarer = view.high_bidder if view.high_bidder >= 0 else view.dealer
+        contract = max(view.high_bid, MIN_BID)
+        hands = simulate_hands(view.rules, dealt, declarer, contract, -1, order=self.heuristic.tie_break_order,
+                               seeds=self._seeds(len(dealt)))  # fmt: skip
+        return float(self._margins(view, declarer, contract, hands).mean())
 
     def _pass_call(self, view: Any, legal: list[int], layout: ActionLayout) -> int:
         """Pass, or pass with help where the heuristic would signal (the help choice is its)."""

@@ -438,29 +438,23 @@ def test_the_true_deal_explains_the_other_seats_better_than_drawn_deals():
     assert max(true_calls) == 0 and np.mean(drawn_calls) > 0.5
 
 
-def test_the_compiled_auction_is_the_heuristic_bots_auction():
-    """``continue_auction`` with every seat calling as the heuristic ends where four heuristic bots
-    end in the engine (declarer and contract, the dealer stuck included), from the first call and
-    from any call on; the bidding reading also explains each bot's every call."""
-    compared = 0
+def test_the_bidding_reading_explains_every_call_of_heuristic_bots():
+    """``call_mismatches`` (the heuristic's auction rule in the kernel) finds no call of four
+    heuristic bots it would not have made with the hands they were dealt."""
+    calls_seen = 0
     for rules in (Rules(), Rules(bid_raises="any", pass_with_help=False, max_bid=400)):
         for seed in range(60):
             game = Game(rules, np.random.default_rng(seed))
             agents = [HeuristicAgent(seed + s) for s in range(4)]
             while game.phase.decision == "auction":
                 game.apply(decide(agents[game.to_act], game))
-            dealt = np.array([np.bincount(hand, minlength=NUM_TYPES) for hand in game.deal], dtype=np.int8)[None]
+            dealt = np.array([np.bincount(hand, minlength=NUM_TYPES) for hand in game.deal])[None]
             misses = np.zeros(1, dtype=np.int64)
             calls = calls_table(game.auction)
-            K.call_mismatches(dealt.astype(np.int64), calls, -1, 0, rules.max_bid, rules.pass_with_help, misses)
+            K.call_mismatches(dealt, calls, -1, 0, rules.max_bid, rules.pass_with_help, misses)
             assert misses[0] == 0, seed
-            for start in range(len(game.auction) + 1):
-                declarer, contract = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
-                K.continue_auction(dealt, calls[:start].copy(), game.dealer, -1, 0, 0, rules.max_bid,
-                                   rules.pass_with_help, False, declarer, contract)  # fmt: skip
-                assert (declarer[0], contract[0]) == (game.declarer, game.contract), (seed, start)
-                compared += 1
-    assert compared > 400
+            calls_seen += len(calls)
+    assert calls_seen > 400
 
 
 def test_readme_search_example_runs_and_prints_what_it_says():

@@ -4,6 +4,7 @@ its parameters, and the layers (no numba on ``import pinochle_env``, no torch in
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +17,7 @@ from agents.heuristic import HeuristicAgent
 from agents.pimc import PIMCAgent
 from agents.registry import load_agent
 from pinochle_env import Game, Rules, new_game
+from pinochle_env.kernel.search import COMPILING_MESSAGE
 
 GOLDEN = Path(__file__).with_name("data") / "pimc_heuristic_golden.json"
 ROOT = Path(__file__).resolve().parents[1]
@@ -118,3 +120,16 @@ def test_import_pinochle_env_does_not_import_numba_and_pimc_does_not_import_torc
     )
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
+
+
+def test_the_arena_compiles_the_kernel_once_before_its_workers_start(tmp_path):
+    """From a cold numba cache (a fresh clone, CI), ``pinochle-arena pimc heuristic`` with two
+    workers compiles the kernel once, in its own process, saying so once; the workers load it."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
+    command = [sys.executable, "-m", "agents.arena", "pimc:samples=2", "heuristic", "--deals", "4", "--workers", "2",
+               "--out", str(tmp_path / "arena")]  # fmt: skip
+    result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count(COMPILING_MESSAGE) == 1, result.stderr
+    summary = json.loads((tmp_path / "arena" / "summary.json").read_text(encoding="utf-8"))
+    assert summary["pairings"][0]["deal_pairs"] == 4

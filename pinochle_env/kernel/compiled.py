@@ -1462,63 +1462,6 @@ def call_mismatches(dealt, calls, observer, run_extras, max_bid, help_allowed, o
 
 
 @njit(cache=True)
-def continue_auction(dealt, calls, dealer, bot, ceiling, run_extras, max_bid, help_allowed, redeal, out_declarer,
-                     out_contract):  # fmt: skip
-    """Per deal (as dealt), the auction played on from ``calls`` (rows as :func:`call_mismatches`
-    reads them) to its end: seat ``bot`` bids the smallest raise while it is at most ``ceiling``
-    and otherwise passes (with help where the heuristic would), every other seat calls as
-    :func:`heuristic_call`. Out: the declarer and contract (declarer -1: the deal is redealt)."""
-    shown = np.zeros(NUM_TYPES, dtype=np.int64)
-    strength = np.zeros(4)
-    mean_meld = np.zeros(4)
-    for d in range(dealt.shape[0]):
-        for p in range(4):
-            strength[p], mean_meld[p] = bidding_values(dealt[d, p], run_extras, shown)
-        high, high_bidder = 0, -1
-        passed = np.zeros(4, dtype=np.bool_)
-        helped = np.zeros(4, dtype=np.bool_)
-        seat = (dealer + 1) % 4
-        for k in range(calls.shape[0]):
-            seat, kind, value = calls[k, 0], calls[k, 1], calls[k, 2]
-            if kind == 0:
-                high, high_bidder = value, seat
-            else:
-                passed[seat] = True
-                helped[seat] = kind == 2
-        if calls.shape[0]:
-            seat = (seat + 1) % 4
-        while True:
-            active, alone = 0, -1
-            for p in range(4):
-                if not passed[p]:
-                    active += 1
-                    alone = p
-            if active == 1 and high_bidder >= 0 and alone == high_bidder:
-                out_declarer[d], out_contract[d] = high_bidder, high
-                break
-            if active == 1 and high_bidder < 0 and alone == dealer:
-                out_declarer[d], out_contract[d] = (-1, 0) if redeal else (dealer, 250)
-                break
-            while passed[seat]:
-                seat = (seat + 1) % 4
-            if seat == bot:
-                smallest = max(high, 240) + 10
-                if smallest <= ceiling and smallest <= max_bid:
-                    kind, value = 0, smallest
-                else:
-                    kind, value = (2 if help_allowed and mean_meld[seat] >= 60 else 1), 0
-            else:
-                kind, value = heuristic_call(strength[seat], mean_meld[seat], seat, high, high_bidder,
-                                             helped[(seat + 2) % 4], max_bid, help_allowed)  # fmt: skip
-            if kind == 0:
-                high, high_bidder = value, seat
-            else:
-                passed[seat] = True
-                helped[seat] = kind == 2
-            seat = (seat + 1) % 4
-
-
-@njit(cache=True)
 def _pick_cards(counts, how_many, state, out):
     """Into ``out`` (zeroed first): ``how_many`` cards drawn at random, without replacement, from
     the multiset ``counts`` (which is left as it was)."""

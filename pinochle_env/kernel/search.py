@@ -20,7 +20,7 @@ from numba.core import event
 from ..cards import NUM_TYPES
 from ..switches import CHOICES, Rules
 from . import compiled as K
-from .state import PlayState, calls_table, card_values, rules_vector
+from .state import PlayState, card_values, rules_vector
 
 #: log2 of the transposition table's entries (1M entries, 13 MB per process).
 TABLE_BITS = 20
@@ -263,22 +263,6 @@ def simulate_hands(
     return out
 
 
-def continue_auction(rules: Rules, dealt: np.ndarray, view: Any, ceiling: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per deal (as dealt), the declarer and contract the auction of ``view`` ends in when the
-    view's seat bids the smallest raise up to ``ceiling`` and the others call as the heuristic
-    (:func:`pinochle_env.kernel.compiled.continue_auction`; declarer -1: redealt)."""
-    count = len(dealt)
-    declarers = np.zeros(count, dtype=np.int64)
-    contracts = np.zeros(count, dtype=np.int64)
-    calls = calls_table(view.auction)
-    K.continue_auction(
-        _hands(dealt).reshape(count, 4, NUM_TYPES), calls, view.dealer, view.seat, ceiling,
-        CHOICES["run_extras"].index(rules.run_extras), rules.max_bid, rules.pass_with_help,
-        rules.all_pass == "redeal", declarers, contracts,
-    )  # fmt: skip
-    return declarers, contracts
-
-
 # ------------------------------------------------------------------------------------------------
 # Compilation
 
@@ -359,10 +343,6 @@ def _warm_up() -> None:
         per_card, K.POLICY_RANDOM, np.uint64(0),
     )  # fmt: skip
     simulate_hands(Rules(), empty_deals, 0, 250)
-    K.continue_auction(
-        empty_deals, per_seat_card[:0, :3].copy(), 0, 0, 0, 0, 1000, True, False, np.zeros(0, dtype=np.int64),
-        np.zeros(0, dtype=np.int64),
-    )  # fmt: skip
     no_draws = np.zeros((0, 4, NUM_TYPES), dtype=np.int64)
     K.draw_deals(
         per_seat_card, per_seat, per_seat, per_seat, per_card, per_seat, per_seat_card, per_seat, per_seat_card,
