@@ -59,10 +59,9 @@ EVALUATORS = ("search", "heuristic")
 SOLVE_FROM = {"partnership": 4, "cutthroat": 5, "two_hand": 12}
 #: The compiled play-out policy of each game: its heuristic bot's card play.
 PLAY_OUT_POLICY = {"partnership": "heuristic", "cutthroat": "simple", "two_hand": "simple"}
-DEFAULTS = {
-    "search": {"samples": 24, "budget": 1.0},
-    "heuristic": {"samples": 16, "budget": 1.0},
-}
+#: Deals per card decision and seconds per decision, per evaluator, where not given.
+DEFAULT_SAMPLES = {"search": 24, "heuristic": 16}
+DEFAULT_BUDGET = {"search": 1.0, "heuristic": 1.0}
 
 
 class PIMCAgent:
@@ -83,8 +82,8 @@ class PIMCAgent:
     ) -> None:
         if evaluate not in EVALUATORS:
             raise ValueError(f"pimc parameter evaluate={evaluate!r} is not one of {', '.join(EVALUATORS)}")
-        samples = DEFAULTS[evaluate]["samples"] if samples is None else samples
-        budget = DEFAULTS[evaluate]["budget"] if budget is None else budget
+        samples = DEFAULT_SAMPLES[evaluate] if samples is None else samples
+        budget = DEFAULT_BUDGET[evaluate] if budget is None else budget
         if samples < 1:
             raise ValueError(f"pimc parameter samples must be at least 1, got {samples}")
         if budget <= 0:

@@ -110,7 +110,9 @@ class HeuristicPIMC:
             choice = cards[0] if len(cards) == 1 else self.heuristic.choose_play(playout_view(game), cards)
             game.apply(card0 + choice)
         team = seat % 2
-        return float(game.score[team] - game.score[1 - team])
+        score = game.score
+        assert score is not None  # the hand is over
+        return float(score[team] - score[1 - team])
 
 
 def playout_view(game: Game) -> PlayerView:

@@ -153,7 +153,7 @@ class Simulator:
         """The cards the heuristic would pass from here on, one decision at a time."""
         hand = list(view.hand)
         passed = list(view.cards_passed)
-        chosen = []
+        chosen: list[int] = []
         layout = layout_for(view.rules.max_bid)
         for _ in range(view.rules.pass_count - len(passed)):
             step = dataclasses.replace(view, hand=list(hand), cards_passed=passed + chosen)

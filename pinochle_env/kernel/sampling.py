@@ -117,7 +117,7 @@ class DealConstraints:
         self.check = np.zeros(seats, dtype=np.int64)
         self.trump = 0
         self._placed = known.sum(axis=0)
-        self._passes = None
+        self._passes: tuple[list[int], list[int]] | None = None
         self.history = np.zeros((0, 4), dtype=np.int64)
         self.leaders = self.sizes = np.zeros(0, dtype=np.int64)
 

@@ -240,8 +240,9 @@ def simulate_hands(
     def passes(given: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         if given is None:
             return np.zeros((count, NUM_TYPES), dtype=np.int64), np.zeros(count, dtype=np.int64)
-        given = np.ascontiguousarray(given, dtype=np.int64).reshape(count, NUM_TYPES)
-        return given, (given >= 0).all(axis=1).astype(np.int64)
+        rows = np.ascontiguousarray(given, dtype=np.int64).reshape(count, NUM_TYPES)
+        known = np.asarray((rows >= 0).all(axis=1), dtype=np.int64)
+        return rows, known
 
     given_to, to_known = passes(to_declarer)
     given_back, back_known = passes(back)

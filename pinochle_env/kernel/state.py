@@ -101,7 +101,9 @@ class Scoring:
         else:
             side_meld = self.meld[self.declarer]
             others = [p for p in range(3) if p != self.declarer]
-            saved_other = sum(np.where(keeps_all | self.saved_already[p] | other_has, self.meld[p], 0) for p in others)
+            saved_other = np.sum(
+                [np.where(keeps_all | self.saved_already[p] | other_has, self.meld[p], 0) for p in others], axis=0
+            )
             other_count = 2
         own = np.where(own_kept, side_meld, 0) + own_points
         score = np.where(own >= self.contract, own, -self.contract)
