@@ -107,7 +107,7 @@ class PIMCAgent:
         self.infer, self.infer_play, self.pool = infer, infer_play, pool
         self.original = HeuristicPIMC(seed, samples, budget) if evaluate == "heuristic" else None
         self.heuristic = HeuristicAgent(seed)
-        #: Card decisions searched, and how many of them the budget cut short (fewer deals than ``samples``).
+        #: Card decisions searched, and how many of them the budget cut short (deals drawn but not evaluated).
         self.searched = self.cut_short = 0
         self.reset(seed)
 
@@ -181,7 +181,7 @@ class PIMCAgent:
             totals += margins.sum(axis=0)
             done = min(len(hands), done + BATCH)
         self.searched += 1
-        self.cut_short += done < self.samples
+        self.cut_short += done < len(hands)
         means = totals[cards] if solve else totals
         values = dict(zip(cards, means.tolist(), strict=True))
         return max(cards, key=lambda c: (values[c], c == fallback))
