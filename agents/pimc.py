@@ -26,7 +26,9 @@ Parameters (``pimc:samples=32,budget=0.5``), with their defaults:
 - ``solve`` (per game: partnership 4, cutthroat 5, two-handed 12): tricks left, the one in
   progress included, from which card decisions are solved exactly on each deal; ``leaf`` (3):
   tricks left at which play-outs switch to exact solving (0: play every hand out);
-- ``simulations`` (16): deals per auction, trump, passing or throw-in decision;
+- ``simulations`` (64): deals per auction, trump, passing or throw-in decision (where there are
+  more than two candidates, only the best quarter of them meet all the deals:
+  :func:`agents.simulation.race`);
 - ``infer`` (0.05) and ``infer_play`` (0.2): the weight of a deal per auction call, and per card
   play, of another seat that the heuristic would not have made with that deal's cards (1: no
   weighting); ``pool`` (3): deals drawn per deal kept, for the weighting.
@@ -75,7 +77,7 @@ class PIMCAgent:
         budget: float | None = None,
         solve: int | None = None,
         leaf: int = 3,
-        simulations: int = 16,
+        simulations: int = 64,
         infer: float = 0.05,
         infer_play: float = 0.2,
         pool: int = 3,

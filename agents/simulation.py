@@ -1,11 +1,12 @@
 """The search bot's decisions before the first card, by simulation on the compiled kernel.
 
-Each decision draws deals consistent with the seat's view (:func:`pinochle_env.kernel.sample_deals`:
-before meld the other hands are uniform among the cards the seat has not seen) and plays every
-candidate out on the same deals and random streams: passing, meld, the throw-in rule and the card
-play follow the heuristic bot for every seat (:func:`pinochle_env.kernel.search.simulate_hands`).
-The candidate with the best average hand-score margin for the seat's team wins; ties go to the
-heuristic's own choice.
+Each decision draws deals consistent with the seat's view (:func:`pinochle_env.kernel.sample_deals`,
+weighted by the other seats' calls: :mod:`agents.inference`) and plays every candidate out on the
+same deals and random streams: passing, meld, the throw-in rule and the card play follow the
+heuristic bot for every seat (:func:`pinochle_env.kernel.search.simulate_hands`). The candidate
+with the best average hand-score margin for the seat's team wins; ties go to the heuristic's own
+choice. Where there are more than two candidates they race (successive halving): all on the first
+quarter of the deals, the best quarter of them on all.
 
 - **Throw-in** (partnership and cutthroat): play on, valued by play-outs of the hand from the
   first lead against the contract, or throw in, whose score is known exactly.
@@ -29,6 +30,7 @@ throw-in choice there is not simulated).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -119,6 +121,30 @@ class Simulator:
 
     # ------------------------------------------------------------------ trump
 
+    # ------------------------------------------------------------------ trump
+
+    def _race(self, count: int, margins: Callable[[int, slice], np.ndarray]) -> np.ndarray:
+        """The mean margin of each of ``count`` candidates over the deals, by successive halving.
+
+        ``margins(candidate, deals)`` gives the seat's team margins on a slice of the deals (the
+        same deals and random streams for every candidate). Every candidate is played on the first
+        quarter of the deals; the best quarter of them (at least two) go on to the rest, and only
+        their means are finite: where many candidates are close, the deals go to those in contention.
+        """
+        total = self.simulations
+        if count <= 2 or total < 8:
+            return np.array([margins(i, slice(0, total)).mean() for i in range(count)])
+        first = slice(0, total // 4)
+        sums = np.array([margins(i, first).sum() for i in range(count)])
+        kept = np.argsort(-sums, kind="stable")[: max(2, count // 4)]
+        means = np.full(count, -np.inf)
+        rest = slice(first.stop, total)
+        for i in kept:
+            means[i] = (sums[i] + margins(int(i), rest).sum()) / total
+        return means
+
+    # ------------------------------------------------------------------ trump
+
     def trump(self, view: Any) -> int:
         """The suit with the best average margin over simulated hands."""
         from pinochle_env.kernel.search import simulate_hands
@@ -129,10 +155,13 @@ class Simulator:
             return fallback
         seeds = self._seeds(len(dealt))
         order = self.heuristic.tie_break_order
-        values = []
-        for suit in range(4):
-            hands = simulate_hands(view.rules, dealt, view.seat, view.contract, suit, order=order, seeds=seeds)
-            values.append(self._margins(view, view.seat, view.contract, hands).mean())
+
+        def margins(suit: int, part: slice) -> np.ndarray:
+            hands = simulate_hands(view.rules, dealt[part], view.seat, view.contract, suit, order=order,
+                                   seeds=seeds[part])  # fmt: skip
+            return self._margins(view, view.seat, view.contract, hands)
+
+        values = race(self.simulations, 4, margins)
         return max(range(4), key=lambda t: (values[t], t == fallback))
 
     # ------------------------------------------------------------------ passing
@@ -183,17 +212,22 @@ class Simulator:
         seeds = self._seeds(len(dealt))
         order = self.heuristic.tie_break_order
         rules = view.rules
-        known_to = None
-        if declaring and rules.pass_mode == "sequential":
-            known_to = np.broadcast_to(np.bincount(view.cards_received, minlength=NUM_TYPES), (len(dealt), NUM_TYPES))
-        values = []
-        for candidate in unique:
-            counts = np.bincount(passed + candidate, minlength=NUM_TYPES)
-            given = np.broadcast_to(counts, (len(dealt), NUM_TYPES))
-            to_declarer, back = (known_to, given) if declaring else (given, None)
-            hands = simulate_hands(rules, dealt, view.declarer, view.contract, view.trump, to_declarer, back,
-                                   order=order, seeds=seeds)  # fmt: skip
-            values.append(self._margins(view, view.declarer, view.contract, hands).mean())
+        received = np.bincount(view.cards_received, minlength=NUM_TYPES)
+        known_to = declaring and rules.pass_mode == "sequential"
+
+        def margins(index: int, part: slice) -> np.ndarray:
+            deals = dealt[part]
+            given = np.broadcast_to(np.bincount(passed + unique[index], minlength=NUM_TYPES), (len(deals), NUM_TYPES))
+            if declaring:
+                to_declarer = np.broadcast_to(received, given.shape) if known_to else None
+                back = given
+            else:
+                to_declarer, back = given, None
+            hands = simulate_hands(rules, deals, view.declarer, view.contract, view.trump, to_declarer, back,
+                                   order=order, seeds=seeds[part])  # fmt: skip
+            return self._margins(view, view.declarer, view.contract, hands)
+
+        values = race(self.simulations, len(unique), margins)
         best = max(range(len(unique)), key=lambda i: (values[i], i == 0))
         return passed + unique[best]
 
@@ -208,28 +242,28 @@ class Simulator:
         if dealt is None:
             return passing if not bids else self.heuristic.act(view, _mask(layout, legal))
         contract = layout.bid_value(bids[0])
-        if self._declaring_value(view, dealt, contract) > self._passing_value(view, dealt):
+        seeds = self._seeds(len(dealt))
+        if self._declaring_value(view, dealt, seeds, contract) > self._passing_value(view, dealt, seeds):
             return bids[0]
         return passing
 
-    def _declaring_value(self, view: Any, dealt: np.ndarray, contract: int) -> float:
+    def _declaring_value(self, view: Any, dealt: np.ndarray, seeds: np.ndarray, contract: int) -> float:
         """The team's average margin declaring at ``contract``, with the trump best over the deals."""
         from pinochle_env.kernel.search import simulate_hands
 
-        seeds = self._seeds(len(dealt))
         order = self.heuristic.tie_break_order
-        best = -np.inf
-        team_meld_rule = view.rules.throw_in == "seed"
-        for suit in range(4):
-            hands = simulate_hands(view.rules, dealt, view.seat, contract, suit, throw_in="play", order=order,
-                                   seeds=seeds)  # fmt: skip
-            partner = (view.seat + 2) % 4
-            if team_meld_rule:
-                hands.thrown = contract - hands.meld[:, view.seat] - hands.meld[:, partner] > 250
-            best = max(best, self._margins(view, view.seat, contract, hands).mean())
-        return float(best)
+        partner = (view.seat + 2) % 4
 
-    def _passing_value(self, view: Any, dealt: np.ndarray) -> float:
+        def margins(suit: int, part: slice) -> np.ndarray:
+            hands = simulate_hands(view.rules, dealt[part], view.seat, contract, suit, throw_in="play", order=order,
+                                   seeds=seeds[part])  # fmt: skip
+            if view.rules.throw_in == "seed":
+                hands.thrown = contract - hands.meld[:, view.seat] - hands.meld[:, partner] > 250
+            return self._margins(view, view.seat, contract, hands)
+
+        return float(race(self.simulations, 4, margins).max())
+
+    def _passing_value(self, view: Any, dealt: np.ndarray, seeds: np.ndarray) -> float:
         """The team's average margin when the high bidder (before any bid: the dealer) declares at
         the current contract with the heuristic's trump."""
         from pinochle_env.kernel.search import simulate_hands
@@ -237,7 +271,7 @@ class Simulator:
         declarer = view.high_bidder if view.high_bidder >= 0 else view.dealer
         contract = max(view.high_bid, MIN_BID)
         hands = simulate_hands(view.rules, dealt, declarer, contract, -1, order=self.heuristic.tie_break_order,
-                               seeds=self._seeds(len(dealt)))  # fmt: skip
+                               seeds=seeds)  # fmt: skip
         return float(self._margins(view, declarer, contract, hands).mean())
 
     def _pass_call(self, view: Any, legal: list[int], layout: ActionLayout) -> int:
@@ -246,6 +280,26 @@ class Simulator:
         if layout.help in calls and self.heuristic.helps(view.hand, view.rules.run_extras):
             return layout.help
         return layout.passing
+
+
+def race(total: int, count: int, margins: Callable[[int, slice], np.ndarray]) -> np.ndarray:
+    """The mean margin of each of ``count`` candidates over ``total`` deals, by successive halving.
+
+    ``margins(candidate, deals)`` gives the seat's team margins on a slice of the deals (the same
+    deals and random streams for every candidate). Every candidate is played on the first quarter
+    of the deals; the best quarter of them (at least two) go on to the rest, and only their means
+    are finite: where many candidates are close, the deals go to those still in contention.
+    """
+    if count <= 2 or total < 8:
+        return np.array([margins(i, slice(0, total)).mean() for i in range(count)])
+    first = slice(0, total // 4)
+    sums = np.array([margins(i, first).sum() for i in range(count)])
+    kept = np.argsort(-sums, kind="stable")[: max(2, count // 4)]
+    means = np.full(count, -np.inf)
+    rest = slice(first.stop, total)
+    for i in kept:
+        means[i] = (sums[i] + margins(int(i), rest).sum()) / total
+    return means
 
 
 def _mask(layout: ActionLayout, legal: list[int]) -> np.ndarray:

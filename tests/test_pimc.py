@@ -16,6 +16,7 @@ from agents.base import decide
 from agents.heuristic import HeuristicAgent
 from agents.pimc import PIMCAgent
 from agents.registry import load_agent
+from agents.simulation import race
 from pinochle_env import Game, Rules, new_game
 from pinochle_env.kernel.search import COMPILING_MESSAGE
 
@@ -133,3 +134,20 @@ def test_the_arena_compiles_the_kernel_once_before_its_workers_start(tmp_path):
     assert result.stderr.count(COMPILING_MESSAGE) == 1, result.stderr
     summary = json.loads((tmp_path / "arena" / "summary.json").read_text(encoding="utf-8"))
     assert summary["pairings"][0]["deal_pairs"] == 4
+
+
+def test_simulated_candidates_race_to_the_best():
+    """Successive halving (the simulated decisions' race): every candidate meets the first quarter
+    of the deals, the leaders all of them, and the best candidate ends with the best mean."""
+    true = np.array([3.0, -1.0, 7.0, 2.0, 6.5, 0.0, 1.0, 5.0])
+    noise = np.random.default_rng(0).normal(0, 1, (len(true), 64))
+    seen: dict[int, int] = {}
+
+    def margins(candidate: int, deals: slice) -> np.ndarray:
+        seen[candidate] = seen.get(candidate, 0) + deals.stop - deals.start
+        return true[candidate] + noise[candidate, deals]
+
+    means = race(64, len(true), margins)
+    assert int(np.argmax(means)) == 2
+    assert sorted(seen.values()) == [16] * 6 + [64] * 2
+    assert np.isfinite(means).sum() == 2
