@@ -106,9 +106,10 @@ def measured_line(data: dict[str, Any]) -> str:
     machine = data["machine"]
     packages = ", ".join(f"{name} {version}" for name, version in machine["packages"].items())
     dirty = " (with uncommitted changes)" if data["uncommitted_changes"] else ""
+    cores = f"{machine['cores']} usable core{'s' if machine['cores'] != 1 else ''}"
     return (
         f"Measured with `{data['command']}` at commit {data['commit'][:10]}{dirty} on {data['date']}: "
-        f"{machine['cpu']}, {machine['cores']} usable cores, {machine['system']}, Python {machine['python']}, "
+        f"{machine['cpu']}, {cores}, {machine['system']}, Python {machine['python']}, "
         f"{packages}."
     )
 
