@@ -66,6 +66,8 @@ def provenance() -> dict[str, Any]:
     packages = ("numpy", "pettingzoo", "gymnasium", "torch", "numba")
     return {
         "commit": _git("rev-parse", "HEAD") or "unknown",
+        # What else ran: the 1-minute load average at the end (above the cores used: shared).
+        "load_average": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None,
         "uncommitted_changes": bool(changed),
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": {
@@ -107,8 +109,10 @@ def measured_line(data: dict[str, Any]) -> str:
     packages = ", ".join(f"{name} {version}" for name, version in machine["packages"].items())
     dirty = " (with uncommitted changes)" if data["uncommitted_changes"] else ""
     cores = f"{machine['cores']} usable core{'s' if machine['cores'] != 1 else ''}"
+    load = data.get("load_average")
+    shared = f", load average {load:.1f} at the end" if load is not None else ""
     return (
-        f"Measured with `{data['command']}` at commit {data['commit'][:10]}{dirty} on {data['date']}: "
+        f"Measured with `{data['command']}` at commit {data['commit'][:10]}{dirty} on {data['date']}{shared}: "
         f"{machine['cpu']}, {cores}, {machine['system']}, Python {machine['python']}, "
         f"{packages}."
     )
