@@ -4,6 +4,7 @@ Usage::
 
     pinochle-arena random heuristic                          # a match: 100 deal pairs
     pinochle-arena random heuristic pimc:samples=16 --deals 500 --games 20 --rule head_rule=led_card
+    pinochle-arena random heuristic --rules-preset casual --rule must_overtrump=true  # a preset, one switch changed
     pinochle-arena random heuristic --name first --deals 2000  # Ctrl-C, then:
     pinochle-arena --resume --name first                       # plays only the missing deal pairs
     pinochle-arena random heuristic --backend ray --ray-address auto  # on a Ray cluster (pip extra ray)
@@ -22,12 +23,16 @@ or node dies is run again (up to ``RAY_TASK_RETRIES`` times), and results stream
 results file as tasks finish, so the results and ``--resume`` are as with local workers.
 
 The out directory (``--out``, default ``runs/arena/<--name or timestamp>``) receives
-``config.json``, ``results.jsonl`` (one line per finished deal or game pair, written as it
-finishes: pairing, both plays' hand records, timing), and at the end ``summary.txt`` (the printed
-report), ``summary.csv``, ``summary.json`` and ``margins.png`` (see :mod:`agents.arena_report` for
-the statistics). ``--resume`` continues an interrupted run: it reads ``results.jsonl`` (dropping a
-truncated last line), skips the pairs already there and plays the rest; ``--deals``, ``--games``
-and the agents may grow on resume, the seed, rules and hand cap may not.
+``config.json`` (the config, the code version: git commit or package version, and the SHA-256 of
+every checkpoint file played), ``results.jsonl`` (one line per finished deal or game pair,
+written as it finishes: pairing, both plays' hand records, timing), and at the end
+``summary.txt`` (the printed report), ``summary.csv``, ``summary.json``, ``margins.png`` and,
+for a round robin, ``ratings.png`` (see :mod:`agents.arena_report` for the statistics).
+``--resume`` continues an interrupted run: it reads ``results.jsonl`` (dropping a truncated last
+line), skips the pairs already there and plays the rest; ``--deals``, ``--games`` and the agents
+may grow on resume, the seed, rules, hand cap and checkpoint files may not. A job that raises or
+a worker process that dies ends the run (:class:`WorkerFailure`, exit status 1) with the results
+file intact for ``--resume``.
 """
 
 from __future__ import annotations
@@ -40,18 +45,23 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator
+import traceback
+from collections import deque
+from collections.abc import Callable, Generator
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from pinochle_env.switches import Rules, parse_switch
+from pinochle_env import VERSION_LINE
+from pinochle_env.switches import PRESETS, Rules, parse_switch, rules_from_command_line
 
 from .arena_play import Job, play_job
-from .arena_report import format_summary, slim_line, summarise, write_csv, write_json, write_plot
+from .arena_report import format_summary, slim_line, summarise, write_csv, write_json, write_plot, write_ratings_plot
 from .base import check_plays, prepare
-from .registry import load_agent
-from .runtime import BACKENDS, connect_ray, format_duration, import_ray, usable_cpus
+from .registry import checkpoint_files, load_agent
+from .runtime import BACKENDS, code_version, connect_ray, file_sha256, format_duration, import_ray, usable_cpus
 
 RESULTS, CONFIG = "results.jsonl", "config.json"
 #: Settings a resumed run must share with the stored run (they decide what every pair plays).
@@ -76,6 +86,8 @@ class ArenaConfig:
     games: int = 0
     seed: int = 0
     hand_cap: int = 50
+    #: The named rule preset ``rules`` started from (a record only: ``rules`` holds every switch).
+    rules_preset: str = ""
 
     @property
     def pairings(self) -> list[tuple[str, str]]:
@@ -90,11 +102,34 @@ class ArenaConfig:
             "games": self.games,
             "seed": self.seed,
             "hand_cap": self.hand_cap,
+            "rules_preset": self.rules_preset,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ArenaConfig:
-        return cls(**{**data, "agents": tuple(data["agents"]), "rules": Rules.from_mapping(data["rules"])})
+        """The config of a ``config.json`` (its other keys, the code version and checkpoint hashes, ignored)."""
+        known = {key: data[key] for key in cls.__dataclass_fields__ if key in data}
+        return cls(**{**known, "agents": tuple(data["agents"]), "rules": Rules.from_mapping(data["rules"])})
+
+
+def provenance(config: ArenaConfig) -> dict[str, Any]:
+    """What ``config.json`` records besides the config: the code version and the SHA-256 of every
+    checkpoint file an agent plays (also inside a ``mix:``)."""
+    files = [(spec, path) for spec in config.agents for path in checkpoint_files(spec)]
+    return {
+        "code_version": code_version(),
+        "checkpoints": [{"spec": spec, "file": str(path), "sha256": file_sha256(path)} for spec, path in files],
+    }
+
+
+def changed_checkpoints(stored: dict[str, Any], current: dict[str, Any]) -> list[str]:
+    """The checkpoint files of a stored ``config.json`` whose contents differ now (same spec and file)."""
+    now = {(entry["spec"], entry["file"]): entry["sha256"] for entry in current.get("checkpoints", [])}
+    return [
+        f"{entry['file']} ({entry['spec']})"
+        for entry in stored.get("checkpoints", [])
+        if now.get((entry["spec"], entry["file"]), entry["sha256"]) != entry["sha256"]
+    ]
 
 
 def validate(config: ArenaConfig) -> None:
@@ -119,22 +154,23 @@ def validate(config: ArenaConfig) -> None:
         raise ArenaError(f"need --deals >= 0 and --games >= 0, not both 0 (got {config.deals}, {config.games})")
     if config.hand_cap < 1:
         raise ArenaError(f"--hand-cap must be at least 1, got {config.hand_cap}")
+    if config.seed < 0:  # numpy's SeedSequence takes no negative seed: refused here, not in a worker
+        raise ArenaError(f"--seed must be >= 0, got {config.seed}")
 
 
-def parse_rules(switches: list[str]) -> Rules:
-    """Rules from ``name=value`` switches as typed after ``--rule``; ``ArenaError`` naming a bad one."""
-    values = {}
+def parse_rules(switches: list[str], preset: str | None = None) -> Rules:
+    """Rules from a named rule preset (``--rules-preset``; None: the default rules) and ``name=value``
+    switches over it, as typed after ``--rule``; ``ArenaError`` naming a bad one."""
     for text in switches:
         name, equals, value = text.partition("=")
         try:
             if not equals:
                 raise ValueError("expected name=value")
-            key, parsed = parse_switch(name.strip(), value)
-            values[key] = parsed
+            parse_switch(name.strip(), value)
         except ValueError as error:
             raise ArenaError(f"bad --rule {text!r}: {error}") from None
     try:
-        return Rules.from_mapping(values)
+        return rules_from_command_line(preset, switches)
     except ValueError as error:
         raise ArenaError(f"bad rules: {error}") from None
 
@@ -147,12 +183,13 @@ def unit_key(line: dict[str, Any]) -> tuple[str, str, str, int]:
     return line["kind"], line["a"], line["b"], line["id"]
 
 
-def read_results(path: Path) -> list[dict[str, Any]]:
+def read_results(path: Path, repair: bool = True) -> list[dict[str, Any]]:
     """The finished units in a results file, each once, repairing an interrupted write.
 
     A last line that is incomplete (no newline) or unreadable is what a kill during a write leaves:
-    it is dropped and cut from the file, so that appending resumes on a clean line. An unreadable
-    line anywhere else is an ``ArenaError``.
+    it is dropped and, with ``repair`` (what a resumed run needs), cut from the file, so that
+    appending resumes on a clean line; a reader that must not write (a viewer of a run still in
+    progress) passes ``repair=False``. An unreadable line anywhere else is an ``ArenaError``.
     """
     if not path.exists():
         return []
@@ -173,7 +210,7 @@ def read_results(path: Path) -> list[dict[str, Any]]:
                 break
             units.setdefault(key, line)
         position = good_end = end + 1
-    if good_end < len(data):
+    if repair and good_end < len(data):
         with open(path, "r+b") as stream:
             stream.truncate(good_end)
     return list(units.values())
@@ -199,24 +236,62 @@ def plan_jobs(config: ArenaConfig, done: set[tuple[str, str, str, int]], workers
 
 
 class Progress:
-    """A periodic line on a stream: units (deal or game pairs) done of total, units per second, time left."""
+    """A periodic line on a stream: units (deal or game pairs) done of total, units per second, time left.
 
-    def __init__(self, total: int, stream: TextIO | None, every: float, unit: str = "pairs") -> None:
-        self.total, self.stream, self.every, self.unit = total, stream, every, unit
+    The rate, and the time left from it, is measured over the last ``window`` seconds of finished
+    units, from the first one on: the workers' start-up (spawning, imports, loading checkpoints)
+    and a slow start or a change of pace earlier in the run do not bend it, as a cumulative
+    average does (a 35-second run's first line once said 0:10:59).
+    """
+
+    def __init__(
+        self,
+        total: int,
+        stream: TextIO | None,
+        every: float,
+        unit: str = "pairs",
+        window: float = 60.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.total, self.stream, self.every, self.unit, self.window, self.clock = (
+            total,
+            stream,
+            every,
+            unit,
+            window,
+            clock,
+        )
         self.done = 0
-        self.start = self.last = time.monotonic()
+        self.start = self.last = clock()
+        #: (time, units done) at each advance within the window, and the one just before it.
+        self.marks: deque[tuple[float, int]] = deque()
+
+    def rate(self) -> float | None:
+        """Units per second over the recent window; None until two advances a second apart."""
+        if len(self.marks) < 2 or self.marks[-1][0] - self.marks[0][0] < 1.0:
+            return None
+        (then, before), (now, done) = self.marks[0], self.marks[-1]
+        return (done - before) / (now - then)
 
     def advance(self, count: int) -> None:
         """Count ``count`` more finished pairs; print a line if ``every`` seconds passed or all are done."""
         self.done += count
-        now = time.monotonic()
+        now = self.clock()
+        self.marks.append((now, self.done))
+        while len(self.marks) > 2 and now - self.marks[1][0] >= self.window:
+            self.marks.popleft()
         if self.stream is None or (now - self.last < self.every and self.done < self.total):
             return
         self.last = now
-        rate = self.done / max(now - self.start, 1e-9)
-        eta = (self.total - self.done) / rate if rate else float("inf")
+        rate = self.rate()
+        if self.done >= self.total:
+            eta, speed = 0.0, f"{self.done / max(now - self.start, 1e-9):.1f}"
+        elif rate:
+            eta, speed = (self.total - self.done) / rate, f"{rate:.1f}"
+        else:
+            eta, speed = float("inf"), "?"
         print(
-            f"arena: {self.done}/{self.total} {self.unit} ({self.done / self.total:.0%}), {rate:.1f} {self.unit}/s, "
+            f"arena: {self.done}/{self.total} {self.unit} ({self.done / self.total:.0%}), {speed} {self.unit}/s, "
             f"ETA {format_duration(eta)}",
             file=self.stream,
             flush=True,
@@ -235,22 +310,91 @@ def _worker_init() -> None:
     os.environ["OMP_NUM_THREADS"] = "1"
 
 
-def execute(
-    jobs: list[Any], workers: int, play: Callable[[Any], list[dict[str, Any]]] = play_job
-) -> Iterator[list[dict[str, Any]]]:
+class WorkerFailure(RuntimeError):
+    """A job raised, or a worker process died: the run stops, with the pairs finished so far kept.
+
+    ``details`` holds the job's traceback where there is one.
+    """
+
+    def __init__(self, message: str, details: str = "") -> None:
+        super().__init__(message)
+        self.details = details
+
+
+def _describe(job: Any) -> str:
+    """A job as an error message names it."""
+    if isinstance(job, Job):
+        ids = f"{job.ids[0]}" if len(job.ids) == 1 else f"{job.ids[0]}-{job.ids[-1]}"
+        return f"{job.kind} pair(s) {ids} of {job.a} vs {job.b}"
+    return f"job {job!r}"
+
+
+def execute(jobs: list[Any], workers: int, play: Callable[[Any], Any] = play_job) -> Generator[Any, None, None]:
     """Each job's lines (``play(job)``) as it finishes: in this process for one worker, else in a
     pool of worker processes.
 
+    A job that raises, or a worker process that dies (killed, out of memory), ends the iteration
+    with a :class:`WorkerFailure` after the lines of the jobs already finished: the pool is a
+    :class:`concurrent.futures.ProcessPoolExecutor`, which reports a dead worker
+    (``BrokenProcessPool``) where ``multiprocessing.Pool`` waits for its lost job for ever.
+
     The workers are spawned, not forked: a child forked from a process whose PyTorch has already
     run multi-threaded work (the trainer's evaluations, a checkpoint loaded for validation) can
-    hang in OpenMP at its own first parallel operation. Leaving the pool (an interruption
-    included) terminates its workers.
+    hang in OpenMP at its own first parallel operation. Leaving the iteration early (an
+    interruption, a failure) terminates the workers.
     """
     if workers == 1 or len(jobs) <= 1:
-        yield from map(play, jobs)
+        for job in jobs:
+            try:
+                lines = play(job)
+            except Exception as error:
+                message = f"{_describe(job)} failed: {type(error).__name__}: {error}"
+                raise WorkerFailure(message, traceback.format_exc()) from error
+            yield lines
         return
-    with multiprocessing.get_context("spawn").Pool(min(workers, len(jobs)), initializer=_worker_init) as pool:
-        yield from pool.imap_unordered(play, jobs)
+    context = multiprocessing.get_context("spawn")
+    executor = ProcessPoolExecutor(min(workers, len(jobs)), mp_context=context, initializer=_worker_init)
+    finished = False
+    try:
+        pending = {executor.submit(play, job): job for job in jobs}
+        failure: WorkerFailure | None = None
+        while pending and failure is None:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                job = pending.pop(future)
+                raised = future.exception()
+                if raised is None:
+                    yield future.result()
+                elif failure is None:
+                    failure = _failure(job, raised)
+        if failure is not None:
+            for future in [future for future in pending if future.done() and not future.cancelled()]:
+                if future.exception() is None:  # finished before the failure was seen: keep it
+                    yield future.result()
+            raise failure
+        finished = True
+    finally:
+        _stop(executor, now=not finished)
+
+
+def _failure(job: Any, error: BaseException) -> WorkerFailure:
+    if isinstance(error, BrokenProcessPool):
+        return WorkerFailure("a worker process died while playing (killed by a signal, or out of memory?)")
+    remote = error.__cause__  # the worker's traceback, as concurrent.futures passes it on
+    details = str(remote).strip().strip('"').strip() if remote is not None else ""
+    return WorkerFailure(f"{_describe(job)} failed in a worker: {type(error).__name__}: {error}", details)
+
+
+def _stop(executor: ProcessPoolExecutor, now: bool) -> None:
+    """Shut the pool down; ``now``: cancel what is queued and terminate the workers at once."""
+    if now:
+        terminate = getattr(executor, "terminate_workers", None)  # Python 3.14
+        if terminate is not None:
+            terminate()
+        else:
+            for process in list((getattr(executor, "_processes", None) or {}).values()):
+                process.terminate()
+    executor.shutdown(wait=True, cancel_futures=True)
 
 
 def _play_in(directory: str, job: Job) -> list[dict[str, Any]]:
@@ -262,7 +406,7 @@ def _play_in(directory: str, job: Job) -> list[dict[str, Any]]:
     return play_job(job)
 
 
-def execute_on_ray(jobs: list[Job], ray: Any) -> Iterator[list[dict[str, Any]]]:
+def execute_on_ray(jobs: list[Job], ray: Any) -> Generator[list[dict[str, Any]], None, None]:
     """Each job's lines as it finishes, every job a Ray task; leaving cancels the tasks not finished.
 
     A task whose worker dies is retried (``RAY_TASK_RETRIES``), so no unit is lost to a dead worker.
@@ -278,8 +422,9 @@ def execute_on_ray(jobs: list[Job], ray: Any) -> Iterator[list[dict[str, Any]]]:
             ray.cancel(ref, force=True)
 
 
-def _check_resume(config: ArenaConfig, out: Path) -> None:
-    """A resumed run must share seed, rules and hand cap with the stored one."""
+def _check_resume(config: ArenaConfig, out: Path, record: dict[str, Any]) -> None:
+    """A resumed run must share seed, rules and hand cap with the stored one, and play the same
+    checkpoint files (by their hashes)."""
     path = out / CONFIG
     if not path.exists():
         raise ArenaError(f"nothing to resume in {out}: no {CONFIG}")
@@ -288,6 +433,9 @@ def _check_resume(config: ArenaConfig, out: Path) -> None:
     for key in FIXED_ON_RESUME:
         if stored[key] != current[key]:
             raise ArenaError(f"cannot resume {out}: {key} {current[key]!r} differs from the stored {stored[key]!r}")
+    changed = changed_checkpoints(stored, record)
+    if changed:
+        raise ArenaError(f"cannot resume {out}: checkpoint changed since the run began: {', '.join(changed)}")
 
 
 def run_arena(
@@ -321,11 +469,12 @@ def run_arena(
         raise ArenaError(f"--workers must be at least 1, got {workers}")
     out.mkdir(parents=True, exist_ok=True)
     results = out / RESULTS
+    record = {**config.to_dict(), **provenance(config)}
     if resume:
-        _check_resume(config, out)
+        _check_resume(config, out, record)
     elif results.exists() and results.stat().st_size:
         raise ArenaError(f"{results} already holds results: pass --resume to continue it, or another --out")
-    (out / CONFIG).write_text(json.dumps(config.to_dict(), indent=2) + "\n", encoding="utf-8")
+    (out / CONFIG).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     lines = [slim_line(line) for line in read_results(results)] if resume else []
     if backend == "ray":
         try:
@@ -353,6 +502,11 @@ def run_arena(
             saved = f"{len(lines)} pairs ({progress.done} new) saved in {results}"
             _say(log, f"arena: interrupted; {saved}; continue with --resume")
             raise
+        except WorkerFailure as error:
+            saved = f"{len(lines)} pairs ({progress.done} new) saved in {results}"
+            if error.details:
+                _say(log, error.details)
+            raise WorkerFailure(f"{error}; {saved}; continue with --resume") from None
     return _finish(config, lines, out, log)
 
 
@@ -366,6 +520,8 @@ def _finish(config: ArenaConfig, lines: list[dict[str, Any]], out: Path, log: Te
     write_json(summary, out / "summary.json")
     if config.deals:
         write_plot(summary, out / "margins.png")
+    if "ratings" in summary:
+        write_ratings_plot(summary, out / "ratings.png")
     _say(log, f"arena: summary in {out}")
     return summary
 
@@ -386,6 +542,12 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Example: pinochle-arena random heuristic --deals 500 --rule head_rule=led_card",
     )
     parser.add_argument("agents", nargs="*", help="agent specs (random, heuristic, pimc:samples=16, mix:...)")
+    parser.add_argument("--version", action="version", version=VERSION_LINE)
+    parser.add_argument(
+        "--rules-preset",
+        choices=list(PRESETS),
+        help="named rule set to start from (default: the default rules); --rule changes switches over it",
+    )
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="rule switch (repeatable)")
     parser.add_argument("--deals", type=int, help="deal pairs per pairing (default 100)")
     parser.add_argument("--games", type=int, help="game pairs per pairing, for game win rates (default 0)")
@@ -417,7 +579,8 @@ def config_from_args(args: argparse.Namespace, out: Path) -> ArenaConfig:
         defaults = ArenaConfig.from_dict(json.loads((out / CONFIG).read_text(encoding="utf-8")))
     given = {
         "agents": tuple(spec.strip() for spec in args.agents) or None,
-        "rules": parse_rules(args.rule) if args.rule else None,
+        "rules": parse_rules(args.rule, args.rules_preset) if args.rule or args.rules_preset else None,
+        "rules_preset": (args.rules_preset or "") if args.rule or args.rules_preset else None,
         "deals": args.deals,
         "games": args.games,
         "seed": args.seed,
@@ -464,6 +627,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(error))
     except KeyboardInterrupt:
         return 130
+    except WorkerFailure as error:
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return 1
     print(format_summary(summary))
     return 0
 

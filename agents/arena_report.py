@@ -1,7 +1,8 @@
 """The arena's results: per-pairing statistics, ratings and cross table, and their outputs.
 
 :func:`summarise` turns results-file lines (see :mod:`agents.arena_play`) into one summary dict;
-:func:`format_summary`, :func:`write_csv`, :func:`write_json` and :func:`write_plot` present it.
+:func:`format_summary`, :func:`write_csv`, :func:`write_json`, :func:`write_plot` (margins) and
+:func:`write_ratings_plot` (a round robin's ratings) present it.
 Margins are always A's team score minus B's, per hand (without partners, A's score minus the mean
 of the others'; every seat is a team there). A deal pair's margin is the mean of its plays (one
 per team A takes: two, or three in cutthroat), and the margin interval is the paired Student t interval over deal pairs
@@ -23,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from pinochle_env.render import format_table
 from pinochle_env.switches import Rules
 
 from .arena_play import SIDES
@@ -164,7 +166,7 @@ def _side(hands: list[tuple[dict[str, Any], int]], side: str) -> dict[str, float
     }
 
 
-def _ratio(total: float, count: int) -> float:
+def _ratio(total: float, count: float) -> float:
     return total / count if count else math.nan
 
 
@@ -228,19 +230,6 @@ def _fmt(value: float | None, spec: str = "+.1f") -> str:
 
 def _interval_text(interval: dict[str, float], spec: str = "+.1f") -> str:
     return f"[{_fmt(interval['low'], spec)}, {_fmt(interval['high'], spec)}]"
-
-
-def format_table(headers: list[str], rows: list[list[str]], left: int = 1) -> str:
-    """Rows aligned under headers: the first ``left`` columns (text) left-aligned, the rest right-aligned."""
-    widths = [max(len(cell) for cell in column) for column in zip(headers, *rows, strict=True)]
-    out = []
-    for row in [headers, *rows]:
-        cells = [
-            cell.ljust(width) if k < left else cell.rjust(width)
-            for k, (cell, width) in enumerate(zip(row, widths, strict=True))
-        ]
-        out.append("  ".join(cells).rstrip())
-    return "\n".join(out)
 
 
 def format_summary(summary: dict[str, Any]) -> str:
@@ -339,12 +328,12 @@ def _ratings_text(summary: dict[str, Any]) -> list[str]:
     ]
 
 
-def _json_ready(value: Any) -> Any:
-    """``value`` with NaN replaced by None (JSON has no NaN)."""
+def json_ready(value: Any) -> Any:
+    """``value`` with NaN replaced by None (JSON has no NaN): what a JSON writer of the summary needs."""
     if isinstance(value, dict):
-        return {key: _json_ready(item) for key, item in value.items()}
+        return {key: json_ready(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [_json_ready(item) for item in value]
+        return [json_ready(item) for item in value]
     if isinstance(value, float) and math.isnan(value):
         return None
     return value
@@ -352,7 +341,7 @@ def _json_ready(value: Any) -> Any:
 
 def write_json(summary: dict[str, Any], path: Path) -> None:
     """The summary as indented JSON."""
-    path.write_text(json.dumps(_json_ready(summary), indent=2) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(json_ready(summary), indent=2) + "\n", encoding="utf-8")
 
 
 def write_csv(summary: dict[str, Any], path: Path) -> None:
@@ -385,22 +374,74 @@ def _short(spec: str, limit: int = 40) -> str:
     return spec if len(spec) <= limit else "..." + spec[-(limit - 3) :]
 
 
-def write_plot(summary: dict[str, Any], path: Path) -> None:
-    """Margins per pairing with their interval bars as a PNG."""
+def margin_figure(summary: dict[str, Any]) -> Any:
+    """The figure of :func:`write_plot`: each pairing's margin with its interval, the values written
+    beside it and the deal pairs counted under its label."""
     from matplotlib.figure import Figure  # imported here: only the final report needs it
 
     pairings = summary["pairings"][::-1]  # first pairing on top
-    labels = [f"{_short(p['a'])} vs {_short(p['b'])}" for p in pairings]
+    level = f"{summary['confidence']:.0%}"
+    labels = [
+        f"{_short(p['a'])} vs {_short(p['b'])}\n{p.get('deal_pairs', p['margin'].get('n', '?'))} deal pairs"
+        for p in pairings
+    ]
     estimates = np.array([p["margin"]["estimate"] for p in pairings], dtype=float)
     low = np.array([p["margin"]["low"] for p in pairings], dtype=float)
     high = np.array([p["margin"]["high"] for p in pairings], dtype=float)
     errors = np.nan_to_num(np.vstack([estimates - low, high - estimates]))
-    width = 5 + 0.09 * max(len(label) for label in labels)  # room for the labels beside the plot
-    figure = Figure(figsize=(width, 1.2 + 0.5 * len(pairings)), layout="constrained")
+    width = 9 + 0.08 * max(len(label.split("\n")[0]) for label in labels)  # room for the labels beside the plot
+    figure = Figure(figsize=(width, 2.0 + 0.8 * len(pairings)), layout="constrained")
     axes = figure.subplots()
-    axes.errorbar(estimates, range(len(pairings)), xerr=errors, fmt="o", capsize=4)
+    rows = np.arange(len(pairings))
+    axes.errorbar(estimates, rows, xerr=errors, fmt="o", capsize=5, markersize=7)
     axes.axvline(0.0, color="grey", linewidth=1)
-    axes.set_yticks(range(len(pairings)), labels)
-    axes.set_xlabel(f"A's margin per hand (A's team score minus B's), {summary['confidence']:.0%} interval")
+    for row, p in zip(rows, pairings, strict=True):
+        margin = p["margin"]
+        if math.isnan(margin["estimate"]):
+            axes.annotate("no deal pairs", (0.0, row), xytext=(6, 6), textcoords="offset points")
+            continue
+        text = f"{_fmt(margin['estimate'])} {_interval_text(margin)}"
+        axes.annotate(text, (margin["estimate"], row), xytext=(0, 9), textcoords="offset points", ha="center")
+    axes.set_ylim(-0.6, len(pairings) - 0.4)
+    axes.set_yticks(rows, labels)
+    axes.set_xlabel(f"A's margin per hand (A's team score minus B's), {level} interval over deal pairs")
     axes.set_title("Duplicate arena: margin per pairing")
-    figure.savefig(path, dpi=100)
+    axes.grid(axis="x", alpha=0.3)
+    return figure
+
+
+def write_plot(summary: dict[str, Any], path: Path) -> None:
+    """Margins per pairing with their interval bars, values and deal-pair counts, as a PNG."""
+    margin_figure(summary).savefig(path, dpi=150)
+
+
+def ratings_figure(summary: dict[str, Any]) -> Any:
+    """The figure of :func:`write_ratings_plot`: each agent's Elo rating with its interval, best on top."""
+    from matplotlib.figure import Figure
+
+    ratings = summary["ratings"]
+    level = f"{summary['confidence']:.0%}"
+    ranked = sorted(ratings["agents"], key=lambda r: r["elo"])  # best last: on top
+    elo = np.array([r["elo"] for r in ranked], dtype=float)
+    errors = np.nan_to_num(np.vstack([elo - [r["low"] for r in ranked], [r["high"] for r in ranked] - elo]))
+    labels = [_short(r["agent"]) for r in ranked]
+    width = 9 + 0.08 * max(len(label) for label in labels)
+    figure = Figure(figsize=(width, 2.0 + 0.7 * len(ranked)), layout="constrained")
+    axes = figure.subplots()
+    rows = np.arange(len(ranked))
+    axes.errorbar(elo, rows, xerr=errors, fmt="s", capsize=5, markersize=7, color="tab:green")
+    axes.axvline(0.0, color="grey", linewidth=1)
+    for row, r in zip(rows, ranked, strict=True):
+        text = f"{_fmt(r['elo'], '+.0f')} {_interval_text(r, '+.0f')}"
+        axes.annotate(text, (r["elo"], row), xytext=(0, 9), textcoords="offset points", ha="center")
+    axes.set_ylim(-0.6, len(ranked) - 0.4)
+    axes.set_yticks(rows, labels)
+    axes.set_xlabel(f"Elo rating (Bradley-Terry, mean 0), {level} interval")
+    axes.set_title(f"Round robin: ratings fitted on {ratings['basis']}")
+    axes.grid(axis="x", alpha=0.3)
+    return figure
+
+
+def write_ratings_plot(summary: dict[str, Any], path: Path) -> None:
+    """The round robin's ratings with their intervals as a PNG (summaries of 3+ agents)."""
+    ratings_figure(summary).savefig(path, dpi=150)

@@ -10,9 +10,10 @@ each through :func:`agents.base.decide`, which shows it only its own view and ma
 Usage::
 
     import gymnasium
-    import agents.gym_env  # registers the id
 
-    env = gymnasium.make("Pinochle-SingleSeat-v0", opponents="random", head_rule="led_card")
+    # Gymnasium's "module:Env-v0" form imports this module, which registers the id (``import
+    # agents.gym_env`` first does the same, after which the bare id works).
+    env = gymnasium.make("agents.gym_env:Pinochle-SingleSeat-v0", opponents="random", head_rule="led_card")
     observation, info = env.reset(seed=0)
     while True:
         action = env.action_space.sample(mask=info["action_mask"])
@@ -42,30 +43,36 @@ Rewards
     decision); ``info["hand_record"]`` of that step holds the finished hand.
 
 Illegal actions
-    ``illegal_action="raise"`` (default): an illegal or out-of-range action raises
-    :class:`pinochle_env.IllegalActionError` (a ``ValueError``) naming the action and the legal
-    ones, and changes nothing. ``illegal_action="penalty"``: the learner gets -1 and the episode
-    terminates (``info["illegal_action"]`` holds the action), as in the PettingZoo env; this is the
-    mode for Gymnasium's ``check_env``, whose step checks send unmasked random actions (one of them
-    sampled before the reset it is applied after, so no mask can make it legal). ``step`` before
+    An action is what ``action_space.contains`` takes as an integer (a Python or numpy integer, or
+    the 0-d integer array Stable-Baselines3's ``predict`` returns), booleans excepted; anything else
+    raises :class:`pinochle_env.engine.ActionTypeError` (an ``IllegalActionError`` and a
+    ``TypeError``) naming its type, in either mode. ``illegal_action="raise"`` (default): an
+    illegal or out-of-range action raises :class:`pinochle_env.IllegalActionError` (a
+    ``ValueError``) naming the action and the legal ones, and changes nothing.
+    ``illegal_action="penalty"``: the learner gets -1 and the episode terminates
+    (``info["illegal_action"]`` holds the action), as in the PettingZoo env; this is the mode for
+    Gymnasium's ``check_env``, whose step checks send unmasked random actions (one of them sampled
+    before the reset it is applied after, so no mask can make it legal). ``step`` before
     ``reset`` or after the end of an episode raises ``RuntimeError``.
 
 ``reset(seed=...)`` seeds the deals and the three agents; ``reset(options={"dealer": k, "deal":
-[[12 cards] x 4]})`` presets the first hand as in the PettingZoo env.
+[[12 cards] x 4]})`` presets the first hand as in the PettingZoo env, and as there an unknown key
+is ignored with a ``UserWarning`` and ``options`` that are not a dict raise ``TypeError``
+(:func:`pinochle_env.episode.reset_options`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
 from pinochle_env.actions import ActionLayout
-from pinochle_env.engine import IllegalActionError
-from pinochle_env.episode import EpisodeConfig
+from pinochle_env.engine import ActionTypeError, IllegalActionError
+from pinochle_env.episode import EpisodeConfig, reset_options
 from pinochle_env.games.partnership.encoding import GameEncoder, PartnershipSpec
 from pinochle_env.games.partnership.game import NUM_SEATS, Game
 from pinochle_env.render import render_for_mode
@@ -75,7 +82,6 @@ from .base import Agent, decide, legal_mask
 from .registry import load_agent
 
 ENV_ID = "Pinochle-SingleSeat-v0"
-RESET_OPTIONS = ("dealer", "deal")
 ILLEGAL_ACTION_MODES = ("raise", "penalty")
 ILLEGAL_REWARD = -1.0
 AgentSpec = str | Agent
@@ -84,7 +90,7 @@ AgentSpec = str | Agent
 class SingleSeatEnv(gymnasium.Env):
     """One learned seat against agent seats (see the module documentation)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012 (gymnasium's own type)
 
     def __init__(
         self,
@@ -116,7 +122,7 @@ class SingleSeatEnv(gymnasium.Env):
         self.observation_spec = PartnershipSpec(self.rules)
         self._encoder = GameEncoder(self.observation_spec)
         self.agents = _seat_agents(seat, partner, opponents)
-        self.observation_space = spaces.Box(*self.observation_spec.bounds(), dtype=np.float32)
+        self.observation_space = spaces.Box(*self.observation_spec.bounds(self.config.most_hands), dtype=np.float32)
         self.action_space = spaces.Discrete(self.layout.size)
         self.game: Game | None = None
         self.hand_records: list[dict[str, Any]] = []
@@ -129,10 +135,7 @@ class SingleSeatEnv(gymnasium.Env):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Deal a new episode and play the other seats up to the learner's first decision."""
         super().reset(seed=seed)
-        options = dict(options or {})
-        unknown = sorted(set(options) - set(RESET_OPTIONS))
-        if unknown:
-            raise ValueError(f"unknown reset option {', '.join(unknown)}; known: {', '.join(RESET_OPTIONS)}")
+        options = reset_options(options)  # an unknown key warns, as in the PettingZoo env
         for agent in self.agents.values():
             agent.reset(int(self.np_random.integers(2**63)))
         self.game = Game(self.rules, self.np_random, dealer=options.get("dealer"), deal=options.get("deal"))
@@ -150,8 +153,8 @@ class SingleSeatEnv(gymnasium.Env):
         try:
             self.game.apply(action)
         except IllegalActionError as error:
-            if self.illegal_action == "raise":
-                raise IllegalActionError(f"player {self.seat} (learner): {error}") from None
+            if self.illegal_action == "raise" or isinstance(error, ActionTypeError):
+                raise type(error)(f"player {self.seat} (learner): {error}") from None
             return self._penalise(action)
         reward, terminated, truncated, records = self._advance()
         self._done = terminated or truncated
@@ -189,6 +192,7 @@ class SingleSeatEnv(gymnasium.Env):
         return self._observation(), ILLEGAL_REWARD, True, False, info
 
     def _observation(self) -> np.ndarray:
+        assert self.game is not None, "called after reset()"
         return self._encoder.observation(self.game, self.seat)
 
     def _advance(self) -> tuple[float, bool, bool, list[dict[str, Any]]]:
@@ -198,6 +202,7 @@ class SingleSeatEnv(gymnasium.Env):
         ``truncated`` and the records of those hands.
         """
         game = self.game
+        assert game is not None, "called after reset()"
         reward, records = 0.0, []
         while True:
             if game.hand_over:

@@ -1,78 +1,90 @@
-"""``pinochle-play``: play partnership Pinochle in the terminal against agents.
+"""``pinochle-play``: play Pinochle in the terminal against agents, in any of the three games.
 
-You take a seat (``--seat``, default 0); your partner and the opponents are agent specs as the
-arena takes them (``random``, ``heuristic``, ``pimc:samples=32``, ``checkpoint:PATH``, ``mix:...``;
-all default to ``random``): ``--partner``, ``--opponents`` for both, or ``--left`` / ``--right``.
-Rule switches pass through as ``--rule name=value`` (repeatable), ``--seed`` makes the deals and
-the agents reproducible, ``--hands N`` plays N hands (fewer if a team wins the game first) and
-``--game`` (the default) plays to the target score. ``--save FILE.jsonl`` writes the finished
-hands as hand records (also when you quit).
+The game is the rules' ``variant``: the partnership game (the default), ``--rule variant=cutthroat``
+(three players, each for itself, a widow the declarer takes and 3 cards it buries) or ``--rule
+variant=two_hand`` (two players, turn-up trump, a stock to draw from and a meld turn after each
+trick won while it lasts). ``--rules-preset NAME`` starts from a named rule set and each ``--rule
+NAME=VALUE`` changes one switch over it.
+
+You take a seat (``--seat``, default 0); the other seats are agent specs as the arena takes them
+(``random``, ``heuristic``, ``pimc:samples=32``, ``checkpoint:PATH``, ``mix:...``; all default to
+``random``), named as the game's kit names the seats: ``--opponents`` for every opponent (alias
+``--opponent``), ``--left`` / ``--right`` for one of them, ``--partner`` in the partnership game.
+Each agent is checked against the game at start-up (an agent that cannot play it is a usage
+error). ``--seed`` makes the deals and the agents reproducible, ``--hands N`` plays N hands (fewer
+if the game is won first) and ``--game`` (the default) plays to the target score. ``--save
+FILE.jsonl`` writes each hand as a hand record as soon as it is finished (nothing when no hand is
+finished).
 
 Type moves by name: a bid (``260``), ``pass``, ``help`` (pass with help), a suit for trump
-(``hearts`` or ``H``), a card to pass or play (``TS``, ``10S``, ``qd``), ``throw`` / ``play`` for
-the throw-in choice. ``?`` shows the commands and your legal moves; ``quit`` or end of input
-(Ctrl-D) stops with a summary. Anything not understood or not legal is refused with the reason,
-and you are asked again.
+(``hearts`` or ``H``), a card to pass, bury or play (``TS``, ``10S``, ``qd``; several cards at once
+where several are passed or buried: ``AC TC``), ``throw`` / ``play`` for the throw-in choice, a meld
+in the two-handed game's meld turn (``run``, ``marriage H``, ``dix exchange``, ``no meld``). A card
+that is the only legal one is played without asking. ``?`` shows the commands and your legal
+moves, ``last`` the last trick, ``meld`` the meld on the table, ``rules`` the rules in words;
+``quit`` or end of input (Ctrl-D) stops with a summary. Anything not understood or not legal is
+refused with the reason, and you are asked again.
 
-You see only what your seat may know: the table is narrated from the events addressed to you,
-and the agents get only their own views (through :func:`agents.base.decide`).
+You see only what your seat may know: the table is narrated from your seat's information-set
+views (:mod:`agents.play_tables`), and the agents get only their own views (through
+:func:`agents.base.decide`).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import groupby
 from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
 
-from pinochle_env.actions import ActionLayout
-from pinochle_env.cards import NUM_TYPES, SUIT_NAMES, SUIT_OF, card_to_str, counts_from_cards
-from pinochle_env.games.partnership.game import NUM_SEATS, Event, Game, Phase, PlayerView, team_of
+from pinochle_env import VERSION_LINE
 from pinochle_env.records import write_jsonl
-from pinochle_env.render import format_hand
-from pinochle_env.switches import Rules, parse_rule_assignment
+from pinochle_env.switches import PRESETS, Rules, rules_from_command_line
+from pinochle_env.variants import variant_kit
 
-from .base import Agent, decide
+from .base import Agent, check_plays, decide
+from .play_tables import Table, table_for
 from .registry import load_agent
 
-SEAT_NAMES = ("you", "left", "partner", "right")
 QUIT_WORDS = ("quit", "exit", "q")
-ALIASES = {"throw": "throw in", "throw-in": "throw in", "play-on": "play on"}
-PROMPTS = {
-    Phase.AUCTION: "your bid",
-    Phase.TRUMP: "name trump",
-    Phase.PASS_TO_DECLARER: "pass a card to your partner",
-    Phase.PASS_BACK: "pass a card back to your partner",
-    Phase.THROW_IN: "throw or play",
-    Phase.PLAY: "your card",
-}
 COMMANDS = """commands:
-  260           bid 260 (bids go up in tens)
-  pass / help   pass, or pass with help (tells your partner you hold help)
-  hearts / H    name trump
-  TS / 10S      pass or play a card (rank 9 J Q K T A, then suit S H D C)
-  throw / play  throw the hand in, or play it out (declarer, after meld)
+{moves}
+  last          show the last trick
+  meld          show the meld on the table
+  rules         show the rules of this game
   ?             this help and your legal moves
   quit          stop (Ctrl-D too): the finished hands are summarised and saved"""
 
 
 @dataclass
 class PlayOptions:
-    """What ``pinochle-play`` was asked for: the person's seat and the agent specs around it."""
+    """What ``pinochle-play`` was asked for: the person's seat and the agent specs around it.
+
+    ``opponents`` plays every opponent unless ``left`` or ``right`` names one; ``partner`` is the
+    partnership game's partner.
+    """
 
     seat: int = 0
-    left: str = "random"
+    opponents: str = "random"
     partner: str = "random"
-    right: str = "random"
+    left: str | None = None
+    right: str | None = None
     rules: Rules = field(default_factory=Rules)
     seed: int | None = None
     hands: int | None = None  # None: play the game to the target score
     save: str | None = None
+
+    def spec_for(self, seat_name: str) -> str:
+        """The agent spec of the seat the game's kit names ``seat_name`` (``left``, ``partner``, ``opponent``...)."""
+        if seat_name == "partner":
+            return self.partner
+        own = {"left": self.left, "right": self.right}.get(seat_name)
+        return own if own is not None else self.opponents
 
 
 class PlaySession:
@@ -80,7 +92,7 @@ class PlaySession:
 
     ``read(prompt)`` returns a line typed by the person (``input`` by default; ``EOFError`` ends
     the session, as ``KeyboardInterrupt`` does anywhere); everything is written to ``out``. ``game`` is the
-    game being played (tests read it to pick legal moves).
+    game being played (tests read it to pick legal moves); ``table`` tells the person about it.
     """
 
     def __init__(self, options: PlayOptions, read: Callable[[str], str] = input, out: TextIO | None = None) -> None:
@@ -88,17 +100,25 @@ class PlaySession:
         self.seat = options.seat
         self.read = read
         self.out = out if out is not None else sys.stdout
+        kit = variant_kit(options.rules)
         rng = np.random.default_rng(options.seed)
-        specs = (options.left, options.partner, options.right)
-        self.agents: dict[int, Agent] = {
-            (self.seat + relative) % NUM_SEATS: load_agent(spec, seed=int(rng.integers(2**63)))
-            for relative, spec in enumerate(specs, start=1)
-        }
-        self.game = Game(options.rules, rng)
+        self.agents: dict[int, Agent] = {}
+        if not 0 <= self.seat < kit.num_seats:
+            raise ValueError(f"seat {self.seat}: the {options.rules.variant} game has seats 0..{kit.num_seats - 1}")
+        for relative in range(1, kit.num_seats):
+            seat, seat_name = (self.seat + relative) % kit.num_seats, kit.seat_names[relative]
+            agent = load_agent(options.spec_for(seat_name), seed=int(rng.integers(2**63)))
+            try:
+                check_plays(agent, options.rules)
+            except ValueError as error:
+                raise ValueError(f"player {seat} ({seat_name}), {agent.name}: {error}") from None
+            self.agents[seat] = agent
+        self.game: Any = kit.new_game(rng)
+        bold = self.out.isatty() and not os.environ.get("NO_COLOR")  # https://no-color.org
+        self.table: Table = table_for(options.rules, self.seat, self.game.layout, self._print, bold)
         self.records: list[dict[str, Any]] = []
         self.quit = False
-        self._events: list = []
-        self._cursor = 0
+        self._view: Any = None
 
     # ------------------------------------------------------------------ the main loop
 
@@ -115,19 +135,42 @@ class PlaySession:
     def _play(self) -> bool:
         """The hands themselves; ``False`` when the person quits."""
         game = self.game
+        self._start_hand()
         while True:
-            if game.hand_over or game.to_act == self.seat:
-                self._narrate()
             if game.hand_over:
-                self.records.append(game.record())
+                record = game.record()
+                for line in self.table.hand_result(record):
+                    self._say(line)
+                self._keep(record)
                 if self._finished():
                     return True
                 game.next_hand()
+                self._start_hand()
                 continue
-            action = self._ask() if game.to_act == self.seat else decide(self.agents[game.to_act], game)
-            if action is None:
+            actor = game.to_act
+            forced = actor == self.seat and self._forced_card()
+            if forced:
+                actions: list[int] | None = game.legal_actions()
+            else:
+                actions = self._ask() if actor == self.seat else [decide(self.agents[actor], game)]
+            if actions is None:
                 return False
-            game.apply(action)
+            for action in actions:
+                game.apply(action)
+                before, self._view = self._view, game.view(self.seat)
+                self.table.narrate(before, self._view, actor, forced)
+
+    def _keep(self, record: dict[str, Any]) -> None:
+        """Keep a finished hand, and write it to ``--save`` at once: the first truncates the file,
+        the others are appended, so a session that ends early never leaves an empty file and never
+        loses a finished hand."""
+        if self.options.save:
+            write_jsonl(self.options.save, [record], append=bool(self.records))
+        self.records.append(record)
+
+    def _start_hand(self) -> None:
+        self._view = self.game.view(self.seat)
+        self.table.start_hand(self._view, self.game.hand_number)
 
     def _finished(self) -> bool:
         hands = self.options.hands
@@ -135,10 +178,17 @@ class PlaySession:
 
     # ------------------------------------------------------------------ the person's turn
 
-    def _ask(self) -> int | None:
-        """The person's legal action, asking until one comes; ``None`` to quit."""
-        self._say(self._status())
-        prompt = f"{PROMPTS[self.game.phase]}{self._pass_progress()}> "
+    def _forced_card(self) -> bool:
+        """Whether the person's card to play is forced (one legal card): it is played without asking."""
+        return self._view.phase.decision == "play" and len(self._view.legal_actions) == 1
+
+    def _ask(self) -> list[int] | None:
+        """The person's legal actions (one, or several cards passed at once), asking until they
+        come; ``None`` to quit."""
+        view = self._view
+        for line in self.table.status(view, self.game.hand_number):
+            self._say(line)
+        prompt = f"{self.table.prompt(view)}> "
         while True:
             try:
                 text = self.read(prompt).strip()
@@ -147,273 +197,142 @@ class PlaySession:
                 return None
             if text.lower() in QUIT_WORDS:
                 return None
+            shows = {"last": self.table.last_trick, "meld": self.table.meld_table}.get(text.lower())
             if text == "?":
-                self._say(f"{COMMANDS}\nlegal now: {self._legal_names()}")
+                self._say(f"{COMMANDS.format(moves=self.table.MOVES)}\nlegal now: {self._legal_names()}")
+            elif shows is not None:
+                for line in shows(view):
+                    self._say(line)
+            elif text.lower() == "rules":
+                for line in self.table.rules_lines():
+                    self._say(line)
             elif text:
-                action, problem = self._parse(text)
+                actions, problem = self._parse(text)
                 if problem is None:
-                    return action
+                    return actions
                 self._say(f"  {problem}; legal now: {self._legal_names()} (? for help)")
 
-    def _parse(self, text: str) -> tuple[int | None, str | None]:
-        """``(action, None)`` for legal input, ``(None, reason)`` otherwise."""
-        layout = self.game.layout
+    def _parse(self, text: str) -> tuple[list[int], str | None]:
+        """``(actions, None)`` for legal input, ``([], reason)`` otherwise. Where the person passes
+        (or buries) several cards, they may type them at once (``AC TC``): all are checked, in
+        turn, on a copy of the game before any is taken."""
+        words = text.replace(",", " ").split()
+        left = self.table.cards_to_pass(self._view)
+        if left is None or len(words) == 1:
+            action, problem = self._parse_one(text, self.game)
+            return ([action], None) if problem is None else ([], problem)
+        if len(words) > left:
+            return [], f"you have {left} card(s) left to {self.table.PASS_VERB}, not {len(words)}"
+        game, actions = self.game.clone(), []
+        for word in words:
+            action, problem = self._parse_one(word, game)
+            if problem is not None:
+                return [], f"{problem} (none of {' '.join(words)} taken)"
+            game.apply(action)
+            actions.append(action)
+        return actions, None
+
+    def _parse_one(self, text: str, game: Any) -> tuple[int, str | None]:
+        """``(action, None)`` when ``text`` is one action legal in ``game``, ``(-1, reason)`` otherwise."""
         try:
-            action = layout.from_string(ALIASES.get(text.lower(), text))
+            action = self.table.parse(text)
         except ValueError as error:
-            return None, str(error)
-        if action in self.game.legal_actions():
+            return -1, str(error)
+        if action in game.legal_actions():
             return action, None
-        return None, f"{layout.to_string(action)} is not legal now: {self._why_illegal(action)}"
-
-    def _why_illegal(self, action: int) -> str:
-        """A short reason why ``action`` (a valid id) is not legal for the person now."""
-        game, layout = self.game, self.game.layout
-        phase = game.phase
-        if _action_kind(layout, action) != _ACTION_KIND[phase]:
-            return f"this is the {_phase_name(phase)}"
-        if phase == Phase.AUCTION:
-            return self._bid_rule(action)
-        card = action - layout.card0
-        if not game.hands[self.seat][card]:
-            return f"you do not hold {card_to_str(card)}"
-        return self._play_rule(card)
-
-    def _bid_rule(self, action: int) -> str:
-        """Why an auction call is refused: help switched off, or a bid too low or too high."""
-        game, layout = self.game, self.game.layout
-        if action == layout.help:
-            return "passing with help is switched off (rule pass_with_help=false)"
-        bid = layout.bid_value(action)
-        if bid <= game.high_bid:
-            return f"the high bid is already {game.high_bid}"
-        allowed = [layout.bid_value(a) for a in game.legal_actions() if a < layout.num_bids]
-        return f"the highest bid allowed now is {max(allowed)}" if allowed else "no bid is possible any more"
-
-    def _play_rule(self, card: int) -> str:
-        """Which rule of play a held but illegal ``card`` breaks (the trick has been led)."""
-        game = self.game
-        led = SUIT_OF[game.trick[0]]
-        suits_held = {SUIT_OF[c] for c in range(NUM_TYPES) if game.hands[self.seat][c]}
-        if led in suits_held:
-            if SUIT_OF[card] != led:
-                return f"you must follow suit ({SUIT_NAMES[led]})"
-            return "you must beat the card to head the trick when you can"
-        if SUIT_OF[card] != game.trump:
-            return f"you have no {SUIT_NAMES[led]}, so you must trump"
-        return "you must play a higher trump when you can"
+        reason = self.table.why_illegal(game.view(self.seat), action)
+        return -1, f"{game.layout.to_string(action)} is not legal now: {reason}"
 
     def _legal_names(self) -> str:
-        layout = self.game.layout
-        return ", ".join(_short(layout.to_string(a)) for a in self.game.legal_actions())
-
-    def _pass_progress(self) -> str:
-        game = self.game
-        passed = {Phase.PASS_TO_DECLARER: game.passed_to_declarer, Phase.PASS_BACK: game.passed_back}.get(game.phase)
-        return "" if passed is None else f" ({len(passed) + 1} of {game.rules.pass_count})"
+        return self.table.legal_names(self.game.legal_actions())
 
     # ------------------------------------------------------------------ what the person sees
 
-    def _name(self, seat: int) -> str:
-        """``player 1 (left)``: the absolute seat and where it sits from the person's seat."""
-        return f"player {seat} ({self._short_name(seat)})"
-
-    def _short_name(self, seat: int) -> str:
-        return SEAT_NAMES[(seat - self.seat) % NUM_SEATS]
-
     def _welcome(self) -> str:
-        others = ", ".join(f"{self._name(s)}: {agent.name}" for s, agent in self.agents.items())
-        goal = f"{self.options.hands} hand(s)" if self.options.hands else f"a game to {self.game.rules.target_score}"
+        table = self.table
+        others = ", ".join(f"{table.name(s)}: {agent.name}" for s, agent in self.agents.items())
+        goal = f"{self.options.hands} hand(s)" if self.options.hands else f"a game to {self.game.rules.target}"
         return (
-            f"Pinochle: you are player {self.seat} (team {team_of(self.seat)}); {others}.\nPlaying {goal}. ? for help."
+            f"Pinochle, {table.GAME_NAME}: you are player {self.seat}{table.seat_note()}; {others}.\n"
+            f"Playing {goal}, {table.rules_note()} ('rules' explains them). ? for help."
         )
 
-    def _status(self) -> str:
-        """The table as the person's seat sees it, shown before each of their decisions."""
-        view = self.game.view(self.seat)
-        us, them = team_of(self.seat), 1 - team_of(self.seat)
-        lines = [
-            f"-- hand {self.game.hand_number + 1}, dealer {self._name(view.dealer)}; "
-            f"game score: us {view.totals[us]}, them {view.totals[them]}"
-        ]
-        if view.phase == Phase.AUCTION:
-            calls = ", ".join(f"{self._short_name(s)} {c}" for s, c in view.auction)
-            lines.append(f"auction: {calls or '(you open)'}")
-        else:
-            lines.append(self._contract_line(view))
-        if view.meld[0] is not None:
-            lines.append("meld: " + ", ".join(f"{self._short_name(s)} {m.points}" for s, m in enumerate(view.meld)))
-        if view.phase == Phase.THROW_IN:
-            meld = view.meld[self.seat].points + view.meld[(self.seat + 2) % NUM_SEATS].points
-            lines.append(f"your team melded {meld}: you need {view.contract - meld} in tricks to make {view.contract}")
-        if view.phase == Phase.PLAY:
-            lines.extend(self._trick_lines(view))
-        lines.append(f"your hand: {format_hand(view.hand)}")
-        return "\n".join(lines)
-
-    def _contract_line(self, view: PlayerView) -> str:
-        trump = SUIT_NAMES[view.trump] if view.trump >= 0 else "not named yet"
-        return f"contract: {view.contract} by {self._name(view.declarer)}; trump: {trump}"
-
-    def _trick_lines(self, view: PlayerView) -> list[str]:
-        us = team_of(self.seat)
-        played = [
-            f"{self._short_name((view.trick_leader + i) % NUM_SEATS)} {card_to_str(c)}"
-            for i, c in enumerate(view.trick)
-        ]
-        return [
-            f"trick {len(view.tricks) + 1}: " + (", ".join(played) if played else "your lead"),
-            f"tricks: us {view.tricks_won[us]} ({view.trick_points[us]} points), "
-            f"them {view.tricks_won[1 - us]} ({view.trick_points[1 - us]} points)",
-        ]
-
-    def _narrate(self) -> None:
-        """Tell the person what happened since last time, from the events addressed to them."""
-        events = self.game.events
-        if events is not self._events:  # a new hand (or a redeal): finish the old list first
-            self._tell(self._events[self._cursor :])
-            self._events, self._cursor = events, 0
-        self._tell(events[self._cursor :])
-        self._cursor = len(events)
-
-    def _tell(self, events: Sequence[tuple[int, int, Any, int]]) -> None:
-        """Say one line per event, one line per run of cards passed by the same seat."""
-        for passer, run in groupby(events, key=lambda event: event[1] if event[0] == Event.PASS_CARD else None):
-            if passer is not None:
-                cards = [value if self._addressed(audience) else None for *_, value, audience in run]
-                self._say(self._describe_passes(passer, cards))
-                continue
-            for kind, who, value, audience in run:
-                line = self._describe(Event(kind), who, value, self._addressed(audience))
-                if line:
-                    self._say(line)
-
-    def _addressed(self, audience: int) -> bool:
-        return bool(audience >> self.seat & 1)
-
-    def _describe_passes(self, passer: int, cards: list[int | None]) -> str:
-        """Cards passed to the partner: named when the person may see them, else only counted."""
-        if None in cards:
-            shown = "a card" if len(cards) == 1 else f"{len(cards)} cards"
-        else:
-            shown = " ".join(card_to_str(card) for card in cards)
-        return f"{self._name(passer)} passes {shown} to {self._name((passer + 2) % NUM_SEATS)}"
-
-    def _describe(self, kind: Event, who: int, value: Any, addressed: bool) -> str | None:
-        """One line for an event the person may see (``None`` for the others)."""
-        if not addressed:
-            return None
-        name = self._name(who)
-        if kind == Event.HAND_START:
-            return f"\n== hand {self.game.hand_number + 1}: {name} deals"
-        if kind == Event.DEAL:
-            return f"your hand: {format_hand(counts_from_cards(value))}"
-        if kind == Event.HAND_END:
-            return self._hand_result(value)
-        return _EVENT_TEXT[kind](name, value)
-
-    def _hand_result(self, value: tuple[tuple[int, int], tuple[int, int]]) -> str:
-        (score, totals), game = value, self.game
-        us = team_of(self.seat)
-        outcome = "thrown in" if game.thrown_in else ("made" if game.made else "set")
-        lines = [
-            f"hand over: {self._name(game.declarer)} bid {game.contract} and was {outcome}; "
-            f"this hand: us {score[us]:+d}, them {score[1 - us]:+d}; game: us {totals[us]}, them {totals[1 - us]}"
-        ]
-        if game.winner is not None:
-            lines.append("you and your partner win the game!" if game.winner == us else "the other team wins the game.")
-        return "\n".join(lines)
-
     def _summary(self) -> str:
-        us = team_of(self.seat)
-        totals = self.records[-1]["totals"] if self.records else [0, 0]
+        table = self.table
+        totals = self.records[-1]["totals"] if self.records else [0] * (max(table.teams) + 1)
         lines = [
             "\n== summary" + (" (quit)" if self.quit else ""),
-            f"hands finished: {len(self.records)}; score: us {totals[us]}, them {totals[1 - us]}",
+            f"hands finished: {len(self.records)}; score: {table.scores(totals)}",
         ]
         winner = self.records[-1]["game_winner"] if self.records else None
         if winner is not None:
-            lines.append("game won by " + ("your team" if winner == us else "the other team"))
+            lines.append(f"game won by {table.winner_name(winner)}")
         return "\n".join(lines)
 
     def _say(self, text: str) -> None:
+        self.table.flush()
+        self._print(text)
+
+    def _print(self, text: str) -> None:
         print(text, file=self.out, flush=True)
-
-
-def _meld_text(name: str, meld: Any) -> str:
-    shown = ", ".join(f"{meld_name} {points}" for meld_name, points in meld.melds) or "nothing"
-    return f"{name} melds {meld.points}: {shown}"
-
-
-#: Narration of the events every seat sees, as functions of (seat name, event value).
-_EVENT_TEXT: dict[Event, Callable[[str, Any], str]] = {
-    Event.BID: lambda name, bid: f"{name} bids {bid}",
-    Event.PASS: lambda name, helped: f"{name} passes" + (" with help" if helped else ""),
-    Event.STUCK: lambda name, bid: f"three passes: the dealer, {name}, is stuck at {bid}",
-    Event.AUCTION_END: lambda name, contract: f"{name} wins the auction at {contract}",
-    Event.TRUMP: lambda name, suit: f"{name} names trump: {SUIT_NAMES[suit]}",
-    Event.RECEIVE: lambda name, card: f"you receive {card_to_str(card)}",
-    Event.MELD: _meld_text,
-    Event.THROW_IN: lambda name, thrown: f"{name} " + ("throws the hand in" if thrown else "plays the hand out"),
-    Event.PLAY: lambda name, card: f"{name} plays {card_to_str(card)}",
-    Event.TRICK_END: lambda name, points: f"  {name} wins the trick ({points} points)",
-}
-
-
-#: What kind of action each decision phase takes (see :func:`_action_kind`).
-_ACTION_KIND = {
-    Phase.AUCTION: "call",
-    Phase.TRUMP: "suit",
-    Phase.PASS_TO_DECLARER: "card",
-    Phase.PASS_BACK: "card",
-    Phase.THROW_IN: "throw-in",
-    Phase.PLAY: "card",
-}
-
-
-def _action_kind(layout: ActionLayout, action: int) -> str:
-    """``call`` (bid, pass, help), ``suit``, ``card`` or ``throw-in``: the id range of ``action``."""
-    if action < layout.trump0:
-        return "call"
-    if action < layout.card0:
-        return "suit"
-    return "card" if action < layout.throw_in else "throw-in"
-
-
-def _phase_name(phase: Phase) -> str:
-    """``auction``, ``trump``, ``passing``, ``throw in``, ``play``."""
-    if phase in (Phase.PASS_TO_DECLARER, Phase.PASS_BACK):
-        return "passing"
-    return phase.name.lower().replace("_", " ")
-
-
-def _short(action_name: str) -> str:
-    """An action name as a person would type it: ``260`` rather than ``bid 260``, ``hearts``."""
-    for prefix in ("bid ", "trump "):
-        if action_name.startswith(prefix):
-            return action_name[len(prefix) :]
-    return {"throw in": "throw", "play on": "play"}.get(action_name, action_name)
 
 
 # ---------------------------------------------------------------------- command line
 
 
+HELP_EPILOG = """examples:
+  pinochle-play --partner heuristic --opponents heuristic
+  pinochle-play --rule variant=cutthroat --opponents heuristic --hands 3
+  pinochle-play --rule variant=two_hand --opponent heuristic --seat 1
+  pinochle-play --rules-preset casual --rule counting=classic --save hands.jsonl
+
+At a prompt: ? for the commands and your legal moves, 'last' for the last trick, 'meld' for the
+meld on the table, 'rules' for the rules in words, 'quit' (or Ctrl-D) to stop."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pinochle-play",
-        description="Play partnership Pinochle in the terminal against agents. Type ? at a prompt for help.",
+        description=(
+            "Play Pinochle in the terminal against agents: the partnership game (four players),\n"
+            "--rule variant=cutthroat (three players) or --rule variant=two_hand (two)."
+        ),
+        epilog=HELP_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--seat", type=int, choices=range(NUM_SEATS), default=0, help="your seat (default 0)")
-    parser.add_argument("--partner", default="random", help="agent spec of your partner (default random)")
-    parser.add_argument("--opponents", default="random", help="agent spec of both opponents (default random)")
-    parser.add_argument("--left", help="agent spec of the opponent on your left (overrides --opponents)")
-    parser.add_argument("--right", help="agent spec of the opponent on your right (overrides --opponents)")
-    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule switch (repeatable)")
-    parser.add_argument("--seed", type=int, help="seed of the deals and the agents")
+    parser.add_argument("--version", action="version", version=VERSION_LINE)
+    parser.add_argument(
+        "--seat", type=int, default=0, help="your seat: 0..3, 0..2 in cutthroat, 0..1 two-handed (default 0)"
+    )
+    parser.add_argument(
+        "--opponents",
+        "--opponent",
+        default="random",
+        metavar="SPEC",
+        help="agent spec of every opponent (default random)",
+    )
+    parser.add_argument(
+        "--partner", metavar="SPEC", help="agent spec of your partner (partnership game; default random)"
+    )
+    parser.add_argument("--left", metavar="SPEC", help="agent spec of the opponent on your left (over --opponents)")
+    parser.add_argument("--right", metavar="SPEC", help="agent spec of the opponent on your right (over --opponents)")
+    parser.add_argument(
+        "--rules-preset",
+        metavar="NAME",
+        help=f"a named rule set to start from: {', '.join(PRESETS)} (default: RULES.md's standard rules)",
+    )
+    parser.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rule switch over the preset, e.g. variant=two_hand or head_rule=led_card (repeatable)",
+    )
+    parser.add_argument("--seed", type=int, help="random seed of the deals and the agents (not the rule value 'seed')")
     length = parser.add_mutually_exclusive_group()
     length.add_argument("--hands", type=int, metavar="N", help="play N hands (fewer if the game is won first)")
     length.add_argument("--game", action="store_true", help="play a game to the target score (the default)")
-    parser.add_argument("--save", metavar="FILE.jsonl", help="write the finished hands as hand records")
+    parser.add_argument("--save", metavar="FILE.jsonl", help="write each finished hand as a hand record")
     return parser
 
 
@@ -426,13 +345,37 @@ def parse_options(argv: Sequence[str] | None = None) -> PlayOptions:
     if args.save and not Path(args.save).resolve().parent.is_dir():
         parser.error(f"--save: no folder {Path(args.save).resolve().parent}")
     try:
-        rules = Rules.from_mapping(dict(parse_rule_assignment(text) for text in args.rule))
+        rules = rules_from_command_line(args.rules_preset, args.rule)
     except ValueError as error:
-        parser.error(str(error))
-    if rules.variant != "partnership":
-        parser.error(f"pinochle-play seats a person at the partnership game only, not variant={rules.variant!r}")
-    left, right = args.left or args.opponents, args.right or args.opponents
-    return PlayOptions(args.seat, left, args.partner, right, rules, args.seed, args.hands, args.save)
+        parser.error(explain_rule_error(str(error)))
+    kit, game = variant_kit(rules), f"the {rules.variant} game"
+    if not 0 <= args.seat < kit.num_seats:
+        parser.error(f"--seat {args.seat}: {game} has seats 0..{kit.num_seats - 1}")
+    for flag in ("partner", "left", "right"):
+        if getattr(args, flag) is not None and flag not in kit.seat_names:
+            others = ", ".join(f"--{name}" for name in kit.seat_names[1:] if name != "opponent") or "--opponent"
+            parser.error(f"--{flag}: {game} has no {flag} seat; its other seats: {others} (or --opponents)")
+    return PlayOptions(
+        seat=args.seat,
+        opponents=args.opponents,
+        partner=args.partner or "random",
+        left=args.left,
+        right=args.right,
+        rules=rules,
+        seed=args.seed,
+        hands=args.hands,
+        save=args.save,
+    )
+
+
+def explain_rule_error(message: str) -> str:
+    """A rule error as the command prints it: where it lists the value ``seed``, say what that is."""
+    if "'seed'" in message:
+        message += (
+            "\n('seed' is what RULES.md calls its standard bidding and throw-in rules, not a random seed; "
+            "--seed N seeds the deals)"
+        )
+    return message
 
 
 def main(argv: Sequence[str] | None = None, read: Callable[[str], str] = input, out: TextIO | None = None) -> int:
@@ -444,9 +387,10 @@ def main(argv: Sequence[str] | None = None, read: Callable[[str], str] = input, 
     except (ValueError, OSError) as error:  # an unknown agent spec, a checkpoint that cannot be read
         build_parser().error(str(error))
     records = session.run()
-    if options.save:
-        count = write_jsonl(options.save, records)
-        print(f"saved {count} hand record(s) to {options.save}", file=out)
+    if options.save and records:
+        print(f"saved {len(records)} hand record(s) to {options.save}", file=out)
+    elif options.save:
+        print(f"no hand was finished, so {options.save} was not written", file=out)
     return 0
 
 

@@ -5,12 +5,17 @@ Specs: ``random``, ``heuristic``, ``pimc`` and ``checkpoint:PATH``, parameters a
 ``mix:auction=heuristic,play=checkpoint:PATH`` to combine agents by phase (``auction`` (alias
 ``bid``), ``trump``, ``passing``, ``throw_in``, ``play``, and ``default`` for the phases not
 named). An unknown name or parameter raises a ``ValueError`` listing what exists.
+
+A list of specs in one string (``random,pimc:samples=2,budget=0.1``, as ``--eval-opponents`` takes
+it) is cut by :func:`split_specs` only at a comma followed by a known agent name, as the ``mix:``
+parser cuts only before a phase name, so parameters keep their commas.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -22,7 +27,7 @@ from pinochle_env.variants import variant_kit
 from .base import Agent, RandomAgent, check_plays, prepare
 
 #: name -> (factory taking keyword parameters, {parameter: type}).
-Factory = Callable[..., Agent]
+Factory = Callable[..., Any]  # returns an Agent
 _REGISTRY: dict[str, tuple[Factory, dict[str, type]]] = {}
 _BUILTINS_LOADED = False
 
@@ -37,6 +42,14 @@ def known_agents() -> list[str]:
     return sorted([*_REGISTRY, "mix"])
 
 
+def split_specs(text: str) -> list[str]:
+    """The agent specs of a comma-separated list: a comma starts a new spec only where a known agent
+    name follows it (``random``, ``pimc:...``), so ``pimc:samples=2,budget=0.1,heuristic`` is two specs."""
+    names = "|".join(re.escape(name) for name in sorted(known_agents(), key=len, reverse=True))
+    split = re.compile(r",(?=\s*(?:" + names + r")\s*(?::|,|$))")
+    return [part.strip() for part in split.split(text) if part.strip()]
+
+
 def load_agent(spec: str, seed: int | None = None) -> Agent:
     """Build the agent a spec string describes (seeded with ``seed``)."""
     _load_builtins()
@@ -45,7 +58,8 @@ def load_agent(spec: str, seed: int | None = None) -> Agent:
     if name == "mix":
         return MixAgent(_parse_mix(rest), seed=seed, spec=spec)
     if name not in _REGISTRY:
-        raise ValueError(f"unknown agent {name!r} in spec {spec!r}; known agents: {', '.join(known_agents())}")
+        where = "" if spec == name else f" in spec {spec!r}"
+        raise ValueError(f"unknown agent {name!r}{where}; known agents: {', '.join(known_agents())}")
     factory, parameters = _REGISTRY[name]
     if name == "checkpoint":  # checkpoint:PATH[,key=value,...]
         path, _, options = rest.partition(",")
@@ -55,6 +69,19 @@ def load_agent(spec: str, seed: int | None = None) -> Agent:
     agent = factory(seed=seed, **kwargs)
     agent.name = spec
     return agent
+
+
+def checkpoint_files(spec: str) -> list[Path]:
+    """The checkpoint files a spec plays: its own (``checkpoint:PATH``, resolved as the agent resolves
+    it) or its parts' (``mix:``); without loading them."""
+    name, _, rest = spec.strip().partition(":")
+    if name == "mix":
+        return [path for sub in _parse_mix(rest).values() for path in checkpoint_files(sub)]
+    if name == "checkpoint":
+        from .neural.agent import resolve_checkpoint  # imports no PyTorch
+
+        return [resolve_checkpoint(rest.partition(",")[0].strip())]
+    return []
 
 
 def _parse_parameters(name: str, text: str, parameters: dict[str, type]) -> dict[str, Any]:
@@ -68,11 +95,12 @@ def _parse_parameters(name: str, text: str, parameters: dict[str, type]) -> dict
         try:
             kwargs[key] = _BOOLEANS[value.lower()] if kind is bool else kind(value)
         except (KeyError, ValueError):
-            raise ValueError(f"parameter {key}={value!r} of agent {name!r} is not a {kind.__name__}") from None
+            raise ValueError(f"parameter {key}={value!r} of agent {name!r} is not {_KIND_WORDS[kind]}") from None
     return kwargs
 
 
 _BOOLEANS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
+_KIND_WORDS = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}
 MIX_KEYS = (*DECISIONS, "bid", "default")
 _MIX_SPLIT = re.compile(r",(?=\s*(?:" + "|".join(MIX_KEYS) + r")\s*=)")
 
@@ -85,19 +113,25 @@ def _parse_mix(text: str) -> dict[str, str]:
         if not equals or key not in MIX_KEYS:
             raise ValueError(f"bad mix entry {item!r}; use phase=spec with phases {', '.join(MIX_KEYS)}")
         parts[key] = value.strip()
-    # Checked against the default game's decisions here; other games' are checked at their first decision.
-    missing = sorted(set(variant_kit(Rules()).decisions_taken) - set(parts))
-    if missing and "default" not in parts:
-        raise ValueError(f"mix spec leaves phases {', '.join(missing)} without an agent; add default=SPEC")
     return parts
 
 
 class MixAgent:
-    """Delegates each decision to the agent named for its phase (for ablations)."""
+    """Delegates each decision to the agent named for its phase (for ablations).
+
+    Which decisions a game has depends on the game, so whether every one has an agent (or a
+    ``default``) is checked when a game is set up (:meth:`check_rules`, through
+    :func:`~agents.base.check_plays`), and again at any decision without one.
+    """
 
     def __init__(self, parts: dict[str, str], seed: int | None = None, spec: str = "mix") -> None:
         self.name = spec
-        self._agents = {phase: load_agent(sub, seed) for phase, sub in parts.items()}
+        self._agents = {}
+        for phase, sub in parts.items():
+            try:
+                self._agents[phase] = load_agent(sub, seed)
+            except ValueError as error:  # name the part: the unknown agent, not the phases left without one
+                raise ValueError(f"mix part {phase}={sub}: {error}") from None
 
     def reset(self, seed: int | None = None) -> None:
         for agent in self._agents.values():
@@ -122,8 +156,8 @@ class MixAgent:
             )
 
     def act(self, view: View, mask: np.ndarray) -> int:
-        phase = view.phase.decision
-        agent = self._agents.get(phase, self._agents.get("default"))
+        phase = view.phase.decision or "default"
+        agent = self._agents.get(phase) or self._agents.get("default")
         if agent is None:
             raise ValueError(f"mix spec {self.name!r} has no agent for phase {phase}; add {phase}=SPEC or default=SPEC")
         return agent.act(view, mask)

@@ -1,4 +1,4 @@
-"""What the arena and the trainer share about where work runs: CPUs, Ray, durations.
+"""What the arena and the trainer share about where work runs: CPUs, Ray, durations, the code version.
 
 (The trainer imports these from here: it sits above the agents and may use them, while nothing
 here imports the trainer.)
@@ -6,8 +6,12 @@ here imports the trainer.)
 
 from __future__ import annotations
 
+import hashlib
+import importlib.metadata
 import logging
 import os
+import subprocess
+from pathlib import Path
 from typing import Any
 
 #: Where jobs run: ``local`` (this process or a process pool) or ``ray`` (Ray tasks or actors on a cluster).
@@ -46,3 +50,42 @@ def connect_ray(address: str) -> Any:
     if not ray.is_initialized():
         ray.init(address=address or "local", logging_level=logging.WARNING)
     return ray
+
+
+#: The source tree's root (a git checkout's top level in a clone; site-packages when installed).
+SOURCE_ROOT = Path(__file__).resolve().parents[1]
+
+
+def code_version() -> dict[str, Any]:
+    """What code is running: the package version, and in a git clone its commit and whether tracked
+    files differ from it (``git_dirty``). Only a repository whose top level is this source tree
+    counts, so an installed package inside someone else's repository reports no commit."""
+    try:
+        version = importlib.metadata.version("pinochle-rl")
+    except importlib.metadata.PackageNotFoundError:
+        version = "unknown"
+    found: dict[str, Any] = {"package_version": version}
+    try:
+        head = _git("rev-parse", "--show-toplevel", "HEAD").split()
+        if len(head) == 2 and Path(head[0]).resolve() == SOURCE_ROOT:
+            found["git_commit"] = head[1]
+            found["git_dirty"] = bool(_git("status", "--porcelain", "--untracked-files=no").strip())
+    except (OSError, subprocess.SubprocessError):  # no git, or not a repository
+        pass
+    return found
+
+
+def _git(*args: str) -> str:
+    result = subprocess.run(
+        ["git", "-C", str(SOURCE_ROOT), *args], capture_output=True, text=True, timeout=20, check=True
+    )
+    return result.stdout
+
+
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of a file's bytes, as hex."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

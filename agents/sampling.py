@@ -92,7 +92,7 @@ class DealSampler:
     def _known_cards(self) -> list[list[int]]:
         """Per seat, the cards it certainly holds now: shown meld and passed cards not played since."""
         view = self.view
-        floors = [list(view.meld[p].shown) for p in range(4)]
+        floors = [list(view.meld_of(p).shown) for p in range(4)]
         passes = self._passes()
         if passes is not None and view.rules.pass_count:
             to_declarer, back = counts_from_cards(passes[0]), counts_from_cards(passes[1])
@@ -123,7 +123,7 @@ class DealSampler:
         if seat == self.seat:
             return 0
         surely = [n + self.played_by[seat][c] for c, n in enumerate(self.known[seat])]
-        shown = view.meld[seat].points
+        shown = view.meld_of(seat).points
         breakers = 0
         for c in set(self.pool):
             surely[c] += 1
@@ -168,7 +168,7 @@ class DealSampler:
         """Whether ``c`` added to ``seat``'s (partial) current hand would meld more than it showed."""
         at_meld = [n + m for n, m in zip(hand, self.played_by[seat], strict=True)]
         at_meld[c] += 1
-        return R.meld(at_meld, self.view.trump, self.view.rules.run_extras).points > self.view.meld[seat].points
+        return R.meld(at_meld, self.view.trump, self.view.rules.run_extras).points > self.view.meld_of(seat).points
 
     def _meld_matches(self, hands: list[list[int]]) -> bool:
         """Whether every other seat's hand at meld time scores exactly the meld it showed."""

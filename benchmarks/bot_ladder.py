@@ -14,6 +14,9 @@ Usage::
     python benchmarks/bot_ladder.py --milestones       # 5 rungs of 1000 deal pairs
     python benchmarks/bot_ladder.py --rung heuristic random 300 --rung pimc:samples=8 heuristic 50
     python benchmarks/bot_ladder.py --out runs/ladder/full --resume   # continue an interrupted ladder
+
+The results go to ``docs/bot_ladder.json`` (with the commit, date and machine: :mod:`figures`),
+from which the README's table is made; ``--quick`` and ``--dry-run`` write nothing.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ import re
 import sys
 import time
 from pathlib import Path
+
+from figures import command_line, record
 
 from agents.arena import ArenaConfig, ArenaError, parse_rules, run_arena, validate
 from agents.runtime import usable_cpus
@@ -95,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=usable_cpus())
     parser.add_argument("--out", type=Path, help="out directory (default runs/ladder/<timestamp>)")
     parser.add_argument("--resume", action="store_true", help="continue the rungs already in --out")
+    parser.add_argument("--dry-run", action="store_true", help="print only: do not write docs/bot_ladder.json")
     args = parser.parse_args(argv)
     default = MILESTONES if args.milestones else QUICK if args.quick else LADDER
     rungs = [(a, b, int(n)) for a, b, n in args.rung] if args.rung else default
@@ -110,9 +116,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Bot ladder ({args.workers} workers, seed {args.seed}; A's margin per hand, paired t interval; {base})")
     print("decisions/s: per worker process, view and mask building included")
     print(format_row(HEADERS, width))
+    rows = []
     for index, config in enumerate(configs, start=1):
-        row = run_rung(config, rung_dir(base, index, *config.agents), args.workers, args.resume)
-        print(format_row(result_cells(row), width), flush=True)
+        rows.append(run_rung(config, rung_dir(base, index, *config.agents), args.workers, args.resume))
+        print(format_row(result_cells(rows[-1]), width), flush=True)
+    if not (args.quick or args.dry_run):
+        figures = {"seed": args.seed, "workers": args.workers, "rules": rules.to_dict(), "rungs": rows}
+        record("bot_ladder", figures, command_line())
     return 0
 
 

@@ -10,7 +10,11 @@ and the best window: on a shared or virtual machine other work only ever slows a
 best one is the closest to the code's own speed (the reasoning of ``timeit``'s best-of-repeats),
 and the median says what to expect while the machine is busy.
 
-Usage: ``python benchmarks/env_speed.py [--seconds 5] [--window 1] [--batch 64 256 1024] [--variants partnership]``.
+``--runs N`` repeats the whole measurement; the results of every run go to ``docs/env_speed.json``
+(with the commit, date and machine: :mod:`figures`), from which the README's table is made.
+
+Usage: ``python benchmarks/env_speed.py [--seconds 5] [--window 1] [--runs 3] [--batch 64 256 1024]
+[--variants partnership] [--dry-run]``.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import time
 from functools import partial
 
 import numpy as np
+from figures import command_line, record
 
 VARIANTS = ("partnership", "cutthroat", "two_hand")
 
@@ -104,32 +109,49 @@ def aec_speed(windows: Windows, *, seed: int = 0, variant: str = "partnership") 
     return windows
 
 
-def main(argv: list[str] | None = None) -> None:
+def measure_all(args: argparse.Namespace) -> dict[str, dict[str, float]]:
+    """One run: every path of every game, printed as it goes; {"<variant> <path>": figures}."""
     from pinochle_env import BatchedGames
 
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=5.0, help="time per measurement (default 5)")
-    parser.add_argument("--window", type=float, default=1.0, help="seconds per window (default 1)")
-    sizes = [64, 256, 1024]
-    parser.add_argument("--batch", type=int, nargs="+", default=sizes, help=f"batch sizes (default {sizes})")
-    parser.add_argument("--variants", nargs="+", choices=VARIANTS, default=list(VARIANTS), help="games (default all)")
-    args = parser.parse_args(argv)
-    if not 0 < args.window <= args.seconds:
-        parser.error(f"--window must be above 0 and at most --seconds ({args.seconds}), got {args.window}")
-    print(f"machine: {platform.machine()} {platform.processor() or ''} python {platform.python_version()}")
-    print(f"{args.seconds:g} s per measurement in {args.window:g} s windows")
     row = "{:<13}{:<27}{:>20}{:>9}{:>18}{:>9}"
     print(row.format("variant", "path", "median decisions/s", "hands/s", "best decisions/s", "hands/s"))
+    results = {}
     for variant in args.variants:
-        paths = [("env() AEC protocol", partial(aec_speed, variant=variant))]
+        paths = [("`env()`", partial(aec_speed, variant=variant))]
         for n in args.batch:
             batch = BatchedGames(n, rules={"variant": variant}, seed=0)  # arrays or engines: by its default
             mode = "arrays" if batch.arrays else "engines"
-            paths.append((f"BatchedGames({n}) {mode}", partial(batched_speed, batch)))
+            paths.append((f"`BatchedGames({n})`, {mode}", partial(batched_speed, batch)))
         for name, measure in paths:
             median, best, per_hand = measure(Windows(args.seconds, args.window)).summary()
             figures = (median, median / per_hand, best, best / per_hand)
             print(row.format(variant, name, *(f"{value:,.0f}" for value in figures)), flush=True)
+            results[f"{variant} {name}"] = {"median": median, "best": best, "decisions_per_hand": per_hand}
+    return results
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="time per measurement (default 5)")
+    parser.add_argument("--window", type=float, default=1.0, help="seconds per window (default 1)")
+    parser.add_argument("--runs", type=int, default=1, help="repetitions of the whole measurement (default 1)")
+    sizes = [64, 256, 1024]
+    parser.add_argument("--batch", type=int, nargs="+", default=sizes, help=f"batch sizes (default {sizes})")
+    parser.add_argument("--variants", nargs="+", choices=VARIANTS, default=list(VARIANTS), help="games (default all)")
+    parser.add_argument("--dry-run", action="store_true", help="print only: do not write docs/env_speed.json")
+    args = parser.parse_args(argv)
+    if not 0 < args.window <= args.seconds:
+        parser.error(f"--window must be above 0 and at most --seconds ({args.seconds}), got {args.window}")
+    if args.runs < 1:
+        parser.error(f"--runs must be at least 1, got {args.runs}")
+    print(f"machine: {platform.machine()} {platform.processor() or ''} python {platform.python_version()}")
+    print(f"{args.seconds:g} s per measurement in {args.window:g} s windows, {args.runs} run(s)")
+    runs = []
+    for run in range(args.runs):
+        print(f"run {run + 1}/{args.runs}")
+        runs.append(measure_all(args))
+    if not args.dry_run:
+        record("env_speed", {"seconds": args.seconds, "window": args.window, "runs": runs}, command_line())
 
 
 if __name__ == "__main__":

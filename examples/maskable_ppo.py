@@ -1,19 +1,19 @@
 """Train one Pinochle seat with sb3-contrib's MaskablePPO, then evaluate it on duplicate deals.
 
 Optional, not a core dependency of pinochle-rl: sb3-contrib pulls in PyTorch. Install the CPU
-build of torch first (otherwise pip may fetch a far larger GPU build), then sb3-contrib::
+build of torch first (otherwise pip may fetch a far larger GPU build), then the ``sb3`` extra::
 
-    pip install torch==2.13.0
-    pip install sb3-contrib
+    pip install torch==2.13.0 && pip install -e ".[sb3]"
 
-Run (4096 steps take well under a minute on one CPU core)::
+Run (the defaults, 4096 steps and 200 deal pairs, take a few minutes on one CPU core)::
 
-    python examples/maskable_ppo.py --steps 4096 --eval-deals 200
+    python examples/maskable_ppo.py
 
 It trains :class:`agents.gym_env.SingleSeatEnv` (the learner in seat 0, random partner and
 opponents; MaskablePPO reads the legal actions from ``env.action_masks()``), saves the model
-(``--model``, default ``maskable_ppo_pinochle.zip``), and evaluates it in the arena
-(:mod:`agents.arena`) against ``random`` on ``--eval-deals`` duplicate deal pairs: the policy
+(``--model``, default ``model.zip`` in the run's folder ``--out``, by default
+``runs/maskable_ppo/<date-time>``), and evaluates it in the arena (:mod:`agents.arena`) against
+``random`` on ``--eval-deals`` duplicate deal pairs: the policy
 plays both seats of a team, each deal is played twice with the teams swapped, and the report
 gives the mean margin per hand with a paired 95% interval (outputs in ``--out``). The arena hands
 agents only their seat's view and mask; :func:`pinochle_env.encoding.observation_from_view`
@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import functools
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -35,10 +36,11 @@ from agents import registry
 from agents.arena import ArenaConfig, run_arena
 from agents.gym_env import SingleSeatEnv
 from pinochle_env import PlayerView, Rules
-from pinochle_env.encoding import ObservationSpec, observation_from_view
+from pinochle_env.encoding import observation_from_view
+from pinochle_env.variants import variant_kit
 
 
-def train(steps: int, seed: int, n_steps: int, model_path: str) -> MaskablePPO:
+def train(steps: int, seed: int, n_steps: int, model_path: Path) -> MaskablePPO:
     """Train MaskablePPO on the single-seat env for ``steps`` steps and save it to ``model_path``."""
     env = SingleSeatEnv(seat=0, partner="random", opponents="random")
     model = MaskablePPO("MlpPolicy", env, n_steps=n_steps, batch_size=64, seed=seed, verbose=0)
@@ -53,7 +55,7 @@ class MaskablePPOAgent:
     def __init__(self, path: str, seed: int | None = None) -> None:
         self.name = "maskable_ppo"
         self._model = _load_model(path)
-        self._spec = ObservationSpec(Rules())
+        self._spec = variant_kit(Rules()).spec
 
     def reset(self, seed: int | None = None) -> None:
         """Greedy play has no randomness to seed."""
@@ -75,11 +77,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--steps", type=int, default=4096, help="training steps (default 4096)")
     parser.add_argument("--n-steps", type=int, default=512, help="PPO rollout length per update (default 512)")
     parser.add_argument("--eval-deals", type=int, default=200, help="duplicate deal pairs in the arena (default 200)")
-    parser.add_argument("--out", default="runs/arena/maskable_ppo", help="arena output folder")
+    parser.add_argument("--out", type=Path, help="the run's folder (default runs/maskable_ppo/<date-time>)")
     parser.add_argument("--seed", type=int, default=0, help="seed of training and of the evaluation deals")
-    parser.add_argument("--model", default="maskable_ppo_pinochle.zip", help="where to save the trained model")
+    parser.add_argument("--model", type=Path, help="where to save the trained model (default OUT/model.zip)")
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1: fastest for a small MLP)")
     args = parser.parse_args(argv)
+    args.out = args.out or Path("runs", "maskable_ppo", time.strftime("%Y%m%d-%H%M%S"))
+    args.model = args.model or args.out / "model.zip"
+    if (args.out / "results.jsonl").exists():  # refused before training, not after it
+        parser.error(f"{args.out} already holds an evaluation: pass another --out")
+    args.out.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(args.threads)
 
     model = train(args.steps, args.seed, args.n_steps, args.model)
@@ -89,7 +96,7 @@ def main(argv: list[str] | None = None) -> None:
     spec = f"maskable_ppo:path={Path(args.model).resolve()}"
     summary = run_arena(
         ArenaConfig(agents=(spec, "random"), deals=args.eval_deals, seed=args.seed + 1),
-        Path(args.out),
+        args.out,
         workers=1,
         log=sys.stderr,
     )

@@ -59,7 +59,8 @@ import pinochle_env
 from agents import registry
 from agents.arena import ArenaConfig, run_arena
 from pinochle_env import PlayerView, Rules
-from pinochle_env.encoding import ObservationSpec, observation_from_view
+from pinochle_env.encoding import observation_from_view
+from pinochle_env.variants import variant_kit
 
 POLICY = "shared"
 
@@ -134,7 +135,7 @@ class RLlibAgent:
     def __init__(self, path: str, seed: int | None = None) -> None:
         self.name = "rllib_ppo"
         self._module = _load_module(path)
-        self._spec = ObservationSpec(Rules())
+        self._spec = variant_kit(Rules()).spec
 
     def reset(self, seed: int | None = None) -> None:
         """Greedy play has no randomness to seed."""

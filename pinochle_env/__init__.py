@@ -14,15 +14,21 @@ the registry in :mod:`~pinochle_env.variants`.
 
 from .actions import ActionLayout
 from .batch import BatchedGames, BatchStep
-from .engine import IllegalActionError
+from .engine import ActionTypeError, IllegalActionError
 from .env import action_to_string, env, raw_env
 from .games.partnership import Game, Phase, PlayerView
 from .switches import PRESETS, Rules
 from .variants import new_game
 
+__version__ = "0.1.0"
+#: What every console script's ``--version`` prints.
+VERSION_LINE = f"pinochle-rl {__version__}"
+
 __all__ = [
+    "PETTINGZOO_ID",
     "PRESETS",
     "ActionLayout",
+    "ActionTypeError",
     "BatchStep",
     "BatchedGames",
     "Game",
@@ -30,6 +36,7 @@ __all__ = [
     "Phase",
     "PlayerView",
     "Rules",
+    "__version__",
     "action_to_string",
     "env",
     "new_game",
@@ -37,14 +44,24 @@ __all__ = [
 ]
 
 
+#: The AEC environment's id in PettingZoo's registry, as ``metadata["name"]`` spells it. PettingZoo
+#: stores and lists every id with ``-vN`` (``pinochle-v0``, as its own ``classic/chess_v6`` is
+#: ``classic/chess-v6``); ``pettingzoo.make("aec", ...)`` takes either spelling.
+PETTINGZOO_ID = "pinochle_v0"
+
+
 def _register() -> None:
-    """Register ``pinochle_v0`` with PettingZoo's registry where the installed version has one."""
+    """Register :data:`PETTINGZOO_ID` with PettingZoo's registry (once: PettingZoo warns when an id
+    is registered again) where the installed version has one."""
     try:
-        from pettingzoo import aec_registry, register
+        from pettingzoo import register, spec
+        from pettingzoo.env_registry.exceptions import PettingZooRegistryError
     except ImportError:  # PettingZoo < 1.25 has no registry
         return
-    if "pinochle_v0" not in aec_registry:
-        register("aec", "pinochle_v0", entry_point="pinochle_env.env:env")
+    try:
+        spec("aec", PETTINGZOO_ID)
+    except PettingZooRegistryError:
+        register("aec", PETTINGZOO_ID, entry_point="pinochle_env.env:env")
 
 
 _register()

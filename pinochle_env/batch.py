@@ -8,7 +8,7 @@ This is what the trainer and the arena drive, and what users can build their own
     while ...:
         actions = policy(step.observations, step.action_masks)   # (N,) ints, legal per the mask
         step = batch.step(actions)
-        # step.rewards[i, seat] is what seat (absolute 0..3) of game i earned by this step;
+        # step.rewards[i, seat] is what (absolute) seat of game i earned by this step;
         # step.episode_over[i] marks the end of an episode, after which game i starts afresh.
 
 Every game is an engine of the rules' variant (:func:`~pinochle_env.variants.new_game`) with its
@@ -18,7 +18,8 @@ game restarts at once (a new hand, or a new game), so every row always holds a d
 
 The partnership game can instead play whole hands of all games at once as arrays, from the
 opening bid to the last trick (``arrays=True``, the default from ``BatchedGames.ARRAYS_FROM`` games
-on; :mod:`pinochle_env.lockstep_hands`). Its engines then lag behind and catch up whenever they
+on; :mod:`pinochle_env.games.partnership.lockstep_hands`, behind the
+:class:`~pinochle_env.protocol.HandArrays` interface). Its engines then lag behind and catch up whenever they
 are read (``games``, ``views()``, the message of a refused action, a hand record); where nothing
 needs an engine at a hand's end (one-hand episodes without records), hands are scored and the next
 games dealt in the arrays too, and an engine is only made when read. ``BatchStep.phases`` and
@@ -28,13 +29,15 @@ games dealt in the arrays too, and an engine is only made when read. ``BatchStep
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
 from .actions import masks_from_bits
 from .cards import NUM_TYPES
+from .engine import ActionTypeError, IllegalActionError
 from .episode import EpisodeConfig
+from .protocol import Engine, HandArrays, View
 from .recycling import RecycledArrays
 from .switches import Rules
 from .variants import variant_kit
@@ -45,7 +48,7 @@ class BatchStep(NamedTuple):
 
     observations: np.ndarray  # (N, obs_size) float32: the acting seat's observation
     action_masks: np.ndarray  # (N, num_actions) int8: legal actions of the acting seat
-    seats: np.ndarray  # (N,) int64: the acting seat (absolute 0..seats-1)
+    seats: np.ndarray  # (N,) int64: the acting (absolute) seat
     rewards: np.ndarray  # (N, seats) float32: reward of each absolute seat from this step
     hand_over: np.ndarray  # (N,) bool: this step ended a hand
     terminated: np.ndarray  # (N,) bool: this step ended the episode (a new one has started)
@@ -55,7 +58,8 @@ class BatchStep(NamedTuple):
 
     @property
     def episode_over(self) -> np.ndarray:
-        return self.terminated | self.truncated
+        over: np.ndarray = self.terminated | self.truncated
+        return over
 
 
 class BatchedGames:
@@ -113,7 +117,7 @@ class BatchedGames:
         self._observations = RecycledArrays((num_games, self.spec.size), np.float32)  # each step's output
         self._encoders = [kit.make_encoder(self._buffer[i]) for i in range(num_games)]
         self._seed = seed
-        self._games: list[Any] = []  # each game's engine; None: not made yet (see ``games``)
+        self._games: list[Engine | None] = []  # each game's engine; None: not made yet (see ``games``)
         self._rngs: list[np.random.Generator] = []  # each game's generator
         # Whole hands of all games at once, as arrays, where the variant has them (partnership only).
         if arrays and kit.lockstep_hands is None:
@@ -121,12 +125,30 @@ class BatchedGames:
         if arrays is None:
             arrays = kit.lockstep_hands is not None and num_games >= self.ARRAYS_FROM
         self.arrays = arrays  # whether whole hands are played as arrays
-        self._lockstep = kit.lockstep_hands(num_games, self._buffer) if arrays else None
+        self._lockstep: HandArrays | None = None
+        if arrays and kit.lockstep_hands is not None:
+            self._lockstep = kit.lockstep_hands(num_games, self._buffer)
         # Where nothing needs an engine at a hand's end (one-hand episodes without records), a hand
         # that ends in the arrays is scored there and the next game is dealt there too; its engine
         # is only made, from its first dealer and hands, if something reads it.
         self._in_arrays_only = self._lockstep is not None and self.config.episode == "hand" and not record
         self._first_hands: dict[int, tuple[int, list[list[int]]]] = {}  # game -> (dealer, hands) of an unmade engine
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The state without the observation buffer and its views: the encoders' rows are views of
+        it, and a pickle or ``deepcopy`` copies views apart from their base. :meth:`__setstate__`
+        makes the buffer again from the encoders' (copied) rows, and the encoders and the arrays
+        write into it again."""
+        return {name: value for name, value in self.__dict__.items() if name not in ("_buffer", "_seat_rows")}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._buffer = buffer = np.stack([encoder.rows for encoder in self._encoders])
+        self._seat_rows = buffer.reshape(self.num_games * self.num_seats, self.spec.size)
+        for encoder, rows in zip(self._encoders, buffer, strict=True):
+            encoder.attach(rows)
+        if self._lockstep is not None:
+            self._lockstep.attach(buffer)
 
     def _generators(self, seed: int | Sequence[int] | None) -> list[np.random.Generator]:
         if seed is None or isinstance(seed, (int, np.integer)):
@@ -136,7 +158,7 @@ class BatchedGames:
         return [np.random.default_rng(int(s)) for s in seed]
 
     @property
-    def games(self) -> list[Any]:
+    def games(self) -> list[Engine]:
         """The N engines, brought up to date (an engine lags behind its game's arrays until read).
 
         A list made at each call: a game that starts afresh gets a new engine, so read this again
@@ -145,9 +167,9 @@ class BatchedGames:
         if self._lockstep is not None:
             for i in np.flatnonzero(self._lockstep.active).tolist():
                 self._lockstep.sync(i, self._engine(i))
-        return list(self._games)
+        return [self._engine(i) for i in range(len(self._games))]
 
-    def _engine(self, i: int) -> Any:
+    def _engine(self, i: int) -> Engine:
         """Game ``i``'s engine, made now from its first hand if it was dealt in the arrays (it may
         still lag behind them)."""
         game = self._games[i]
@@ -198,25 +220,31 @@ class BatchedGames:
 
     def _deal_in_arrays(self, rows: list[int]) -> None:
         """Start a new game in each of ``rows`` in the arrays, its engine made only when read."""
-        game_class = self.kit.game_class
+        lockstep = self._lockstep
+        assert lockstep is not None
         dealers, hands = [], []
         for i in rows:
-            generator = self._rngs[i]
-            dealer = game_class.random_dealer(generator)  # what a new engine would draw, in its order
+            dealer, dealt = lockstep.draw(self._rngs[i])  # what a new engine would draw, in its order
             dealers.append(dealer)
-            hands.append(game_class.random_hands(generator))
-            self._first_hands[i] = (dealer, hands[-1])
+            hands.append(dealt)
+            self._first_hands[i] = (dealer, dealt)
             self._games[i] = None
-        self._lockstep.deal(np.array(rows), dealers, hands)
+        lockstep.deal(np.array(rows), dealers, hands)
 
-    def _advance(self, rows, action_list, outcomes=None) -> BatchStep:
+    def _advance(
+        self,
+        rows: Sequence[int],
+        action_list: Sequence[int | None],
+        outcomes: dict[int, tuple[list[float], bool, bool]] | None = None,
+    ) -> BatchStep:
         """Apply ``action_list[i]`` to game ``i`` of ``rows`` through its engine (None: already
         applied), restart finished hands, and return the step. ``outcomes`` holds what the hands
         that ended in the arrays and were scored there paid (their next game is dealt already)."""
         records: list[dict[str, Any]] = []
         ended: list[int] = list(outcomes) if outcomes else []  # games whose hand ended, and what it paid
         paid: list[tuple[list[float], bool, bool]] = list(outcomes.values()) if outcomes else []
-        games, encoders, teams, new_game = self._games, self._encoders, self.kit.teams, self.kit.new_game
+        games = cast("list[Engine]", self._games)  # every game of ``rows`` has its engine
+        encoders, teams, new_game = self._encoders, self.kit.teams, self.kit.new_game
         lockstep = self._lockstep
         seats: list[int] = []
         phases: list[int] = []
@@ -257,24 +285,32 @@ class BatchedGames:
         if lockstep is not None:  # every game's hand is in the arrays
             if starting:
                 lockstep.load(starting, [games[i] for i in starting])
-            seats, phases, masks = lockstep.decisions(self._rows)
-        else:
-            masks = masks_from_bits(legal, self.num_actions)
+            acting, phase_of, masks = lockstep.decisions(self._rows)
+            return self._result(acting, phase_of, masks, rewards, hand_over, terminated, truncated, records)
+        masks = masks_from_bits(legal, self.num_actions)
         return self._result(seats, phases, masks, rewards, hand_over, terminated, truncated, records)
 
     def _raise_illegal(self, actions: np.ndarray) -> None:
         """Name the first game whose action is out of range or masked out (or refuse non-integers)."""
-        from .engine import IllegalActionError
-
         if actions.dtype.kind not in "iu":
-            raise IllegalActionError(f"actions must be integers, got an array of {actions.dtype}")
+            raise ActionTypeError(f"actions must be integers, got an array of {actions.dtype}")
         in_range = (actions >= 0) & (actions < self.num_actions)
         legal = in_range & (self._masks[self._rows, np.where(in_range, actions, 0)] == 1)
         i = int(np.flatnonzero(~legal)[0])
         game = self.games[i]
         raise IllegalActionError(f"game {i}: " + game.illegal_message(actions[i]))
 
-    def _result(self, seats, phases, masks, rewards, hand_over, terminated, truncated, records) -> BatchStep:
+    def _result(
+        self,
+        seats: list[int] | np.ndarray,
+        phases: list[int] | np.ndarray,
+        masks: np.ndarray,
+        rewards: np.ndarray,
+        hand_over: np.ndarray,
+        terminated: np.ndarray,
+        truncated: np.ndarray,
+        records: list[dict[str, Any]],
+    ) -> BatchStep:
         """The step's arrays: each acting seat's observation (with its turn stamped) and mask."""
         self._seats = seats = np.asarray(seats, dtype=np.int64)
         self._phases = phases = np.asarray(phases, dtype=np.int64)
@@ -313,13 +349,13 @@ class BatchedGames:
         hands = np.empty((len(rows), self.num_seats, NUM_TYPES), dtype=np.int64)
         lockstep = self._lockstep
         in_arrays = lockstep.active[rows] if lockstep is not None else np.zeros(len(rows), dtype=bool)
-        if in_arrays.any():
+        if lockstep is not None and in_arrays.any():
             hands[in_arrays] = lockstep.hands.reshape(-1, self.num_seats, NUM_TYPES)[rows[in_arrays]]
         engine_rows = np.flatnonzero(~in_arrays)
         if len(engine_rows):
-            hands[engine_rows] = [self._games[i].hands for i in rows[engine_rows].tolist()]
+            hands[engine_rows] = [self._engine(i).hands for i in rows[engine_rows].tolist()]
         return hands
 
-    def views(self) -> list:
-        """Information-set views (:class:`~pinochle_env.game.PlayerView` or the variant's) of each acting seat."""
+    def views(self) -> list[View]:
+        """Information-set views (the game's :class:`~pinochle_env.protocol.View`) of each acting seat."""
         return [game.view(game.to_act) for game in self.games]

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 import numpy as np
 
+from . import VERSION_LINE
 from . import env as make_env
 from .cards import card_to_str
 
 
-def play_hand(seed: int) -> dict:
+def play_hand(seed: int) -> dict[str, Any] | None:
     """Play one hand with random legal actions through ``env()``, narrating; return its record."""
     environment = make_env(render_mode="ansi")
     environment.reset(seed=seed)
@@ -55,6 +57,7 @@ def main(argv: list[str] | None = None) -> None:
         description="Play and print one hand of partnership Pinochle (random legal moves)."
     )
     parser.add_argument("--seed", type=int, default=7, help="seed of the deal and the moves (default 7)")
+    parser.add_argument("--version", action="version", version=VERSION_LINE)
     args = parser.parse_args(argv)
     record = play_hand(args.seed)
     print("\nhand record:")

@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from .cards import NUM_TYPES, card_to_str
+from .cards import COPIES, COUNTING_VALUES, LAST_TRICK_BONUS, NUM_SUITS, NUM_TYPES, RANK_OF, card_to_str
+from .rules import meld
 from .switches import BID_STEP, MIN_BID, Rules
 
 #: Bump when the layout or meaning of the observation changes (checkpoints record it).
@@ -39,6 +40,12 @@ class Piece:
     @property
     def slice(self) -> slice:
         return slice(self.offset, self.offset + self.size)
+
+
+def hand_points(rules: Rules) -> int:
+    """The trick points of a whole hand under ``rules.counting``: every card and the last trick."""
+    values = COUNTING_VALUES[rules.counting]
+    return COPIES * sum(values[RANK_OF[c]] for c in range(NUM_TYPES)) + LAST_TRICK_BONUS
 
 
 def bid_labels(rules: Rules) -> list[str]:
@@ -81,14 +88,47 @@ class ObservationSpec:
         self.offsets = {p.name: p.offset for p in self.pieces}
         self.num_bids = (rules.max_bid - MIN_BID) // BID_STEP + 1
 
-    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        """Box bounds of the observation: [0, 1] except meld points (>= 0) and running scores (any)."""
+    def bounds(self, hands: int | None = 1) -> tuple[np.ndarray, np.ndarray]:
+        """Box bounds of the observations of an episode of at most ``hands`` hands (None: a whole
+        game, however many hands it takes), derived from the rules: [0, 1] except the pieces of
+        :meth:`ranges`. They bound every value the encoder can write; they change none."""
         low = np.zeros(self.size, np.float32)
         high = np.ones(self.size, np.float32)
-        high[self.piece("meld_points").slice] = np.inf
-        low[self.piece("scores").slice] = -np.inf
-        high[self.piece("scores").slice] = np.inf
+        for name, (lowest, highest) in self.ranges(hands).items():
+            low[self.piece(name).slice] = lowest
+            high[self.piece(name).slice] = highest
         return low, high
+
+    def ranges(self, hands: int | None = 1) -> dict[str, tuple[float, float]]:
+        """The pieces whose values leave [0, 1], with their (low, high) over ``hands`` hands.
+
+        ``meld_points``: 0 up to :meth:`max_meld_points` (/ ``POINT_SCALE``). ``scores``: a running
+        total is below the target before the game's last hand, which adds at most
+        :meth:`max_hand_score`; each hand takes away at most :meth:`max_hand_loss`, so a game
+        without a hand limit (``hands=None``) has no lower bound where a hand can lose points.
+        """
+        target = self.rules.target
+        loss = self.max_hand_loss()
+        lowest = 0.0 if loss == 0 else -(np.inf if hands is None else hands) * loss / target
+        highest = (target + self.max_hand_score()) / target
+        return {"meld_points": (0.0, self.max_meld_points() / POINT_SCALE), "scores": (lowest, highest)}
+
+    def max_meld_points(self) -> int:
+        """The most meld points one seat can show in a hand: by default the meld of the whole deck
+        with the best trump. Meld only grows as cards are added (every meld is a set of cards), so
+        no hand shows more than the whole deck would (a bound, far from tight)."""
+        whole_deck = [COPIES] * NUM_TYPES
+        return max(meld(whole_deck, trump, self.rules.run_extras).points for trump in range(NUM_SUITS))
+
+    def max_hand_score(self) -> int:
+        """The most one side (a team, or a player without partners) can score in a hand: its meld
+        and every trick point. A team's two hands together never meld more than their union
+        (doubles are worth more than twice the singles), so the bound of one seat serves a team."""
+        return self.max_meld_points() + hand_points(self.rules)
+
+    def max_hand_loss(self) -> int:
+        """The most one side can lose in a hand: a contract of ``max_bid``, set or thrown in."""
+        return self.rules.max_bid
 
     def describe(self, index: int | None = None) -> str:
         """What observation entry ``index`` means, or a table of every piece when ``index`` is None."""

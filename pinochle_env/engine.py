@@ -77,6 +77,39 @@ class IllegalActionError(ValueError):
     """An action that is out of range or not legal now; the game state is left unchanged."""
 
 
+class ActionTypeError(IllegalActionError, TypeError):
+    """An action that is not an integer at all (a float, a bool, a string, a list, a 1-element
+    array...): an :class:`IllegalActionError` that is also a ``TypeError``. The environments raise
+    it in every ``illegal_action`` mode: it is a bug of the caller, not a move to penalise."""
+
+
+def action_id(action: Any) -> int:
+    """``action`` as a Python int: what ``gymnasium.spaces.Discrete.contains`` takes as an integer (a
+    Python or numpy integer, or a 0-d integer array such as Stable-Baselines3's ``predict``
+    returns), whether in range or not. Booleans are refused although ``Discrete.contains`` takes
+    ``True`` (a Python bool is an int): an action ``True`` is a bug, not the action id 1.
+    Anything else raises :class:`ActionTypeError` naming its type."""
+    if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+        return int(action)
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        return int(action)
+    raise ActionTypeError(
+        f"an action must be an integer (a Python or numpy integer, or a 0-d integer array), got {_type_name(action)}"
+    )
+
+
+def _type_name(value: Any) -> str:
+    """The type of ``value`` and the value, for a refusal (``float: 2.0``, ``numpy.float32:
+    np.float32(2.0)``, ``numpy array of shape (1,) and dtype int64: array([2])``)."""
+    if isinstance(value, np.ndarray):
+        kind = f"numpy array of shape {value.shape} and dtype {value.dtype}"
+    else:
+        module = type(value).__module__
+        kind = type(value).__qualname__ if module == "builtins" else f"{module}.{type(value).__qualname__}"
+    text = repr(value)
+    return f"{kind}: {text[:60] + '...' if len(text) > 60 else text}"
+
+
 class Engine:
     """Machinery shared by every variant's engine (see the module docstring).
 
@@ -93,6 +126,12 @@ class Engine:
     WINNER: ClassVar[str] = "player"
     LEGAL_BITS: ClassVar[dict[Any, Callable[[Any], int]]]
     APPLY: ClassVar[dict[Any, Callable[[Any, int], None]]]
+    # The state every engine keeps (set by ``_start_hand``).
+    phase: Any  # the game's phase enum member
+    to_act: int
+    dealer: int
+    layout: Any  # the game's action layout
+    deal: Any  # the hands as dealt
 
     def _begin(self, rules: Rules | None, rng: np.random.Generator | None, dealer: int | None, totals: Any) -> int:
         """The constructor's common part: the rules (refusing another variant's), the generator,
@@ -156,12 +195,13 @@ class Engine:
         return actions
 
     def apply(self, action: int) -> None:
-        """Apply the action of the seat ``to_act``; ``IllegalActionError`` if it is not legal."""
-        bits = self.legal_bits()
-        is_integer = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
-        if not is_integer or action < 0 or not bits >> int(action) & 1:
+        """Apply the action of the seat ``to_act``; ``IllegalActionError`` if it is not legal, and
+        :class:`ActionTypeError` if it is not an integer (:func:`action_id` says what is one)."""
+        if type(action) is not int:
+            action = action_id(action)
+        if action < 0 or not self.legal_bits() >> action & 1:
             raise IllegalActionError(self.illegal_message(action))
-        self.APPLY[self.phase](self, int(action))
+        self.APPLY[self.phase](self, action)
 
     def illegal_message(self, action: Any) -> str:
         """Why ``action`` is refused, naming the legal ones (the batched API asks for it too)."""
@@ -212,6 +252,8 @@ class AuctionEngine(Engine):
     HAND_SIZE: ClassVar[int]
     NUM_TRICKS: ClassVar[int]
     PHASES: ClassVar[Any]
+    trick_points: list[int]  # per team, this hand
+    tricks_won: list[int]  # per team, this hand
 
     def __init__(
         self,
@@ -259,8 +301,16 @@ class AuctionEngine(Engine):
         self.thrown_in: bool | None = None
         self.tricks: list[tuple[int, list[int], int]] = []
         self.trick: list[int] = []
-        self._winning: int | None = None  # the card winning the trick in progress (kept as cards are played)
+        self._winning = -1  # the card winning the trick in progress (kept as cards are played; -1: none yet)
         self.trick_leader = -1
+
+    def meld_of(self, seat: int) -> R.Meld:
+        """The meld ``seat`` showed this hand (``RuntimeError`` before the meld)."""
+        return R.shown_meld(self.melds, seat)
+
+    def shown_melds(self) -> list[R.Meld]:
+        """Every seat's meld this hand, seat by seat (``RuntimeError`` before the meld)."""
+        return [self.meld_of(seat) for seat in range(self.NUM_SEATS)]
 
     def _take(self, seat: int, card: int) -> None:
         """Remove one ``card`` from ``seat``'s hand (counts and held bits)."""

@@ -46,6 +46,18 @@ seat may know and nothing else. ``env.unwrapped.describe(i)`` names entry ``i``.
 
 {observation}
 
+The ``Box`` bounds are [0, 1] except for two pieces, derived from the rules
+(``env.unwrapped.spec.ranges(hands)``, bounds that change no value): ``meld_points`` from 0 to the
+meld of the whole deck (no hand melds more), and ``scores`` from minus ``max_bid`` per hand of the
+episode (the most a set or thrown-in contract loses; 0 in the two-handed game, which has no
+contract) to the target plus the most a hand can score (meld and every trick point), over the
+target. With the default rules:
+
+{bounds}
+
+A game without ``max_hands`` has no lower bound on the scores (nothing in the rules stops a side
+being set hand after hand), so its ``scores`` go down to ``-inf``, the only infinite bound.
+
 ``state()`` (``state_space``, {state_size} floats) is the perfect-information state for centralised
 critics: the acting seat's observation followed by the current hands of its left, partner and
 right (thermometers).
@@ -65,12 +77,27 @@ At the step that ends a hand, ``infos[agent]["hand_record"]`` of every agent hol
 hand-record format (``docs/rules.md``); each agent sees it in its next ``last()``.
 ``env.unwrapped.hand_records`` lists the records of the episode.
 
+Reset and the end of an episode
+-------------------------------
+``reset(seed, options={{"dealer": k, "deal": hands}})`` presets the first hand; an unknown option
+key is ignored with a ``UserWarning`` naming it (PettingZoo's ``api_test`` resets with an arbitrary
+one), and ``options`` that are not a dict raise ``TypeError``; the single-seat Gymnasium env does
+the same. Once every agent has stepped ``None``, ``last()`` returns the end as the last agent saw
+it (its observation, reward 0, the episode's ``terminated`` and ``truncated``, ``{{}}``) instead of
+raising ``KeyError``.
+
 Illegal actions
 ---------------
+An action is an integer: what the action space's ``contains`` takes (a Python or numpy integer,
+or a 0-d integer array, as Stable-Baselines3's ``predict`` returns), except ``True`` and ``False``.
+Anything else (a float, a bool, a string, a 1-element list or array) raises
+:class:`~pinochle_env.engine.ActionTypeError` (an :class:`IllegalActionError` and a ``TypeError``)
+naming its type, in either mode below.
+
 By default an illegal or out-of-range action raises :class:`IllegalActionError` (a
 ``ValueError``) naming the action and the legal ones, and changes nothing.
 ``illegal_action="penalty"`` selects PettingZoo's behaviour instead: the offending agent gets -1,
-the episode ends.
+the episode ends (an out-of-range id fails PettingZoo's ``AssertOutOfBoundsWrapper``).
 
 Version history
 ---------------
@@ -79,7 +106,6 @@ Version history
 
 from __future__ import annotations
 
-import warnings
 from typing import Any, ClassVar
 
 import gymnasium
@@ -89,9 +115,10 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .actions import ActionLayout, mask_from_bits
-from .engine import IllegalActionError
-from .episode import EpisodeConfig
-from .render import render_for_mode
+from .engine import IllegalActionError, action_id
+from .episode import EpisodeConfig, reset_options
+from .protocol import Engine
+from .render import format_table, render_for_mode
 from .switches import CHOICES, DEFAULT_TARGET, INTEGER_SWITCHES, SWITCH_NAMES, VARIANT_SWITCHES, Rules, spell
 from .variants import variant_kit
 
@@ -104,7 +131,6 @@ ENV_OPTIONS = {
     "reward_scale": "divisor of the margin reward (default 1000)",
     "illegal_action": '``"raise"`` (default) | ``"penalty"``',
 }
-RESET_OPTIONS = ("dealer", "deal")
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -112,8 +138,29 @@ def env(**kwargs: Any) -> AECEnv:
     environment: AECEnv = raw_env(**kwargs)
     if environment.illegal_action == "penalty":
         environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
-        environment = wrappers.AssertOutOfBoundsWrapper(environment)
+        environment = _AssertActionType(environment)
     return _OrderEnforcing(environment)
+
+
+class _AssertActionType(wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's out-of-bounds assertion, given the action as a Python int after refusing one
+    that is no integer at all (an ``ActionTypeError``, as without the penalty; ``None`` only for a
+    finished agent): ``Discrete.contains`` takes ``True``, which the illegal-move wrapper would
+    then use as an index, and refuses a numpy ``uint64``."""
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if action is not None or not (self.terminations[agent] or self.truncations[agent]):
+            action = action_id(action)
+        super().step(action)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last()`` through the wrappers; after the episode, the unwrapped env's."""
+        environment: raw_env = self.unwrapped
+        if environment.agents:
+            result: tuple[Any, float, bool, bool, dict[str, Any]] = super().last(observe)
+            return result
+        return environment.last(observe)
 
 
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
@@ -129,19 +176,22 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
             raise AttributeError("last cannot be called before reset")
-        return self.env.last(observe)
+        result: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
+        return result
 
     @property
     def agents(self) -> list[str]:
         if not self._has_reset:
             raise AttributeError("agents cannot be accessed before reset")
-        return self.env.agents
+        agents: list[str] = self.env.agents
+        return agents
 
     @property
     def agent_selection(self) -> str:
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
-        return self.env.agent_selection
+        selection: str = self.env.agent_selection
+        return selection
 
 
 class raw_env(AECEnv):
@@ -186,17 +236,17 @@ class raw_env(AECEnv):
         self.possible_agents = [f"player_{seat}" for seat in range(kit.num_seats)]
         self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.agents: list[str] = []
+        low, high = kit.spec.bounds(self.config.most_hands)
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
-                    "observation": spaces.Box(*kit.spec.bounds(), dtype=np.float32),
+                    "observation": spaces.Box(low, high, dtype=np.float32),
                     "action_mask": spaces.Box(0, 1, (self.layout.size,), dtype=np.int8),
                 }
             )
             for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(self.layout.size) for agent in self.possible_agents}
-        low, high = kit.spec.bounds()
         size = kit.state_size
         self.state_space = spaces.Box(
             np.concatenate([low, np.zeros(size - self.spec.size, np.float32)]),
@@ -204,29 +254,32 @@ class raw_env(AECEnv):
             dtype=np.float32,
         )
         self._rng: np.random.Generator | None = None
-        self.game: Any = None
+        self._game: Engine | None = None
         self.hand_records: list[dict[str, Any]] = []
+
+    @property
+    def game(self) -> Engine:
+        """The rules engine of the episode (``RuntimeError`` before ``reset()``)."""
+        if self._game is None:
+            raise RuntimeError("the environment has no game before reset(); call env.reset() first")
+        return self._game
 
     # ------------------------------------------------------------------ PettingZoo API
 
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start an episode; ``options={"dealer": k, "deal": [...]}`` presets the first hand (the deal as
-        the variant's engine takes it: ``[[12 cards] x 4]`` in the partnership game)."""
-        options = dict(options or {})
-        unknown = sorted(set(options) - set(RESET_OPTIONS))
-        if unknown:  # a warning, not an error: PettingZoo's api_test passes an arbitrary option
-            warnings.warn(
-                f"ignoring unknown reset option {', '.join(unknown)}; known: {', '.join(RESET_OPTIONS)}", stacklevel=2
-            )
+        the variant's engine takes it: ``[[12 cards] x 4]`` in the partnership game). An unknown key
+        is ignored with a ``UserWarning``; ``options`` that are not a dict raise ``TypeError``."""
+        options = reset_options(options)  # an unknown key warns (PettingZoo's api_test passes one)
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
-        self.game = self.kit.new_game(self._rng, dealer=options.get("dealer"), deal=options.get("deal"))
+        self._game = game = self.kit.new_game(self._rng, dealer=options.get("dealer"), deal=options.get("deal"))
         self.hand_records = []
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -234,8 +287,34 @@ class raw_env(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[self.game.to_act]
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._ended = (False, False)  # how the episode ended, once it has (for ``last()``)
+        self.agent_selection = self.possible_agents[game.to_act]
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last()``, and after the episode (every agent stepped ``None`` and left
+        ``agents``) the end as the last agent saw it, instead of a ``KeyError``: its observation
+        (an all-zero mask), reward 0 (every reward was paid), the episode's ``terminated`` and
+        ``truncated``, and no info. Wrappers that call ``last()`` after each ``step`` then see
+        the episode over."""
+        agent = self.agent_selection
+        observation = self.observe(agent) if observe else None
+        if agent in self._cumulative_rewards:
+            return (
+                observation,
+                self._cumulative_rewards[agent],
+                self.terminations[agent],
+                self.truncations[agent],
+                self.infos[agent],
+            )
+        terminated, truncated = self._ended
+        return observation, 0.0, terminated, truncated, {}
+
+    def _was_dead_step(self, action: Any) -> None:
+        """PettingZoo's step of a finished agent, noting how the episode ended for :meth:`last`."""
+        agent = self.agent_selection
+        self._ended = (self.terminations[agent], self.truncations[agent])
+        super()._was_dead_step(action)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat_of[agent]
@@ -248,19 +327,22 @@ class raw_env(AECEnv):
 
     def state(self) -> np.ndarray:
         """Perfect-information state from the acting seat's point of view (seat 0's once the hand is over)."""
-        seat = max(self.game.to_act, 0)
-        return self.kit.encode_state(self.game, seat, self._encoder.observation(self.game, seat))
+        game = self.game
+        seat = max(game.to_act, 0)
+        return self.kit.encode_state(game, seat, self._encoder.observation(game, seat))
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
+        if not self.agents:  # (env() warns instead, as PettingZoo's order-enforcing wrapper does)
+            raise RuntimeError("step() after the episode ended (every agent has stepped None); call reset()")
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         game = self.game
         try:
             game.apply(action)
-        except IllegalActionError as error:
-            raise IllegalActionError(f"{agent}: {error}") from None
+        except IllegalActionError as error:  # an ActionTypeError stays one
+            raise type(error)(f"{agent}: {error}") from None
         self._cumulative_rewards[agent] = 0.0
         if self._paid:  # rewards are only ever non-zero from the step that ends a hand to the next
             self._clear_rewards()
@@ -291,7 +373,7 @@ class raw_env(AECEnv):
             self.agent_selection = self.possible_agents[game.to_act]
 
     def render(self) -> str | None:
-        return render_for_mode(self.game, self.render_mode)
+        return render_for_mode(self._game, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release (no window, no files)."""
@@ -300,7 +382,8 @@ class raw_env(AECEnv):
 
     def action_to_string(self, action: int) -> str:
         """Readable name of an action id (``bid 260``, ``pass``, ``help``, ``trump hearts``, ``TS``, ...)."""
-        return self.layout.to_string(action)
+        name: str = self.layout.to_string(action)
+        return name
 
     def describe(self, index: int | None = None) -> str:
         """What observation entry ``index`` means, or the table of pieces."""
@@ -310,17 +393,6 @@ class raw_env(AECEnv):
 def action_to_string(action: int, max_bid: int = 1000) -> str:
     """Readable name of an action id for a bid cap (default 1000)."""
     return ActionLayout(max_bid).to_string(action)
-
-
-def _table(headers: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
-    """A reStructuredText / Markdown-readable simple table."""
-    widths = [max(len(headers[i]), *(len(r[i]) for r in rows)) for i in range(len(headers))]
-
-    def line(cells: tuple[str, ...]) -> str:
-        return "  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip()
-
-    rule = "  ".join("=" * w for w in widths)
-    return "\n".join([rule, line(headers), rule, *(line(r) for r in rows), rule])
 
 
 def action_table(max_bid: int = 1000) -> str:
@@ -335,17 +407,33 @@ def action_table(max_bid: int = 1000) -> str:
         (str(layout.throw_in), "throw in"),
         (str(layout.play_on), "play on"),
     ]
-    return _table(("ids", "action"), ranges)
+    return format_table(("ids", "action"), ranges, left=2, ruled=True)
 
 
 def observation_table(rules: Rules | None = None) -> str:
     """The pieces of the observation vector of a rule set (default: the default rules), generated
     from its game's observation layout."""
     spec = variant_kit(rules or Rules()).spec
-    return _table(
+    return format_table(
         ("piece", "indices", "meaning"),
         [(p.name, f"{p.offset} .. {p.offset + p.size - 1}", p.description) for p in spec.pieces],
+        left=3,
+        ruled=True,
     )
+
+
+def bounds_table(rules: Rules | None = None) -> str:
+    """The pieces of the observation whose bounds are not [0, 1], per kind of episode, generated
+    from ``ObservationSpec.ranges`` (default: the default rules)."""
+    spec = variant_kit(rules or Rules()).spec
+    episodes = {"one hand": 1, "a game, max_hands=10": 10, "a game, no max_hands": None}
+    rows = []
+    for name in spec.ranges():
+        ranges = {episode: spec.ranges(hands)[name] for episode, hands in episodes.items()}
+        if len(set(ranges.values())) == 1:
+            ranges = {"every episode": ranges["one hand"]}
+        rows += [(name, episode, f"{low:.4g} .. {high:.4g}") for episode, (low, high) in ranges.items()]
+    return format_table(("piece", "episode", "bounds"), rows, left=3, ruled=True)
 
 
 def switch_table() -> str:
@@ -362,7 +450,7 @@ def switch_table() -> str:
         (name, f"integer >= {low}, multiple of {step} (default {defaults[name]})", variants(name))
         for name, (low, step) in INTEGER_SWITCHES.items()
     ]
-    return _table(("switch", "values (default first)", "variants"), rows)
+    return format_table(("switch", "values (default first)", "variants"), rows, left=3, ruled=True)
 
 
 def _documentation() -> str:
@@ -375,6 +463,7 @@ def _documentation() -> str:
         actions=action_table(),
         obs_size=kit.spec.size,
         observation=observation_table(),
+        bounds=bounds_table(),
         state_size=kit.state_size,
     )
 

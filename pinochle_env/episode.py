@@ -12,7 +12,8 @@ team-shared and zero-sum (:func:`~pinochle_env.kit.margins`):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import warnings
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +21,33 @@ from .kit import margins
 
 EPISODES = ("hand", "game")
 REWARDS = ("margin", "win")
+#: The keys of ``reset(options=...)`` in both environments (the PettingZoo env and the single-seat
+#: Gymnasium env): a preset first hand, its dealer and its deal.
+RESET_OPTIONS = ("dealer", "deal")
+
+
+def reset_options(options: Any) -> dict[str, Any]:
+    """The ``options`` of an environment's ``reset`` as a dict, the same in both environments.
+
+    None is no option. A key other than :data:`RESET_OPTIONS` is ignored with a ``UserWarning``
+    naming it, not refused: PettingZoo's ``api_test`` resets with an arbitrary option
+    (``{"options": 1}``), and a wrapper may pass its own on. Anything but a mapping raises a
+    ``TypeError`` saying what ``options`` takes.
+    """
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        text = repr(options)
+        raise TypeError(
+            "reset(options=...) takes a dict such as {'dealer': 2, 'deal': [[12 cards] x 4]} (keys: "
+            f"{', '.join(RESET_OPTIONS)}) or None, got {type(options).__name__}: {text[:60]}"
+        )
+    unknown = sorted(map(str, set(options) - set(RESET_OPTIONS)))
+    if unknown:
+        warnings.warn(
+            f"ignoring unknown reset option {', '.join(unknown)}; known: {', '.join(RESET_OPTIONS)}", stacklevel=3
+        )
+    return dict(options)
 
 
 @dataclass(frozen=True)
@@ -45,6 +73,11 @@ class EpisodeConfig:
         scale = self.reward_scale
         if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not scale > 0:
             raise ValueError(f"reward_scale={scale!r} is not allowed; it must be a number > 0")
+
+    @property
+    def most_hands(self) -> int | None:
+        """The most hands an episode can take (None: a whole game, however many hands it needs)."""
+        return 1 if self.episode == "hand" else self.max_hands
 
     def hand_end(self, game: Any, teams: Sequence[int]) -> tuple[list[float], bool, bool]:
         """At a finished hand: each seat's reward, and whether the episode terminated / was truncated.

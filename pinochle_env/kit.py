@@ -15,13 +15,15 @@ two in cutthroat.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .protocol import Encoder, Engine, GamePhase, ObservationLayout
+from .encoding import ObservationSpec
+from .protocol import Encoder, Engine, GamePhase, HandArrays
 from .switches import Rules
 
 
@@ -31,9 +33,13 @@ class ViewEncoder:
     ``update(game)`` refreshes the acting seat's row (the only one the batched API reads),
     ``observation(game, seat)`` gives any seat's, fresh."""
 
-    def __init__(self, spec: ObservationLayout, num_seats: int, rows: np.ndarray | None = None) -> None:
+    def __init__(self, spec: ObservationSpec, num_seats: int, rows: np.ndarray | None = None) -> None:
         self.spec = spec
         self.rows = rows if rows is not None else np.zeros((num_seats, spec.size), dtype=np.float32)
+
+    def attach(self, rows: np.ndarray) -> None:
+        """Keep the rows in ``rows`` from now on (see :meth:`~pinochle_env.protocol.Encoder.attach`)."""
+        self.rows = rows
 
     def update(self, game: Any) -> np.ndarray:
         if game.to_act >= 0:
@@ -54,7 +60,7 @@ class VariantKit:
 
     rules: Rules
     game_class: type[Engine]
-    spec: ObservationLayout
+    spec: ObservationSpec
     state_size: int
     #: (rows=None) -> the game's encoder, keeping its rows in ``rows`` if given.
     make_encoder: Callable[..., Encoder]
@@ -77,7 +83,7 @@ class VariantKit:
     #: The batched API's array-based hands, (num_games, observation buffer) -> an object that plays
     #: whole hands of many games as arrays (the partnership game's ``LockstepHands``); None: every
     #: decision goes through the engine.
-    lockstep_hands: Callable[..., Any] | None = None
+    lockstep_hands: Callable[[int, np.ndarray], HandArrays] | None = None
 
     @property
     def num_seats(self) -> int:
@@ -105,6 +111,32 @@ class VariantKit:
     def new_game(self, rng: np.random.Generator | None = None, **kwargs: Any) -> Any:
         """A new game of this rule set (``dealer=``, ``deal=``, ``totals=`` as the engine takes them)."""
         return self.game_class(self.rules, rng, **kwargs)  # type: ignore[call-arg]
+
+
+def view_encoded_kit(
+    rules: Rules,
+    game_class: type[Engine],
+    spec: Any,
+    replay: Any,
+    phase_type: type[GamePhase],
+    seat_names: tuple[str, ...],
+) -> VariantKit:
+    """The kit of a game whose observations are encoded afresh from each view (:class:`ViewEncoder`):
+    ``spec`` has ``encode_view``, ``encode_state`` and ``state_size``; ``replay`` is the game's
+    replay module (``replay`` and ``decisions``)."""
+    return VariantKit(
+        rules=rules,
+        game_class=game_class,
+        spec=spec,
+        state_size=spec.state_size,
+        make_encoder=functools.partial(ViewEncoder, spec, game_class.NUM_SEATS),
+        stamp_turn=no_turn_stamp,
+        encode_state=spec.encode_state,
+        replay=replay.replay,
+        decisions=replay.decisions,
+        phase_type=phase_type,
+        seat_names=seat_names,
+    )
 
 
 def margins(values: Sequence[float], teams: Sequence[int]) -> list[float]:

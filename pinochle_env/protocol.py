@@ -4,7 +4,8 @@ The environment, the batched API, the records, the agents and the trainer are wr
 these protocols, never against one game's classes: a game is anything that provides an
 :class:`Engine` (the state machine), its :class:`View` (one seat's information set) and an
 :class:`Encoder` (observations), plus the declarations of its kit
-(:class:`pinochle_env.kit.VariantKit`). Each game lives in its own folder under
+(:class:`pinochle_env.kit.VariantKit`); its observation layout is a subclass of
+:class:`pinochle_env.encoding.ObservationSpec`. Each game lives in its own folder under
 :mod:`pinochle_env.games`; ``docs/adding_a_variant.md`` says how to add one.
 
 Phases: every game has its own phase enum, derived from :class:`GamePhase`, whose members declare
@@ -14,7 +15,7 @@ decides). Generic code asks a phase for its decision kind and never names a game
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from enum import IntEnum
 from typing import Any, ClassVar, Protocol
 
@@ -81,8 +82,8 @@ class Engine(Protocol):
     VARIANT: ClassVar[str]
     #: Per phase, the legal actions as a bit mask, and applying an action already known to be legal:
     #: the fast path the batched API calls directly (``legal_bits`` and ``apply`` go through them).
-    LEGAL_BITS: ClassVar[Mapping[Any, Callable[[Any], int]]]
-    APPLY: ClassVar[Mapping[Any, Callable[[Any, int], None]]]
+    LEGAL_BITS: ClassVar[dict[Any, Callable[..., int]]]  # phase -> (engine) -> bit mask
+    APPLY: ClassVar[dict[Any, Callable[..., None]]]  # phase -> (engine, action) -> None
 
     rules: Rules
     rng: np.random.Generator
@@ -124,21 +125,6 @@ class Engine(Protocol):
     def clone(self) -> Any: ...
 
 
-class ObservationLayout(Protocol):
-    """The named pieces of a game's observation vector (:class:`pinochle_env.encoding.ObservationSpec`)."""
-
-    rules: Rules
-    size: int
-
-    def bounds(self) -> tuple[np.ndarray, np.ndarray]: ...
-
-    def describe(self, index: int | None = None) -> str: ...
-
-    def encode_view(self, view: Any) -> np.ndarray:
-        """The observation of ``view.seat`` built from its view alone, equal to the environment's."""
-        ...
-
-
 class Encoder(Protocol):
     """Keeps the observation rows of one game's seats (``rows``: seats x size float32)."""
 
@@ -150,4 +136,58 @@ class Encoder(Protocol):
 
     def observation(self, game: Any, seat: int) -> np.ndarray:
         """A fresh copy of ``seat``'s observation of ``game`` now."""
+        ...
+
+    def attach(self, rows: np.ndarray) -> None:
+        """Keep the rows in ``rows`` from now on; ``rows`` holds them already. The batched API keeps
+        every game's rows in one buffer and calls it after a copy (a pickle or ``deepcopy`` copies
+        the buffer and the views of it apart). An encoder must pickle, and its copy must continue
+        as the original would."""
+        ...
+
+
+class HandArrays(Protocol):
+    """A game's optional fast path for the batched API: whole hands of many games as arrays, one row
+    per game (the partnership game's ``LockstepHands``), tested decision for decision against the
+    engine. A game enters at the start of each hand's auction and leaves when its hand ends."""
+
+    #: (N,) bool: the game's hand is in the arrays.
+    active: np.ndarray
+    #: (N * seats * 24,) each seat's cards as counts, for the games in the arrays.
+    hands: np.ndarray
+    #: Set by each :meth:`step`: the games whose hand ended, and those passed out and to be dealt again.
+    ended: list[int]
+    redealt: list[int]
+
+    def load(self, rows: list[int], games: list[Any]) -> None:
+        """Take over games ``rows`` whose engines ``games`` have just dealt a hand."""
+        ...
+
+    def draw(self, rng: np.random.Generator) -> tuple[int, list[list[int]]]:
+        """The first dealer and hands of a new game, drawn from ``rng`` as the engine would draw them."""
+        ...
+
+    def deal(self, rows: np.ndarray, dealers: list[int], hands: list[list[list[int]]]) -> None:
+        """Start new games in ``rows`` without engines: ``dealers[k]`` dealt ``hands[k]``."""
+        ...
+
+    def step(self, rows: np.ndarray, actions: np.ndarray) -> None:
+        """Apply ``actions[rows]`` (legal) to games ``rows``."""
+        ...
+
+    def decisions(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The seat to act, the phase and the int8 mask of games ``rows``."""
+        ...
+
+    def sync(self, i: int, game: Any) -> None:
+        """Bring game ``i``'s engine up to date with the arrays."""
+        ...
+
+    def score(self, i: int) -> tuple[list[int], int | None]:
+        """Game ``i``'s hand score per team, its hand having ended, and the game's winner after it."""
+        ...
+
+    def attach(self, observations: np.ndarray) -> None:
+        """Write into ``observations`` (the batch's buffer, holding the encoders' rows) from now on:
+        the batched API calls it after a copy, as :meth:`Encoder.attach`."""
         ...

@@ -27,7 +27,7 @@ from .variants import variant_kit
 COMMON_KEYS = ("variant", "options", "dealer", "deal", "tricks", "score", "totals")
 
 
-def write_jsonl(path: str | os.PathLike, records: Iterable[dict[str, Any]], append: bool = False) -> int:
+def write_jsonl(path: str | os.PathLike[str], records: Iterable[dict[str, Any]], append: bool = False) -> int:
     """Write records one JSON object per line (appending if asked); returns how many were written."""
     count = 0
     with open(path, "a" if append else "w", encoding="utf-8") as stream:
@@ -37,7 +37,7 @@ def write_jsonl(path: str | os.PathLike, records: Iterable[dict[str, Any]], appe
     return count
 
 
-def read_jsonl(path: str | os.PathLike) -> Iterator[dict[str, Any]]:
+def read_jsonl(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
     """Records of a JSONL file, one per non-empty line; a malformed line raises naming its number."""
     with open(path, encoding="utf-8") as stream:
         for number, line in enumerate(stream, start=1):
@@ -88,7 +88,7 @@ def to_arrays(
     (T, state) holds the perfect-information state of each decision (as ``env.state()`` encodes it
     for the acting seat), for critics that see all hands.
     """
-    columns: dict[str, list] = {
+    columns: dict[str, list[Any]] = {
         k: [] for k in ("observation", "state", "action_mask", "action", "seat", "hand", "reward", "done")
     }
     kit: VariantKit | None = None

@@ -26,11 +26,23 @@ class RecycledArrays:
 
     def __init__(self, shape: tuple[int, ...], dtype: type | np.dtype, keep: int = 4) -> None:
         self.shape, self.dtype, self.keep = shape, np.dtype(dtype), keep
+        self._start()
+
+    def _start(self) -> None:
         self._arrays: list[np.ndarray] = []
         self._free_count = 0  # the reference count of an array only the pool holds, measured below
         if _COUNTS_ARE_EXACT:
-            self._arrays.append(np.empty(shape, dtype=self.dtype))
+            self._arrays.append(np.empty(self.shape, dtype=self.dtype))
             self._free_count = self._references(0)
+
+    def __getstate__(self) -> dict[str, object]:
+        """Only what the pool is made from: its arrays' contents are undefined, and the reference
+        count of a free one is measured again once it is loaded."""
+        return {"shape": self.shape, "dtype": self.dtype, "keep": self.keep}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._start()
 
     def _references(self, index: int) -> int:
         """The reference count of array ``index`` as this method sees it (always the same code path,

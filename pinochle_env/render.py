@@ -1,11 +1,13 @@
 """Text rendering shared by the games: hands, the header, meld and trick lines of a table.
 
 Each game draws its own table from these pieces (``pinochle_env/games/<game>/render.py``);
-:func:`render_for_mode` is what an environment's ``render()`` does with it.
+:func:`render_for_mode` is what an environment's ``render()`` does with it. :func:`format_table`
+aligns the columns of every text table the project prints (documentation tables, arena reports).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
@@ -70,3 +72,22 @@ def render_for_mode(game: Any, render_mode: str | None) -> str | None:
         return text
     print(text)
     return None
+
+
+def format_table(headers: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1, ruled: bool = False) -> str:
+    """Rows aligned under headers: the first ``left`` columns (names) left-aligned, the rest
+    (figures) right-aligned. ``ruled`` draws ``===`` lines above and below the headers and below the rows: a
+    reStructuredText simple table, which Markdown shows as preformatted text."""
+    widths = [max(len(cell) for cell in column) for column in zip(headers, *rows, strict=True)]
+
+    def line(cells: Sequence[str]) -> str:
+        aligned = [
+            cell.ljust(width) if k < left else cell.rjust(width)
+            for k, (cell, width) in enumerate(zip(cells, widths, strict=True))
+        ]
+        return "  ".join(aligned).rstrip()
+
+    if not ruled:
+        return "\n".join(line(row) for row in [headers, *rows])
+    rule = "  ".join("=" * width for width in widths)
+    return "\n".join([rule, line(headers), rule, *(line(row) for row in rows), rule])

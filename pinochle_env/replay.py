@@ -59,7 +59,7 @@ def replay_record(
         if done == upto:
             return game
     # The generator applies each action after yielding it: ``game`` is now the finished hand.
-    if upto is None:
+    if upto is None and game is not None:
         replayed = game.record()
         differ = [key for key in keys if replayed[key] != record.get(key)]
         if differ:
@@ -71,8 +71,8 @@ def auction_action(game: Any, record: dict[str, Any], cursor: dict[str, int]) ->
     """The record's action in a phase the auction games share: a call of the auction, the trump,
     the throw-in choice or a card played (``tricks`` in play order, ``NUM_SEATS`` cards each)."""
     layout = game.layout
-    phase = game.phase.name
-    if phase == "AUCTION":
+    decision = game.phase.decision
+    if decision == "auction":
         seat, call = record["auction"][take(cursor, "auction")]
         if seat != game.to_act:
             raise ValueError(f"record's auction has player {seat} calling where player {game.to_act} is to act")
@@ -81,11 +81,11 @@ def auction_action(game: Any, record: dict[str, Any], cursor: dict[str, int]) ->
         if type(call) is not int:
             raise ValueError(f"auction call {call!r} is not a bid or a pass")
         return layout.bid_action(call)
-    if phase == "TRUMP":
+    if decision == "trump":
         return layout.trump_action(suit_from_str(record["trump"]))
-    if phase == "THROW_IN":
+    if decision == "throw_in":
         return layout.throw_in if record["thrown_in"] else layout.play_on
-    if phase != "PLAY":
-        raise ValueError(f"no recorded decision of phase {phase.lower()} here")
+    if decision != "play":
+        raise ValueError(f"no recorded decision of phase {game.phase.name.lower()} here")
     index, seats = take(cursor, "card"), game.NUM_SEATS
     return layout.card_action(card_from_str(record["tricks"][index // seats]["cards"][index % seats]))

@@ -6,6 +6,7 @@ so the tables of RULES.md can be checked one function at a time.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import compress
 from typing import NamedTuple
 
@@ -21,6 +22,7 @@ from .cards import (
     QUEEN,
     RANK_OF,
     SPADES,
+    SUIT_NAMES,
     SUIT_OF,
     SUITS,
     TEN,
@@ -47,6 +49,14 @@ class Meld(NamedTuple):
     points: int
     melds: tuple[tuple[str, int], ...]  # (meld name, points), e.g. ("run", 150)
     shown: tuple[int, ...]  # per card type, the copies shown: the most any single class uses
+
+
+def shown_meld(melds: Sequence[Meld | None], seat: int) -> Meld:
+    """The meld ``seat`` showed, from a hand's melds per seat (``RuntimeError`` before the meld)."""
+    meld = melds[seat]
+    if meld is None:
+        raise RuntimeError(f"player {seat} has not melded yet in this hand")
+    return meld
 
 
 def _bits(cards: tuple[int, ...]) -> int:
@@ -235,6 +245,36 @@ def legal_cards(
     return bits_to_cards(legal_card_bits(held_bits(hand), trick, trump, head_rule, must_overtrump))
 
 
+#: What a follower of suit must beat under each ``head_rule`` (where a card of the suit can).
+HEAD_WORDS = {
+    "winner": "the card winning the trick",
+    "highest_led": "the highest card of the suit led",
+    "led_card": "the card led",
+    "trump_lead_only": "the winning trump on a trump lead",
+    "none": "nothing",
+}
+
+
+def play_refusal(
+    hand: list[int] | tuple[int, ...],
+    trick: list[int] | tuple[int, ...],
+    trump: int,
+    card: int,
+    head_rule: str = "winner",
+) -> str:
+    """Why ``hand`` (count vector) may not play ``card``, a card it holds that :func:`legal_cards`
+    refuses for ``trick`` (led, so not empty): the rule the card breaks, as a player would read it,
+    in the words of ``head_rule`` (the play CLI and the web table tell a person this)."""
+    led = SUIT_OF[trick[0]]
+    if any(hand[c] for c in SUIT_CARDS[led]):
+        if SUIT_OF[card] != led:
+            return f"you must follow suit ({SUIT_NAMES[led]})"
+        return f"you must beat {HEAD_WORDS[head_rule]} when you can, to head the trick"
+    if SUIT_OF[card] != trump:
+        return f"you have no {SUIT_NAMES[led]}, so you must trump"
+    return "you must play a higher trump than the winning one when you can"
+
+
 def _card_to_head(
     trick: list[int] | tuple[int, ...], led_suit: int, trump: int, winning: int, head_rule: str
 ) -> int | None:
@@ -258,6 +298,16 @@ def trick_points(cards: list[int] | tuple[int, ...], values: dict[int, int], las
     for c in cards:
         total += values[RANK_OF[c]]
     return total
+
+
+def meld_kept(
+    declaring: bool, points: int, tricks: int, save_meld: str = "points", save_meld_applies_to: str = "defenders"
+) -> bool:
+    """Whether a side that took ``points`` trick points in ``tricks`` tricks keeps its meld in a played
+    hand (RULES.md section 6, "save meld"); ``declaring`` says if it is the declaring side."""
+    if save_meld == "none" or (declaring and save_meld_applies_to == "defenders"):
+        return True
+    return points >= 1 if save_meld == "points" else tricks >= 1
 
 
 class HandScore(NamedTuple):
@@ -286,9 +336,7 @@ def score_hand(
         return HandScore((score[0], score[1]), False)
 
     def saved(team: int) -> int:
-        if save_meld == "none" or (team == declaring_team and save_meld_applies_to == "defenders"):
-            return meld[team]
-        kept = points[team] >= 1 if save_meld == "points" else tricks[team] >= 1
+        kept = meld_kept(team == declaring_team, points[team], tricks[team], save_meld, save_meld_applies_to)
         return meld[team] if kept else 0
 
     total = saved(declaring_team) + points[declaring_team]

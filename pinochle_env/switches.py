@@ -11,7 +11,7 @@ a rule it does not implement.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .games import GAMES
@@ -117,6 +117,13 @@ class Rules:
         return Rules.from_mapping({**switches, **changes})
 
     @property
+    def target(self) -> int:
+        """The score a game is played to: ``target_score``, which the constructor resolved to the
+        variant's own target where none was given."""
+        assert self.target_score is not None, "Rules.__post_init__ resolves target_score"
+        return self.target_score
+
+    @property
     def num_seats(self) -> int:
         """Players at the table: 4 (partnership), 3 (cutthroat) or 2 (two_hand)."""
         return len(self.teams)
@@ -163,6 +170,20 @@ PRESETS: dict[str, Rules] = {
     # A looser table: follow suit without having to head, any trump when void.
     "casual": Rules(head_rule="none", must_overtrump=False),
 }
+
+
+def rules_from_command_line(preset: str | None = None, assignments: Sequence[str] = ()) -> Rules:
+    """The rule set a command line asks for: the named rule preset (``--rules-preset NAME``, one of
+    :data:`PRESETS`; None: the default rules), then each ``--rule NAME=VALUE`` over it.
+
+    ``ValueError`` names an unknown preset (listing the presets), a malformed assignment, a bad
+    switch or value, or a combination the rules refuse.
+    """
+    if preset is not None and preset not in PRESETS:
+        raise ValueError(f"unknown rules preset {preset!r}; presets: {', '.join(PRESETS)}")
+    base = PRESETS[preset or "default"]
+    changes = dict(parse_rule_assignment(text) for text in assignments)
+    return base.replace(**changes) if changes else base
 
 
 def spell(value: Any, quoted: bool = True) -> str:

@@ -1,9 +1,10 @@
-"""The registry of games: which package plays each ``variant`` of the rule switches.
+"""Finding a game's kit: ``variant_kit(rules)`` and ``new_game(rules)`` for any variant.
 
 ``variant_kit(rules)`` returns the :class:`~pinochle_env.kit.VariantKit` of ``rules.variant``,
 built by the game's own package (``pinochle_env/games/<game>/``), which is imported the first time
-a rule set of that game is used. Adding a game is a new folder under ``pinochle_env/games/`` and
-one line in :data:`GAMES` (``docs/adding_a_variant.md``).
+a rule set of that game is used. The registry itself is :data:`pinochle_env.games.GAMES`: adding
+a game is a new folder under ``pinochle_env/games/`` and one entry there
+(``docs/adding_a_variant.md``).
 """
 
 from __future__ import annotations
@@ -14,23 +15,17 @@ from typing import Any
 
 import numpy as np
 
+from .games import GAMES
 from .kit import VariantKit, margins
 from .switches import Rules
 
-__all__ = ["GAMES", "VariantKit", "margins", "new_game", "variant_kit"]
-
-#: variant name -> the package of its game, whose ``kit(rules)`` builds the game's kit.
-GAMES: dict[str, str] = {
-    "partnership": "pinochle_env.games.partnership",
-    "cutthroat": "pinochle_env.games.cutthroat",
-    "two_hand": "pinochle_env.games.two_hand",
-}
+__all__ = ["VariantKit", "margins", "new_game", "variant_kit"]
 
 
 @functools.lru_cache(maxsize=64)
 def variant_kit(rules: Rules) -> VariantKit:
     """The kit of ``rules.variant`` for this rule set (built once per rule set)."""
-    package = importlib.import_module(GAMES[rules.variant])
+    package = importlib.import_module(GAMES[rules.variant].package)
     kit: VariantKit = package.kit(rules)
     return kit
 

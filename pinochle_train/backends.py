@@ -41,18 +41,27 @@ class InProcessBackend:
 
 
 def _worker_main(config: TrainConfig, index: int, connection: Any) -> None:
-    """A worker process: answer ``("collect", update, weights, target)`` until ``None`` arrives."""
+    """A worker process: answer ``("collect", update, weights, target)`` until ``None`` arrives.
+
+    When the trainer is gone (killed: its end of the pipe closed), the worker ends quietly at its
+    next receive or send instead of printing a ``BrokenPipeError`` traceback.
+    """
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the trainer handles Ctrl-C and closes the workers
     torch.set_num_threads(1)
     worker = RolloutWorker(config, index)
-    while (message := connection.recv()) is not None:
-        _, update, weights, target = message
-        try:
-            connection.send(("ok", worker.collect(update, weights, target)))
-        except Exception:  # reported to the trainer, which raises it
-            connection.send(("error", traceback.format_exc()))
+    try:
+        while (message := connection.recv()) is not None:
+            _, update, weights, target = message
+            reply: tuple[str, Any]
+            try:
+                reply = ("ok", worker.collect(update, weights, target))
+            except Exception:  # reported to the trainer, which raises it
+                reply = ("error", traceback.format_exc())
+            connection.send(reply)
+    except (EOFError, OSError):  # BrokenPipeError, ConnectionResetError: no trainer to answer
+        return
 
 
 class ProcessBackend:
@@ -62,6 +71,8 @@ class ProcessBackend:
         context = multiprocessing.get_context("spawn")
         self.connections = []
         self.processes = []
+        #: Whether a collection is in progress (then :meth:`close`, on an interruption, stops the workers at once).
+        self.busy = False
         for index in range(config.workers):
             parent, child = context.Pipe()
             process = context.Process(target=_worker_main, args=(config, index, child), daemon=True)
@@ -70,6 +81,7 @@ class ProcessBackend:
             self.processes.append(process)
 
     def collect(self, update: int, weights: Weights, target: int) -> list[Samples]:
+        self.busy = True
         for connection, share in zip(self.connections, shares(target, len(self.connections)), strict=True):
             connection.send(("collect", update, weights, share))
         results = []
@@ -83,9 +95,14 @@ class ProcessBackend:
             if status == "error":
                 raise RuntimeError(f"rollout worker {index} failed:\n{payload}")
             results.append(payload)
+        self.busy = False
         return results
 
     def close(self) -> None:
+        """Stop the workers: idle ones end when told, busy ones (an interrupted collection) are terminated."""
+        if self.busy:
+            for process in self.processes:
+                process.terminate()
         for connection in self.connections:
             with contextlib.suppress(BrokenPipeError, OSError):
                 connection.send(None)
@@ -93,6 +110,9 @@ class ProcessBackend:
             process.join(timeout=5)
             if process.is_alive():
                 process.terminate()
+                process.join(timeout=5)
+        for connection in self.connections:
+            connection.close()
 
 
 def make_backend(config: TrainConfig, log: TextIO | None = None) -> RolloutBackend:

@@ -4,20 +4,40 @@ Usage::
 
     python train.py --config configs/default             # the README's main job (~10-15 min on 2 cores)
     python train.py --config smoke --updates 3 --rule head_rule=led_card
+    python train.py --config smoke --rules-preset casual --eval-opponents random,pimc:samples=2,budget=0.1
     python train.py --resume runs/default-20261129-141500  # continue a killed run (or give a .pt file)
+
+Without ``--config`` the ``default`` preset runs. Every setting and agent spec is checked before the
+first update (a usage error, status 2); SIGTERM stops a run like Ctrl-C (status 130, with the line
+that says how to continue); a run whose networks turn non-finite stops with status 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
-from agents.neural.checkpoints import CheckpointError, load_checkpoint
+from agents.neural import require_torch
+from pinochle_env import VERSION_LINE
 from pinochle_env.switches import CHOICES, INTEGER_SWITCHES, parse_rule_assignment
 
-from .config import FIELDS, RESUMABLE_CHANGES, TrainConfig, build_config, load_preset, parse_value, resolve_preset
+from .config import (
+    FIELD_CHOICES,
+    FIELDS,
+    RESUMABLE_CHANGES,
+    TrainConfig,
+    build_config,
+    load_preset,
+    parse_value,
+    resolve_preset,
+)
+
+#: The preset a run without --config uses.
+DEFAULT_PRESET = "default"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -27,25 +47,42 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser = argparse.ArgumentParser(
         prog="train.py",
-        description="Train a Pinochle policy by self-play PPO. A preset (TOML) gives the fields; options override.",
+        description="Train a Pinochle policy by self-play PPO. A preset (TOML) gives the fields; options override. "
+        f"Without --config a run uses the {DEFAULT_PRESET!r} preset (configs/{DEFAULT_PRESET}.toml): the "
+        "default shown for each option is that preset's value, or the built-in one where the preset leaves the "
+        "field out. --resume continues a run with its own stored config instead.",
         epilog=f"Rule switches for --rule: {switches}.",
     )
-    parser.add_argument("--config", default="default", help="preset name in configs/ or a TOML file (default: default)")
-    parser.add_argument("--resume", metavar="PATH", help="continue a run: its directory or a checkpoint file")
+    parser.add_argument("--version", action="version", version=VERSION_LINE)
+    parser.add_argument(
+        "--config", help=f"preset name in configs/ or a TOML file (default: {DEFAULT_PRESET}; not with --resume)"
+    )
+    parser.add_argument(
+        "--resume",
+        metavar="PATH",
+        help="continue a run: its directory or a checkpoint file, with the run's stored config (options may "
+        f"change only {', '.join(RESUMABLE_CHANGES)})",
+    )
     parser.add_argument(
         "--rule", action="append", default=[], metavar="NAME=VALUE", help="set a rule switch (repeatable)"
     )
-    defaults = TrainConfig().to_dict()
+    try:
+        preset = load_preset(DEFAULT_PRESET)
+    except ValueError:  # no presets where they were looked for: a bare run says so when it starts
+        preset = {}
+    defaults = {**TrainConfig().to_dict(), **preset}
     for name, field in FIELDS.items():
         if name == "rules":
             continue
         default = defaults[name]
         shown = ",".join(map(str, default)) if isinstance(default, list) else default
+        choices = FIELD_CHOICES.get(name)
         parser.add_argument(
             f"--{name.replace('_', '-')}",
             dest=name,
-            metavar=type(default).__name__.upper(),
-            help=f"{field.metadata['help']} (built-in default: {shown})",
+            choices=choices,
+            metavar=None if choices else type(default).__name__.upper(),
+            help=f"{field.metadata['help']} (default: {shown if shown != '' else 'empty'})",
         )
     return parser
 
@@ -60,7 +97,14 @@ def _overrides(args: argparse.Namespace) -> dict:
 
 def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
     """The run's config, directory and (when resuming) checkpoint payload; ``ValueError`` on bad input."""
+    from agents.neural.checkpoints import CheckpointError, load_checkpoint  # imports torch: main() checked it
+
     overrides = _overrides(args)
+    if args.resume and args.config is not None:
+        raise ValueError(
+            f"--resume continues a run with its stored config, so --config {args.config} would be ignored: drop it "
+            f"(options may change only {', '.join(RESUMABLE_CHANGES)})"
+        )
     if args.resume:
         path = Path(args.resume)
         if path.is_dir():
@@ -79,12 +123,16 @@ def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
                 f"--resume cannot change {', '.join(refused)} (only {', '.join(RESUMABLE_CHANGES)} may change)"
             )
         config = build_config({**stored, **overrides})
+        done = payload["counters"]["update"]
+        if config.updates < done:
+            raise ValueError(f"--updates {config.updates} is below the {done} updates {path} already holds")
         return config, path.parent.parent, payload
-    preset = load_preset(args.config)
+    preset_name = args.config or DEFAULT_PRESET
+    preset = load_preset(preset_name)
     rules = {**preset.pop("rules", {}), **overrides.pop("rules", {})}
     config = build_config({**preset, **overrides, "rules": rules})
     if not config.run_name:
-        config.run_name = f"{resolve_preset(args.config).stem}-{time.strftime('%Y%m%d-%H%M%S')}"
+        config.run_name = f"{resolve_preset(preset_name).stem}-{time.strftime('%Y%m%d-%H%M%S')}"
     if "," in config.run_name or ":" in config.run_name:
         raise ValueError(f"run_name {config.run_name!r} may not contain ',' or ':' (agent specs name its files)")
     run_dir = Path(config.out_dir) / config.run_name
@@ -97,6 +145,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        require_torch("training")
+    except ImportError as error:
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return 2
+    try:
         config, run_dir, payload = resolve(args)
     except ValueError as error:  # CheckpointError included
         parser.error(str(error))
@@ -108,8 +161,27 @@ def main(argv: list[str] | None = None) -> int:
             trainer.restore(payload)
     except ValueError as error:
         parser.error(str(error))
+    from agents.arena import WorkerFailure
+
+    from .trainer import TrainingDiverged
+
+    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
         trainer.run()
     except KeyboardInterrupt:
         return 130
+    except TrainingDiverged as error:
+        print(error, file=sys.stderr, flush=True)
+        return 1
+    except WorkerFailure as error:  # an arena evaluation's job failed or its worker died
+        print(f"train: an evaluation stopped: {error} (python train.py --resume {run_dir})", file=sys.stderr)
+        return 1
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     return 0
+
+
+def _raise_interrupt(signum: int, frame: Any) -> None:
+    """SIGTERM (a plain ``kill``) stops the run like Ctrl-C: workers stopped, the "continue with
+    --resume" line printed, exit status 130."""
+    raise KeyboardInterrupt

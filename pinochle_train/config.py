@@ -10,23 +10,28 @@ anything runs.
 from __future__ import annotations
 
 import dataclasses
+import math
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from agents.runtime import BACKENDS, import_ray
-from pinochle_env.switches import Rules
+from pinochle_env.switches import PRESETS, Rules, rules_from_command_line
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-#: Where the bundled presets live (``configs/`` at the repository root).
-CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs"
+#: The training presets: ``configs/`` beside the packages in a source checkout, or the copy a
+#: wheel installs as ``pinochle_train/configs`` (the build maps the top-level folder there).
+_INSTALLED_CONFIGS = Path(__file__).resolve().parent / "configs"
+CONFIG_DIR = _INSTALLED_CONFIGS if _INSTALLED_CONFIGS.is_dir() else Path(__file__).resolve().parent.parent / "configs"
 DEVICES = ("auto", "cpu", "cuda")
 CRITIC_INPUTS = ("state", "observation")
+#: Derived features of the policy's input (agents/neural/features.py): none, or the partnership game's.
+FEATURES = ("none", "partnership")
 
 
 def _field(default: Any, help: str) -> Any:
@@ -58,6 +63,9 @@ class TrainConfig:
         default_factory=lambda: [256, 256], metadata={"help": "widths of the value network's hidden layers"}
     )
     critic_input: str = _field("state", "what the value network sees: state (perfect information) or observation")
+    features: str = _field(
+        "none", "derived features the policy computes from its observation: none, or partnership (the partnership game)"
+    )
     learning_rate: float = _field(3e-4, "Adam learning rate")
     epochs: int = _field(2, "passes over each update's data")
     minibatch_size: int = _field(1024, "decisions per gradient step")
@@ -78,23 +86,42 @@ class TrainConfig:
     eval_every: int = _field(0, "updates between arena evaluations during training (0: only the final one)")
     eval_deals: int = _field(50, "deal pairs per opponent in a periodic evaluation")
     eval_opponents: list = dataclasses.field(
-        default_factory=lambda: ["random", "heuristic"], metadata={"help": "agent specs the evaluations play against"}
+        default_factory=lambda: ["random", "heuristic"],
+        metadata={
+            "help": "agent specs the evaluations play against; on the command line comma-separated, a comma "
+            "starting a new spec only before a known agent name (pimc:samples=2,budget=0.1,heuristic is two specs)"
+        },
     )
     final_eval_deals: int = _field(200, "deal pairs per opponent in the final evaluation (0: none)")
     log_every: float = _field(10.0, "seconds between progress lines")
+    rules_preset: str = _field(
+        "",
+        f"named rule set the rules start from ({', '.join(PRESETS)}; empty: the default rules); the [rules] "
+        "table and --rule change switches over it",
+    )
     rules: dict = dataclasses.field(
         default_factory=dict,
         metadata={"help": "rule switches (a [rules] table; --rule NAME=VALUE on the command line)"},
     )
 
     def rule_set(self) -> Rules:
-        return Rules.from_mapping(self.rules)
+        """The rules played: the named rule preset (``rules_preset``), then the switches of ``rules``."""
+        base = rules_from_command_line(self.rules_preset or None)
+        return base.replace(**self.rules) if self.rules else base
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
 
 FIELDS = {field.name: field for field in dataclasses.fields(TrainConfig)}
+#: The fields with a fixed set of values (the command line lists them).
+FIELD_CHOICES: dict[str, tuple[str, ...]] = {
+    "device": DEVICES,
+    "backend": BACKENDS,
+    "critic_input": CRITIC_INPUTS,
+    "features": FEATURES,
+    "rules_preset": tuple(PRESETS),
+}
 #: Fields that may differ when a run is resumed (they do not change what the run computes).
 RESUMABLE_CHANGES = (
     "updates",
@@ -105,6 +132,7 @@ RESUMABLE_CHANGES = (
     "log_every",
     "eval_every",
     "eval_deals",
+    "eval_opponents",
     "final_eval_deals",
     "keep_checkpoints",
 )
@@ -121,12 +149,19 @@ def resolve_preset(name: str) -> Path:
 
 
 def load_preset(name: str) -> dict[str, Any]:
+    """A preset's fields, ``rules`` always a table of switches (``ValueError`` naming a bad file)."""
     path = resolve_preset(name)
     try:
         with open(path, "rb") as stream:
-            return tomllib.load(stream)
+            values = tomllib.load(stream)
     except tomllib.TOMLDecodeError as error:
         raise ValueError(f"config {path}: {error}") from None
+    if not isinstance(values.get("rules", {}), dict):
+        raise ValueError(
+            f"config {path}: rules = {values['rules']!r} must be a table of rule switches: a [rules] section "
+            'with NAME = VALUE lines (or rules = { head_rule = "led_card" })'
+        )
+    return values
 
 
 def build_config(values: Mapping[str, Any]) -> TrainConfig:
@@ -147,8 +182,19 @@ def _convert(name: str, value: Any) -> Any:
     if kind is float and type(value) is int:
         return float(value)
     if type(value) is not kind and not (kind is list and isinstance(value, tuple)):
-        raise ValueError(f"config {name}={value!r} must be a {kind.__name__}")
+        raise ValueError(f"config {name}={value!r} must be {KIND_WORDS[kind]}")
     return list(value) if kind is list else value
+
+
+#: How messages name the type a field takes.
+KIND_WORDS = {
+    int: "an integer",
+    float: "a number",
+    str: "a string",
+    bool: "true or false",
+    list: "a list",
+    dict: "a table of rule switches ([rules] in a TOML file)",
+}
 
 
 def parse_value(name: str, text: str) -> Any:
@@ -162,11 +208,14 @@ def parse_value(name: str, text: str) -> Any:
         if kind is float:
             return float(text)
         if kind is list:
-            items = [item.strip() for item in text.split(",") if item.strip()]
             element = type(TrainConfig().to_dict()[name][0])
-            return [element(item) for item in items]
+            if element is str:  # agent specs, whose parameters have commas of their own
+                from agents.registry import split_specs
+
+                return split_specs(text)
+            return [element(item.strip()) for item in text.split(",") if item.strip()]
     except (KeyError, ValueError):
-        raise ValueError(f"--{name.replace('_', '-')} {text!r} is not a valid {kind.__name__}") from None
+        raise ValueError(f"--{name.replace('_', '-')} {text!r} is not {KIND_WORDS[kind]}") from None
     return text
 
 
@@ -177,6 +226,7 @@ def _require(condition: bool, message: str) -> None:
 
 def validate(config: TrainConfig) -> None:
     """Refuse values that cannot run, naming the key and what is allowed."""
+    _require(config.seed >= 0, f"config seed={config.seed!r} must be >= 0")
     positive = ("games_per_worker", "updates", "decisions_per_update", "epochs", "minibatch_size")
     for name in positive:
         _require(getattr(config, name) >= 1, f"config {name}={getattr(config, name)!r} must be >= 1")
@@ -205,14 +255,22 @@ def validate(config: TrainConfig) -> None:
         config.critic_input in CRITIC_INPUTS,
         f"config critic_input={config.critic_input!r}; allowed: {', '.join(CRITIC_INPUTS)}",
     )
+    _require(config.features in FEATURES, f"config features={config.features!r}; allowed: {', '.join(FEATURES)}")
     for name in ("hidden", "critic_hidden"):
         widths = getattr(config, name)
         _require(
             bool(widths) and all(type(w) is int and w >= 1 for w in widths),
             f"config {name}={widths!r} must be a non-empty list of positive integers",
         )
+    for name, value in config.to_dict().items():
+        if type(value) is float:  # inf and nan pass the range checks below, and training turns them into NaN
+            _require(math.isfinite(value), f"config {name}={value!r} must be a finite number")
     for name in ("learning_rate", "clip_range", "reward_scale", "max_grad_norm", "log_every"):
         _require(getattr(config, name) > 0, f"config {name}={getattr(config, name)!r} must be > 0")
+    _require(
+        config.learning_rate <= 1,
+        f"config learning_rate={config.learning_rate!r} must be at most 1 (Adam diverges far below that)",
+    )
     for name in ("entropy_coef", "value_coef"):
         _require(getattr(config, name) >= 0, f"config {name}={getattr(config, name)!r} must be >= 0")
     _require(0 <= config.gae_lambda <= 1, f"config gae_lambda={config.gae_lambda!r} must be in [0, 1]")
@@ -226,17 +284,39 @@ def validate(config: TrainConfig) -> None:
         not config.imitate or (config.imitation_hands >= 1 and config.imitation_epochs >= 1),
         f"config imitate={config.imitate!r} needs imitation_hands >= 1 and imitation_epochs >= 1",
     )
-    if config.imitate:
-        from agents.registry import load_agent
-
-        try:
-            load_agent(config.imitate, 0)
-        except (ValueError, ImportError) as error:
-            raise ValueError(f"config imitate={config.imitate!r}: {error}") from None
+    _require(
+        config.rules_preset in ("", *PRESETS),
+        f"config rules_preset={config.rules_preset!r}; allowed: {', '.join(PRESETS)} (or empty)",
+    )
     try:
-        config.rule_set()
+        rules = config.rule_set()
     except ValueError as error:
         raise ValueError(f"config rules: {error}") from None
+    _require(
+        config.features != "partnership" or rules.variant == "partnership",
+        f"config features=partnership needs the partnership game, not variant={rules.variant!r}",
+    )
+    check_agent_specs(config, rules)
+
+
+def check_agent_specs(config: TrainConfig, rules: Rules) -> None:
+    """Load every agent spec of the config and check that it plays ``rules``, so that a bad spec
+    stops the run before its first update rather than at an evaluation."""
+    from agents.base import check_plays
+    from agents.registry import load_agent
+
+    specs = [("imitate", config.imitate)] if config.imitate else []
+    specs += [("eval_opponents", spec) for spec in config.eval_opponents]
+    for name, spec in specs:
+        try:
+            check_plays(load_agent(spec, 0), rules)
+        except (ValueError, ImportError, OSError) as error:
+            raise ValueError(f"config {name}: bad agent spec {spec!r}: {error}") from None
+    from .evaluate import spec_slug
+
+    slugs = [spec_slug(spec) for spec in config.eval_opponents]
+    repeated = sorted({spec for spec, slug in zip(config.eval_opponents, slugs, strict=True) if slugs.count(slug) > 1})
+    _require(not repeated, f"config eval_opponents: repeated (or same directory name): {', '.join(repeated)}")
 
 
 def to_toml(config: TrainConfig) -> str:
@@ -247,6 +327,8 @@ def to_toml(config: TrainConfig) -> str:
     for name, value in values.items():
         lines.append(f"{name} = {_toml_value(value)}")
     lines.append("")
+    played = ", ".join(f"{name} = {_toml_value(value)}" for name, value in config.rule_set().to_dict().items())
+    lines.append(f"# the rules played: {played}")
     lines.append("[rules]")
     lines += [f"{name} = {_toml_value(value)}" for name, value in rules.items()]
     return "\n".join(lines) + "\n"

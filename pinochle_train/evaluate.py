@@ -1,20 +1,24 @@
 """Arena evaluations of a checkpoint: duplicate margin and deal-pair win rate against agent specs.
 
 Each opponent plays a duplicate match through :func:`agents.arena.run_arena` (same deals, teams
-swapped), written to its own directory so an interrupted evaluation resumes. The win rate is the
-share of deal pairs the checkpoint's team won on the pair's mean margin (a tie counts half), with
-its Wilson interval.
+swapped), written to its own directory so an interrupted evaluation resumes (unless the checkpoint
+file changed since: a run that trained on after an interrupted final evaluation evaluates
+afresh). The win rate is the share of deal pairs the checkpoint's team won on the pair's mean
+margin (a tie counts half), with its Wilson interval.
 """
 
 from __future__ import annotations
 
+import json
 import re
+import shutil
 from pathlib import Path
 from typing import Any, TextIO
 
-from agents.arena import RESULTS, ArenaConfig, read_results, run_arena
-from agents.arena_report import deal_pair_margin, format_table
+from agents.arena import CONFIG, RESULTS, ArenaConfig, changed_checkpoints, provenance, read_results, run_arena
+from agents.arena_report import deal_pair_margin
 from agents.stats import wilson_interval
+from pinochle_env.render import format_table
 from pinochle_env.switches import Rules
 
 
@@ -32,13 +36,22 @@ def evaluate(
     out: Path,
     workers: int,
     log: TextIO | None = None,
+    rules_preset: str = "",
 ) -> list[dict[str, Any]]:
-    """Play ``deals`` deal pairs of ``checkpoint`` against each opponent; one result row per opponent."""
+    """Play ``deals`` deal pairs of ``checkpoint`` against each opponent; one result row per opponent.
+
+    ``rules_preset`` names the rule preset ``rules`` came from, for the arena runs' records."""
     rows = []
     for opponent in opponents:
-        config = ArenaConfig(agents=(f"checkpoint:{checkpoint}", opponent), rules=rules, deals=deals, seed=seed)
+        agents = (f"checkpoint:{checkpoint}", opponent)
+        config = ArenaConfig(agents=agents, rules=rules, deals=deals, seed=seed, rules_preset=rules_preset)
         target = out / spec_slug(opponent)
         resume = (target / RESULTS).exists()
+        if resume and changed_checkpoints(
+            json.loads((target / CONFIG).read_text(encoding="utf-8")), provenance(config)
+        ):
+            shutil.rmtree(target)  # results of an earlier policy (the run trained on since): start afresh
+            resume = False
         summary = run_arena(config, target, workers=max(1, workers), resume=resume, progress_every=30.0, log=log)
         margins = [deal_pair_margin(line) for line in read_results(target / RESULTS) if line["kind"] == "deal"]
         wins = sum(1.0 if m > 0 else 0.5 if m == 0 else 0.0 for m in margins)

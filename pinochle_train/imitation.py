@@ -21,8 +21,10 @@ from torch import nn
 from agents.base import decide
 from agents.neural.network import MLP, masked_logits
 from agents.registry import load_agent
-from pinochle_env import Game
+from pinochle_env.kit import margins
 from pinochle_env.records import to_arrays
+from pinochle_env.switches import Rules
+from pinochle_env.variants import variant_kit
 
 from .config import TrainConfig
 
@@ -31,14 +33,13 @@ CHUNK_HANDS = 250
 
 
 def play_records(spec: str, rules: dict[str, Any], hands: int, seed: list[int]) -> list[dict[str, Any]]:
-    """Hand records of ``hands`` hands of the agent ``spec`` in all four seats."""
-    from pinochle_env import Rules
-
+    """Hand records of ``hands`` hands of the agent ``spec`` in every seat, in the game of ``rules``."""
+    kit = variant_kit(Rules.from_mapping(rules))
     rng = np.random.default_rng(np.random.SeedSequence(seed))
-    players = [load_agent(spec, int(rng.integers(2**31))) for _ in range(4)]
+    players = [load_agent(spec, int(rng.integers(2**31))) for _ in range(kit.num_seats)]
     records = []
     for _ in range(hands):
-        game = Game(Rules.from_mapping(rules), rng)
+        game = kit.new_game(rng)
         while not game.hand_over:
             game.apply(decide(players[game.to_act], game))
         records.append(game.record())
@@ -50,16 +51,17 @@ def chunk_arrays(job: tuple[TrainConfig, int, int]) -> dict[str, np.ndarray]:
     config, chunk, hands = job
     records = play_records(config.imitate, config.rules, hands, [config.seed, 2**31 + 1, chunk])
     arrays = to_arrays(records, config.reward_scale, states=config.critic_input == "state")
-    margin = np.array([(r["score"][0] - r["score"][1]) / config.reward_scale for r in records], np.float32)
+    # Each seat's return: its team's hand score minus the mean of the other teams', as self-play pays it.
+    teams = variant_kit(config.rule_set()).teams
+    paid = np.array([margins(record["score"], teams) for record in records], np.float32) / config.reward_scale
     keep = arrays["action_mask"].sum(axis=1) > 1
-    team_sign = np.where(arrays["seat"] % 2 == 0, 1.0, -1.0).astype(np.float32)
     critic_key = "state" if config.critic_input == "state" else "observation"
     return {
         "observation": arrays["observation"][keep].astype(np.uint8),
         "critic_input": arrays[critic_key][keep].astype(np.uint8),
         "action_mask": arrays["action_mask"][keep].astype(np.uint8),
         "action": arrays["action"][keep],
-        "returns": (margin[arrays["hand"]] * team_sign)[keep],
+        "returns": paid[arrays["hand"], arrays["seat"]][keep],
     }
 
 
@@ -87,7 +89,7 @@ def _gather(iterator: Any, total: int, log: TextIO | None) -> list[dict[str, np.
 
 
 def fit_imitation(
-    policy: MLP,
+    policy: nn.Module,
     critic: MLP,
     optimizer: torch.optim.Optimizer,
     data: dict[str, np.ndarray],

@@ -21,7 +21,7 @@ STATISTICS = ("policy_loss", "value_loss", "entropy", "approx_kl", "clip_fractio
 
 
 def ppo_update(
-    policy: MLP,
+    policy: nn.Module,
     critic: MLP,
     optimizer: torch.optim.Optimizer,
     samples: Samples,
@@ -74,7 +74,9 @@ def ppo_update(
     return statistics
 
 
-def _losses(policy: MLP, critic: MLP, batch: dict[str, torch.Tensor], config: TrainConfig) -> dict[str, torch.Tensor]:
+def _losses(
+    policy: nn.Module, critic: MLP, batch: dict[str, torch.Tensor], config: TrainConfig
+) -> dict[str, torch.Tensor]:
     """Per-decision losses and diagnostics of one minibatch."""
     logits = masked_logits(policy(batch["observation"].float()), batch["mask"])
     log_probs = torch.log_softmax(logits, dim=1)

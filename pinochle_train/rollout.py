@@ -23,8 +23,9 @@ from typing import Any
 
 import numpy as np
 import torch
+from torch import nn
 
-from agents.neural.network import MLP, build_critic, build_policy, masked_logits
+from agents.neural.network import build_critic, masked_logits, policy_for
 from pinochle_env import BatchedGames
 from pinochle_env.kit import margins
 from pinochle_env.protocol import DECISIONS
@@ -84,7 +85,7 @@ def to_numpy(state_dict: dict[str, torch.Tensor]) -> dict[str, np.ndarray]:
     return {name: tensor.detach().cpu().numpy().copy() for name, tensor in state_dict.items()}
 
 
-def _load(module: MLP, weights: dict[str, np.ndarray]) -> None:
+def _load(module: nn.Module, weights: dict[str, np.ndarray]) -> None:
     """Copy weights in (``torch.tensor`` copies: arrays from Ray's object store are read-only)."""
     module.load_state_dict({name: torch.tensor(array) for name, array in weights.items()})
 
@@ -120,9 +121,17 @@ class RolloutWorker:
             config.games_per_worker, config.rule_set(), reward_scale=config.reward_scale, record=True
         )
         sizes = network_sizes(self.games)
-        self.policy = build_policy(sizes["observation_size"], config.hidden, sizes["num_actions"])
+        #: What shapes the policy networks (the current one and the pool's): as a checkpoint says it.
+        self._policy_shape = {
+            "observation_size": sizes["observation_size"],
+            "num_actions": sizes["num_actions"],
+            "hidden": config.hidden,
+            "rules": config.rule_set().to_dict(),
+            "features": None if config.features == "none" else config.features,
+        }
+        self.policy = policy_for(self._policy_shape)
         self.critic = build_critic(sizes["critic_input_size"][config.critic_input], config.critic_hidden)
-        self.opponents: list[MLP] = []
+        self.opponents: list[nn.Module] = []
         # Index into DECISIONS of the decision taken in each engine phase (-1: none).
         phase_type = self.games.kit.phase_type
         self._phase_group = np.full(max(phase_type) + 1, -1, dtype=np.int8)
@@ -135,7 +144,7 @@ class RolloutWorker:
         _load(self.critic, weights["critic"])
         pool = weights["pool"]
         while len(self.opponents) < len(pool):
-            self.opponents.append(build_policy(self.games.observation_size, self.config.hidden, self.games.num_actions))
+            self.opponents.append(policy_for(self._policy_shape))
         for network, state in zip(self.opponents, pool, strict=False):
             _load(network, state)
 
@@ -164,7 +173,7 @@ class RolloutWorker:
 
         for row in range(n):
             start_hand(row)
-        stored: dict[str, list[np.ndarray]] = {key: [] for key in ("obs", "critic", "mask", "action", "logp", "phase")}
+        stored: dict[str, list[Any]] = {key: [] for key in ("obs", "critic", "mask", "action", "logp", "phase")}
         values: list[np.ndarray] = []
         finished: list[tuple[list[int], float]] = []  # (sample indices of one seat in one hand, reward)
         hand_stats: list[tuple[float, ...]] = []
@@ -193,8 +202,8 @@ class RolloutWorker:
                 for offset, (row, seat) in enumerate(zip(rows.tolist(), seats[rows].tolist(), strict=True)):
                     chains[row][seat].append(count + offset)
                 count += len(rows)
-            for row in np.flatnonzero(choosing & ~learner):
-                actions[row] = self._opponent_action(int(opponent[row]), step, int(row), rng)
+            for index in np.flatnonzero(choosing & ~learner).tolist():
+                actions[index] = self._opponent_action(int(opponent[index]), step, index, rng)
             decisions += int(live.sum())
             step = games.step(actions)
             for row, record in zip(np.flatnonzero(step.hand_over).tolist(), step.records, strict=True):

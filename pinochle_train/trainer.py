@@ -20,11 +20,12 @@ import numpy as np
 import torch
 
 from agents.neural.checkpoints import FORMAT, FORMAT_VERSION, check_compatible, export_policy, save_checkpoint
-from agents.neural.network import build_critic, build_policy
+from agents.neural.network import build_critic, policy_for
 from agents.runtime import format_duration, usable_cpus
 from pinochle_env import BatchedGames
 from pinochle_env.encoding import ENCODER_VERSION
 from pinochle_env.protocol import DECISIONS
+from pinochle_env.variants import variant_kit
 
 from .backends import make_backend
 from .config import TrainConfig, to_toml
@@ -40,6 +41,10 @@ def pick_device(name: str) -> torch.device:
     if name == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     return torch.device(name)
+
+
+class TrainingDiverged(RuntimeError):
+    """The losses or the weights became non-finite: the run stops without saving them."""
 
 
 def minibatch_rng(seed: int, update: int) -> np.random.Generator:
@@ -59,7 +64,7 @@ class Trainer:
         self.rules = config.rule_set()
         sizes = network_sizes(BatchedGames(1, self.rules))
         self.sizes = {**sizes, "critic_input_size": sizes["critic_input_size"][config.critic_input]}
-        self.policy = build_policy(self.sizes["observation_size"], config.hidden, self.sizes["num_actions"])
+        self.policy = policy_for(self.metadata())
         self.critic = build_critic(self.sizes["critic_input_size"], config.critic_hidden)
         self.policy.to(self.device)
         self.critic.to(self.device)
@@ -67,7 +72,14 @@ class Trainer:
             [*self.policy.parameters(), *self.critic.parameters()], lr=config.learning_rate, eps=1e-5
         )
         self.pool: list[dict[str, np.ndarray]] = []
-        self.counters = {"update": 0, "decisions": 0, "samples": 0, "hands": 0, "seconds": 0.0, "imitated": False}
+        self.counters: dict[str, Any] = {
+            "update": 0,
+            "decisions": 0,
+            "samples": 0,
+            "hands": 0,
+            "seconds": 0.0,
+            "imitated": False,
+        }
         self.previous_checkpoint: Path | None = None
         #: Per update of this process: decisions, trained samples and seconds (rollout + update).
         self.history: list[dict[str, float]] = []
@@ -91,6 +103,7 @@ class Trainer:
             "rules": self.rules.to_dict(),
             "hidden": list(self.config.hidden),
             "critic_hidden": list(self.config.critic_hidden),
+            "features": None if self.config.features == "none" else self.config.features,
         }
 
     def state(self) -> dict[str, Any]:
@@ -113,6 +126,9 @@ class Trainer:
             if key not in payload:
                 raise ValueError(f"checkpoint has no {key!r}: a policy export cannot be resumed")
         check_compatible(payload, self.metadata(), "this run")
+        for name in ("policy", "critic"):
+            if not all(bool(torch.isfinite(tensor).all()) for tensor in payload[name].values()):
+                raise ValueError(f"checkpoint holds non-finite {name} weights: resume from an earlier one")
         self.policy.load_state_dict(payload["policy"])
         self.critic.load_state_dict(payload["critic"])
         self.optimizer.load_state_dict(payload["optimizer"])
@@ -160,16 +176,21 @@ class Trainer:
         writer = SummaryWriter(str(self.run_dir), purge_step=start + 1 if start else None)
         if start == 0:
             writer.add_text("config", "```toml\n" + to_toml(config) + "```", 0)
+        if start >= config.updates:
+            try:
+                return self._finished(writer)
+            finally:
+                writer.close()
         backend = make_backend(config, self.log)
-        self._say(
+        self.say(
             f"train: run {self.run_dir}, updates {start + 1}..{config.updates}, {config.decisions_per_update} "
             f"trained decisions per update, {config.workers} {config.backend} worker(s), learner on {self.device}"
         )
-        if config.imitate and not self.counters.get("imitated"):
-            self._warm_start(writer)
         progress = _Progress(self, start)
         checkpoint: Path | None = None
         try:
+            if config.imitate and not self.counters.get("imitated"):
+                self._warm_start(writer)
             for update in range(start, config.updates):
                 began = time.perf_counter()
                 samples = Samples.concatenate(backend.collect(update, self.weights(), config.decisions_per_update))
@@ -184,6 +205,7 @@ class Trainer:
                     self.device,
                 )
                 finished = time.perf_counter()
+                self._check_finite(statistics, f"update {update + 1}")
                 self._count(update, samples, finished - began)
                 self._log_update(writer, samples, statistics, collected - began, finished - collected)
                 self._grow_pool(update)
@@ -195,15 +217,46 @@ class Trainer:
                     self._periodic_evaluation(writer, checkpoint)
                 progress.maybe_print(samples, statistics, last=step == config.updates)
         except KeyboardInterrupt:
-            where = f"python train.py --resume {self.run_dir}" if self._latest_checkpoint() else "a new run"
-            self._say(f"train: interrupted at update {self.counters['update']}; continue with {where}")
+            self._say_interrupted(f"at update {self.counters['update']}")
             raise
         finally:
             backend.close()
             writer.flush()
-        rows = self._final_evaluation(writer)
-        writer.close()
+        try:
+            rows = self._final_evaluation(writer)
+        except KeyboardInterrupt:
+            self._say_interrupted("in the final evaluation")
+            raise
+        finally:
+            writer.close()
         return rows
+
+    def _finished(self, writer: Any) -> list[dict[str, Any]]:
+        """A resumed run that has all its updates: its final evaluation, if it lacks the one asked for."""
+        config = self.config
+        self.say(
+            f"train: run {self.run_dir} has finished its {config.updates} updates: nothing to train "
+            "(a larger --updates trains further)"
+        )
+        stored = self.run_dir / "evaluation.json"
+        wanted = [(spec, config.final_eval_deals) for spec in config.eval_opponents] if config.final_eval_deals else []
+        if stored.exists():
+            rows: list[dict[str, Any]] = json.loads(stored.read_text(encoding="utf-8"))
+            if [(row["opponent"], row["deal_pairs"]) for row in rows] == wanted:
+                self.say(f"train: its final evaluation is in {self.run_dir / 'evaluation.txt'}")
+                return rows
+        if not wanted:
+            return []
+        try:
+            return self._final_evaluation(writer)
+        except KeyboardInterrupt:
+            self._say_interrupted("in the final evaluation")
+            raise
+
+    def _say_interrupted(self, where: str) -> None:
+        """The line an interruption (Ctrl-C, SIGTERM) leaves: how to continue."""
+        how = f"python train.py --resume {self.run_dir}" if self._latest_checkpoint() else "a new run"
+        self.say(f"train: interrupted {where}; continue with {how}")
 
     def _warm_start(self, writer: Any) -> None:
         """Imitation of ``config.imitate`` before the first update; saved as ``update_000000.pt``."""
@@ -211,14 +264,15 @@ class Trainer:
 
         config = self.config
         began = time.perf_counter()
-        self._say(f"imitation: {config.imitation_hands} hands of {config.imitate!r}, {config.imitation_epochs} epochs")
+        self.say(f"imitation: {config.imitation_hands} hands of {config.imitate!r}, {config.imitation_epochs} epochs")
         data = collect_imitation_data(config, self.log)
         statistics = fit_imitation(self.policy, self.critic, self.optimizer, data, config, self.device, self.log)
+        self._check_finite({name: {"all": value} for name, value in statistics.items()}, "the imitation warm start")
         for name, value in statistics.items():
             writer.add_scalar(f"imitation/{name}", value, 0)
         self.counters["imitated"] = True
         self.save()
-        self._say(
+        self.say(
             f"imitation: done in {format_duration(time.perf_counter() - began)}; saved {self._latest_checkpoint()}"
         )
 
@@ -230,6 +284,34 @@ class Trainer:
         self.counters["seconds"] += seconds
         self.history.append(
             {"update": update + 1, "decisions": samples.decisions, "samples": len(samples), "seconds": seconds}
+        )
+
+    def _check_finite(self, statistics: dict[str, dict[str, float]], where: str) -> None:
+        """Stop the run (:class:`TrainingDiverged`) when a loss or a weight is not finite.
+
+        Checked before anything of the update is saved, so the checkpoints and ``policy.pt`` keep the
+        last good networks.
+        """
+        losses = [
+            f"{name}={by_phase['all']}" for name, by_phase in statistics.items() if not math.isfinite(by_phase["all"])
+        ]
+        networks = [
+            name
+            for name, network in (("policy", self.policy), ("critic", self.critic))
+            if not all(bool(torch.isfinite(p).all()) for p in network.parameters())
+        ]
+        if not losses and not networks:
+            return
+        what = ", ".join([*losses, *(f"{name} weights" for name in networks)])
+        latest = self._latest_checkpoint()
+        kept = (
+            f"the last good checkpoint is {latest} ({self.run_dir / 'policy.pt'} holds its policy)"
+            if latest
+            else "no checkpoint had been written yet"
+        )
+        raise TrainingDiverged(
+            f"train: stopped at {where}: not finite: {what}. Nothing of it was saved; {kept}. Resuming would "
+            "diverge at the same point: start a new run with a smaller --learning-rate (or --max-grad-norm)."
         )
 
     def _grow_pool(self, update: int) -> None:
@@ -284,6 +366,7 @@ class Trainer:
         if self.previous_checkpoint and self.previous_checkpoint.is_file():
             opponents.append(f"checkpoint:{self.previous_checkpoint}")
         step = self.counters["update"]
+        began = time.perf_counter()
         rows = evaluate(
             checkpoint,
             opponents,
@@ -292,13 +375,17 @@ class Trainer:
             config.seed,
             self.run_dir / "eval" / f"update_{step:06d}",
             self.eval_workers,
+            rules_preset=config.rules_preset,
         )
         for row in rows:
             name = "previous_checkpoint" if row["opponent"].startswith("checkpoint:") else spec_slug(row["opponent"])
             writer.add_scalar(f"eval/margin/{name}", row["margin"]["estimate"], step)
             writer.add_scalar(f"eval/win_rate/{name}", row["win_rate"]["estimate"], step)
-        self.evaluations.append({"update": step, "decisions": self.counters["decisions"], "rows": rows})
-        self._say(format_evaluation(rows, f"evaluation at update {step} ({config.eval_deals} deal pairs each):"))
+        seconds = time.perf_counter() - began  # timed for the progress line's ETA
+        pairs = config.eval_deals * len(opponents)
+        entry = {"update": step, "decisions": self.counters["decisions"], "rows": rows}
+        self.evaluations.append({**entry, "seconds": seconds, "pairs": pairs})
+        self.say(format_evaluation(rows, f"evaluation at update {step} ({config.eval_deals} deal pairs each):"))
         self.previous_checkpoint = checkpoint
 
     def _final_evaluation(self, writer: Any) -> list[dict[str, Any]]:
@@ -307,7 +394,7 @@ class Trainer:
         metrics: dict[str, float] = {"final/decisions_per_s": self.counters["decisions"] / self.counters["seconds"]}
         rows: list[dict[str, Any]] = []
         if config.final_eval_deals and config.eval_opponents:
-            self._say(f"train: final evaluation, {config.final_eval_deals} deal pairs per opponent")
+            self.say(f"train: final evaluation, {config.final_eval_deals} deal pairs per opponent")
             rows = evaluate(
                 self.run_dir / "policy.pt",
                 list(config.eval_opponents),
@@ -317,6 +404,7 @@ class Trainer:
                 self.run_dir / "eval" / "final",
                 self.eval_workers,
                 self.log,
+                rules_preset=config.rules_preset,
             )
             for row in rows:
                 name = spec_slug(row["opponent"])
@@ -334,19 +422,51 @@ class Trainer:
         writer.add_hparams(hparams, {k: v for k, v in metrics.items() if math.isfinite(v)}, run_name=".")
         return rows
 
-    def _say(self, message: str) -> None:
+    @property
+    def has_auction(self) -> bool:
+        """Whether the game trained has an auction (its hand statistics are about contracts)."""
+        return "auction" in variant_kit(self.config.rule_set()).decisions_taken
+
+    def say(self, message: str) -> None:
+        """Print a line of the run's log (nothing without a log stream)."""
         if self.log is not None:
             print(message, file=self.log, flush=True)
 
 
 class _Progress:
-    """A progress line every ``log_every`` seconds: decisions, rate, ETA, a few learning signs."""
+    """A progress line every ``log_every`` seconds: decisions, rate, ETA, a few learning signs.
+
+    The rate and the ETA come from the last :attr:`RECENT` updates, not the run's average, so a
+    slow start (or a machine that got busier) does not bend them; the ETA adds the evaluations
+    still to come, timed from the last periodic one (``+ evaluations`` when none has run yet).
+    """
+
+    #: Updates the rate is measured over.
+    RECENT = 10
 
     def __init__(self, trainer: Trainer, start: int) -> None:
         self.trainer = trainer
         self.start_update = start
         self.last = time.perf_counter()
-        self.began = self.last
+
+    def eta(self) -> tuple[float, bool]:
+        """Seconds left, and whether they include every evaluation still to come."""
+        trainer = self.trainer
+        config, update = trainer.config, trainer.counters["update"]
+        recent = trainer.history[-self.RECENT :]
+        per_update = sum(h["seconds"] for h in recent) / len(recent) if recent else float("inf")
+        seconds = per_update * (config.updates - update) if update < config.updates else 0.0
+        periodic = [e for e in trainer.evaluations if "seconds" in e]
+        every = config.eval_every
+        coming = sum(1 for step in range(update + 1, config.updates) if step % every == 0) if every else 0
+        final = config.final_eval_deals * len(config.eval_opponents) if config.eval_opponents else 0
+        if not coming and not final:
+            return seconds, True
+        if not periodic:
+            return seconds, False
+        last = periodic[-1]
+        per_pair = last["seconds"] / max(last["pairs"], 1)  # one deal pair against one opponent
+        return seconds + coming * last["seconds"] + final * per_pair, True
 
     def maybe_print(self, samples: Samples, statistics: dict[str, dict[str, float]], last: bool) -> None:
         now = time.perf_counter()
@@ -355,20 +475,19 @@ class _Progress:
             return
         self.last = now
         counters, config = trainer.counters, trainer.config
-        done = counters["update"] - self.start_update
-        remaining = config.updates - counters["update"]
-        eta = (now - self.began) / max(done, 1) * remaining
-        rate = counters["decisions"] / max(counters["seconds"], 1e-9)
+        recent = trainer.history[-self.RECENT :]
+        rate = sum(h["decisions"] for h in recent) / max(sum(h["seconds"] for h in recent), 1e-9)
+        eta, complete = self.eta()
         hands = samples.hand_stats
         means = hands.mean(axis=0) if len(hands) else [float("nan")] * len(HAND_STATS)
         column = dict(zip(HAND_STATS, means, strict=True))
-        if config.rules.get("variant", "partnership") == "two_hand":  # no auction: meld and tricks per player
+        if not trainer.has_auction:  # the two-handed game: meld and tricks per player
             hand = f"meld {column['declarer_meld']:.0f}  tricks {column['declarer_tricks']:.0f}"
         else:
             hand = f"contract {column['contract']:.0f}  made {100 * column['made']:.0f}%"
-        trainer._say(
+        trainer.say(
             f"update {counters['update']}/{config.updates}  {counters['decisions']:,} decisions  "
-            f"{rate:,.0f} dec/s  ETA {format_duration(eta)}  |  {hand}  "
+            f"{rate:,.0f} dec/s  ETA {format_duration(eta)}{'' if complete else ' + evaluations'}  |  {hand}  "
             f"entropy {statistics['entropy']['all']:.3f}  kl {statistics['approx_kl']['all']:.4f}  "
             f"value loss {statistics['value_loss']['all']:.4f}"
         )

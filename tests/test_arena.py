@@ -173,7 +173,10 @@ def test_resume_after_partial_run_and_truncated_file(tmp_path):
     text = (out / RESULTS).read_bytes()
     lines = text.splitlines(keepends=True)
     (out / RESULTS).write_bytes(b"".join(lines[:3]) + lines[3][: len(lines[3]) // 2])  # killed mid-write
+    assert len(read_results(out / RESULTS, repair=False)) == 3  # a viewer drops the partial line...
+    assert (out / RESULTS).read_bytes().endswith(lines[3][: len(lines[3]) // 2])  # ...and leaves the file be
     assert len(read_results(out / RESULTS)) == 3  # the partial line is dropped (and cut from the file)
+    assert (out / RESULTS).read_bytes() == b"".join(lines[:3])
     resumed = run_arena(ArenaConfig(agents=TWO, deals=8), out, resume=True)
     ids = [line["id"] for line in lines_of(out)]
     assert sorted(ids) == list(range(8))  # none repeated, none lost
@@ -218,12 +221,73 @@ def test_cli_interrupted_by_a_signal_resumes_without_loss_or_repeats(tmp_path):
     assert json.loads((out / "summary.json").read_text())["pairings"][0]["deal_pairs"] == 60
 
 
+def _pool_workers(pid: int) -> list[int]:
+    """The spawned pool workers among a process's children (not its resource tracker)."""
+    children = [int(c) for path in Path(f"/proc/{pid}/task").glob("*/children") for c in path.read_text().split()]
+    return [c for c in children if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="finds the workers through /proc")
+def test_a_killed_worker_ends_the_run_with_the_results_kept_for_resume(tmp_path):
+    """A worker that dies (here SIGKILL, as the out-of-memory killer does) ends the run with the
+    error, never a hang; the finished pairs stay in the results file and --resume completes them."""
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "agents.arena", *TWO, "--deals", "2000", "--workers", "2", "--out", str(out)]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    results = out / RESULTS
+    deadline = time.monotonic() + 30
+    while not (results.exists() and results.stat().st_size > 20_000) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert process.poll() is None, f"the run ended before a worker could be killed: {process.communicate()[1]}"
+    workers = _pool_workers(process.pid)
+    assert len(workers) == 2
+    os.kill(workers[0], signal.SIGKILL)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 1, stderr
+    assert "a worker process died" in stderr and "continue with --resume" in stderr
+    assert "Traceback" not in stderr
+    done = {line["id"] for line in read_results(results)}
+    assert 0 < len(done) < 2000
+    resume = [sys.executable, "-m", "agents.arena", "--resume", "--out", str(out), "--deals", str(max(done) + 3)]
+    finished = subprocess.run([*resume, "--workers", "1"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert finished.returncode == 0, finished.stderr
+    ids = [line["id"] for line in lines_of(out)]
+    assert len(ids) == len(set(ids)) and set(range(max(done) + 3)) <= set(ids)
+
+
+def test_a_job_that_raises_in_a_worker_ends_the_run_naming_it():
+    """The lines of jobs finished before the failure still come out; the error names the job and
+    carries the worker's traceback."""
+    from agents.arena import WorkerFailure, execute
+
+    finished = []
+    with pytest.raises(WorkerFailure, match=r"job -1\.0 failed in a worker: ValueError: math domain error") as info:
+        finished.extend(execute([4.0, 9.0, -1.0], 2, play=math.sqrt))
+    assert "Traceback" in info.value.details and "ValueError" in info.value.details
+    assert set(finished) <= {2.0, 3.0}
+    with pytest.raises(WorkerFailure, match=r"job -1\.0 failed: ValueError"):  # the same in this process
+        list(execute([4.0, -1.0], 1, play=math.sqrt))
+
+
 # ------------------------------------------------------------------------------ ratings through the arena
+
+
+def _png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
 
 
 def test_round_robin_rates_the_stronger_agent_first(tmp_path, cautious):
     strong = cautious
     summary = run_arena(ArenaConfig(agents=(*TWO, strong), deals=30), tmp_path)
+    width, height = _png_size(tmp_path / "ratings.png")  # the rating chart, with values
+    assert width >= 1200 and height >= 400
+    from agents.arena_report import ratings_figure
+
+    texts = [text.get_text() for text in ratings_figure(summary).axes[0].texts]
+    best = max(summary["ratings"]["agents"], key=lambda r: r["elo"])
+    assert f"{best['elo']:+.0f} [{best['low']:+.0f}, {best['high']:+.0f}]" in texts
     ratings = {r["agent"]: r for r in summary["ratings"]["agents"]}
     assert max(ratings, key=lambda agent: ratings[agent]["elo"]) == strong
     assert ratings[strong]["low"] > max(ratings[agent]["high"] for agent in TWO)
@@ -242,6 +306,27 @@ def test_summary_of_no_lines_has_empty_statistics():
     assert pairing["deal_pairs"] == 0 and math.isnan(pairing["margin"]["estimate"])
 
 
+def test_progress_eta_comes_from_the_recent_rate():
+    """A minute of worker start-up, then a pair a second: the ETA says 89 s for the 89 pairs left (a
+    cumulative average said 9:26), and a later change of pace shows within the window."""
+    import io
+
+    from agents.arena import Progress
+
+    now = [0.0]
+    stream = io.StringIO()
+    progress = Progress(100, stream, every=0.0, window=20.0, clock=lambda: now[0])
+    for t in range(60, 71):
+        now[0] = float(t)
+        progress.advance(1)
+    assert stream.getvalue().splitlines()[0].endswith("? pairs/s, ETA ?")  # one finished pair: no rate yet
+    assert stream.getvalue().splitlines()[-1] == "arena: 11/100 pairs (11%), 1.0 pairs/s, ETA 0:01:29"
+    for t in range(71, 101):  # then two pairs a second
+        now[0] = float(t)
+        progress.advance(2)
+    assert stream.getvalue().splitlines()[-1] == "arena: 71/100 pairs (71%), 2.0 pairs/s, ETA 0:00:14"
+
+
 # ------------------------------------------------------------------------------ bad input
 
 
@@ -257,7 +342,16 @@ def test_summary_of_no_lines_has_empty_statistics():
         (["random", RANDOM_MIX, "--rule", "nosuch=1"], "unknown rule switch nosuch"),
         (["random", RANDOM_MIX, "--rule", "head_rule"], "expected name=value"),
         (["random", RANDOM_MIX, "--deals", "0"], "not both 0"),
+        (["random", RANDOM_MIX, "--seed", "-1"], "--seed must be >= 0, got -1"),
+        (["random", RANDOM_MIX, "--rules-preset", "nosuch"], "invalid choice: 'nosuch'"),
+        (["random", RANDOM_MIX, "--rules-preset", "casual", "--rule", "variant=two_hand"], "does not apply"),
+        (["random", "mix:auction=random,play=nosuch"], "mix part play=nosuch: unknown agent 'nosuch'; known agents"),
+        (["random", "heuristic:aggression=high"], "aggression='high' of agent 'heuristic' is not a number"),
         (["--resume"], "--out or --name"),
+        # pimc plays the partnership game only: refused, not silently played as the heuristic.
+        (["heuristic", "pimc", "--rule", "variant=cutthroat"], "pimc plays the partnership game only"),
+        (["heuristic", "mix:play=pimc,default=heuristic", "--rule", "variant=two_hand"], "mix part play=pimc"),
+        (["heuristic", "mix:auction=random,play=random", "--rule", "variant=two_hand"], "meld without an agent"),
     ],
 )
 def test_bad_input_is_rejected_before_any_play(tmp_path, capsys, argv, message):
@@ -276,7 +370,7 @@ def test_bad_input_is_rejected_before_any_play(tmp_path, capsys, argv, message):
 def test_cli_end_to_end_writes_table_csv_json_and_plot(tmp_path):
     out = tmp_path / "cli"
     command = [sys.executable, "-m", "agents.arena", *TWO, "--deals", "4", "--workers", "2", "--out", str(out)]
-    command += ["--rule", "head_rule=led_card", "--seed", "3"]
+    command += ["--rules-preset", "casual", "--rule", "head_rule=led_card", "--seed", "3"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     result = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)
     assert result.returncode == 0, result.stderr
@@ -288,10 +382,23 @@ def test_cli_end_to_end_writes_table_csv_json_and_plot(tmp_path):
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert summary["pairings"][0]["margin"]["n"] == 4
     assert float(rows[0]["margin"]) == pytest.approx(summary["pairings"][0]["margin"]["estimate"])
-    assert (out / "margins.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = _png_size(out / "margins.png")
+    assert width >= 1200 and height >= 300
+    from agents.arena_report import margin_figure
+
+    axes = margin_figure(summary).axes[0]
+    margin = summary["pairings"][0]["margin"]
+    assert [t.get_text() for t in axes.texts] == [
+        f"{margin['estimate']:+.1f} [{margin['low']:+.1f}, {margin['high']:+.1f}]"
+    ]
+    assert [t.get_text() for t in axes.get_yticklabels()] == [f"random vs {RANDOM_MIX}\n4 deal pairs"]
     assert (out / "summary.txt").read_text(encoding="utf-8").strip() == result.stdout.strip()
     config = json.loads((out / "config.json").read_text(encoding="utf-8"))
     assert config["rules"]["head_rule"] == "led_card" and config["seed"] == 3
+    assert config["rules_preset"] == "casual" and config["rules"]["must_overtrump"] is False  # from the preset
+    version = config["code_version"]  # the git commit in a clone, the package version always
+    assert version["package_version"] and ("git_commit" not in version or len(version["git_commit"]) == 40)
+    assert config["checkpoints"] == []
     assert all(line["plays"][0]["hands"][0]["options"]["head_rule"] == "led_card" for line in lines_of(out))
 
 

@@ -266,6 +266,29 @@ def test_load_agent_specs_and_parameters(tmp_path, monkeypatch):
         load_agent(f"checkpoint:{saved}")
 
 
+def test_checkpoint_probabilities_cover_the_legal_actions_and_match_its_play():
+    """``NeuralAgent.probabilities``: zero off the mask, summing to one, greedy play takes the most
+    probable action, and sampling draws from exactly these probabilities."""
+    greedy = load_agent("checkpoint:bundled", seed=0)
+    game = Game(Rules(), np.random.default_rng(3))
+    seen_phases = set()
+    while not game.hand_over:
+        view, mask = game.view(game.to_act), legal_mask(game)
+        probabilities = greedy.probabilities(view, mask)
+        assert probabilities.shape == mask.shape and probabilities.dtype == np.float64
+        assert np.all(probabilities[mask == 0] == 0) and abs(probabilities.sum() - 1) < 1e-9
+        action = decide(greedy, game)
+        assert probabilities[action] == probabilities.max()
+        seen_phases.add(game.phase.decision)
+        game.apply(action)
+    assert {"auction", "play"} <= seen_phases
+    sampler = load_agent("checkpoint:bundled,sample=true", seed=5)
+    game = Game(Rules(), np.random.default_rng(3))
+    view, mask = game.view(game.to_act), legal_mask(game)
+    expected = np.random.default_rng(5).choice(len(mask), p=sampler.probabilities(view, mask))
+    assert sampler.act(view, mask) == expected
+
+
 # --------------------------------------------------------------------------------------------
 # PIMC internals
 

@@ -572,7 +572,7 @@ def test_illegal_actions_raise_and_leave_the_state_unchanged(plays):
     before = pickle.dumps(game)
     illegal = next(a for a in range(game.layout.size) if a not in game.legal_actions())
     for action in (illegal, np.int64(illegal), -1, game.layout.size, 1.5, True, "3", None):
-        with pytest.raises(IllegalActionError, match="not legal"):
+        with pytest.raises(IllegalActionError, match=r"not legal|must be an integer"):
             game.apply(action)
         assert pickle.dumps(game) == before
     for phase_game in (new_game(), thrown_in_game(CUTTHROAT.replace(bid_raises="any"), 350)):

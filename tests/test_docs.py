@@ -4,12 +4,14 @@ from pathlib import Path
 
 import pytest
 
-from pinochle_env.env import action_table, observation_table, switch_table
+from pinochle_env.env import action_table, bounds_table, observation_table, switch_table
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("table", [action_table, observation_table, switch_table], ids=lambda f: f.__name__)
+@pytest.mark.parametrize(
+    "table", [action_table, observation_table, switch_table, bounds_table], ids=lambda f: f.__name__
+)
 def test_readme_holds_generated_table(table):
     assert table() in README, f"README is out of date: regenerate the {table.__name__} block"
 
@@ -32,3 +34,41 @@ def test_ci_runs_the_readme_test_command():
     assert commands[0].endswith("python train.py --config configs/default")
     ci = (Path(__file__).resolve().parents[1] / ".ci" / "run").read_text(encoding="utf-8")
     assert commands[1] in ci.splitlines()
+
+
+def test_readme_layout_names_every_module():
+    """The README's Layout block names every module and game package, so it cannot fall behind the tree."""
+    root = Path(__file__).resolve().parents[1]
+    block = README.split("## Layout", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    words = set(block.replace(",", " ").replace("/", " ").replace("+", " ").split())
+    missing = [
+        str(path.relative_to(root))
+        for package in ("pinochle_env", "agents", "pinochle_train", "pinochle_web")
+        for path in sorted((root / package).rglob("*.py"))
+        if (path.stem if path.stem != "__init__" else path.parent.name) not in words
+    ]
+    assert not missing, f"README Layout block does not name: {', '.join(missing)}"
+
+
+def test_readme_figures_are_the_ones_their_benchmarks_recorded():
+    """Each marked figure block of the README is exactly what its results file in docs/ gives (made
+    by ``python benchmarks/figures.py``), and names the commit of the measurement, which is in this
+    repository's history where there is one."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(root / "benchmarks"))
+    try:
+        import figures
+    finally:
+        sys.path.remove(str(root / "benchmarks"))
+    blocks = figures.readme_blocks(README)
+    assert {"env_speed", "bot_ladder"} <= set(blocks), sorted(blocks)
+    for name, body in blocks.items():
+        data = figures.load(name)
+        assert body == figures.render(name), f"README figures of {name} differ from docs/{name}.json"
+        assert data["commit"][:10] in body
+        if (root / ".git").exists():
+            known = subprocess.run(["git", "cat-file", "-e", data["commit"]], cwd=root, capture_output=True)
+            assert known.returncode == 0, f"docs/{name}.json names commit {data['commit']}, not in the history"

@@ -10,8 +10,6 @@ from agents.gym_env import ENV_ID, SingleSeatEnv
 from pinochle_env import IllegalActionError
 from pinochle_env.records import to_arrays
 
-pytestmark = pytest.mark.filterwarnings("ignore:.*Box observation space m.*:UserWarning")
-
 
 def play_episode(env: SingleSeatEnv, seed: int, policy_seed: int = 0) -> tuple[np.ndarray, list[tuple]]:
     """One episode with uniformly random legal actions: the first observation and (action, step result)s."""

@@ -56,7 +56,7 @@ def test_lockstep_legality_matches_the_rules(head_rule, must_overtrump):
         row[TO_ACT], row[TRICK_LEN], row[TRUMP] = seat, len(trick), trump
         row[TRICK : TRICK + len(trick)] = trick
         row[HEADING] = trick[R.trick_winner(trick, trump)] if trick else NO_CARD
-    legal = play._legal(np.arange(SITUATIONS), play.state)  # one 0/1 flag per card type
+    legal = play.legal(np.arange(SITUATIONS), play.state)  # one 0/1 flag per card type
     expected = [R.legal_card_bits(held, trick, trump, head_rule, must_overtrump) for held, trick, trump in situations]
     assert legal.tolist() == [[bits >> card & 1 for card in range(NUM_TYPES)] for bits in expected]
     assert len(set(expected)) > SITUATIONS // 6  # varied situations, not one answer over and over

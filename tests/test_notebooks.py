@@ -1,10 +1,12 @@
 """The notebooks in notebooks/ run from top to bottom and show what their text promises.
 
-Each notebook is executed in a fresh ``python3`` kernel (ipykernel, from the dev extras: the
-kernel runs this interpreter) with small budgets set through its ``PINOCHLE_NB_*`` environment
-variables and the working directory in ``tmp_path``, so nothing is written into the repository.
-The second notebook needs the bundled agent: when ``agents/bundled/pinochle_ppo.pt`` is missing
-its test fails, naming the file, rather than skipping.
+They are stored with their outputs (``python notebooks/regenerate.py`` makes them), so that they
+show their tables and plots when browsed. Each is executed here afresh in a fresh ``python3``
+kernel (ipykernel, from the dev extras: the kernel runs this interpreter) with small budgets set
+through its ``PINOCHLE_NB_*`` environment variables and the working directory in ``tmp_path``, so
+nothing is written into the repository. The second and third notebooks need the bundled agent:
+when ``agents/bundled/pinochle_ppo.pt`` is missing their tests fail, naming the file, rather than
+skipping.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 TOUR = NOTEBOOKS / "01_environment_tour.ipynb"
 AGENTS = NOTEBOOKS / "02_agents_and_training.ipynb"
+OWN = NOTEBOOKS / "03_own_agents_and_data.ipynb"
 
 
 def _execute(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **env: str) -> nbformat.NotebookNode:
@@ -60,15 +63,24 @@ def _images(notebook: nbformat.NotebookNode) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("path", [TOUR, AGENTS], ids=lambda path: path.stem)
-def test_notebook_stored_without_outputs(path):
+def test_every_notebook_is_tested():
+    assert sorted(NOTEBOOKS.glob("*.ipynb")) == sorted([TOUR, AGENTS, OWN])
+
+
+@pytest.mark.parametrize("path", [TOUR, AGENTS, OWN], ids=lambda path: path.stem)
+def test_notebook_stored_with_its_outputs(path):
+    """Every code cell ran, in order, and the notebook shows what it printed and plotted."""
     notebook = nbformat.read(path, as_version=4)
     nbformat.validate(notebook)
     code = [cell for cell in notebook.cells if cell.cell_type == "code"]
     assert code
-    assert all(cell.outputs == [] and cell.execution_count is None for cell in code), (
-        f"{path.name} is stored with outputs; strip them (outputs [] and execution_count null)"
+    counts = [cell.execution_count for cell in code]
+    assert counts == list(range(1, len(code) + 1)), (
+        f"{path.name} is not stored as one run from the top (execution counts {counts}): "
+        "python notebooks/regenerate.py " + path.name
     )
+    assert not [output for cell in code for output in cell.outputs if output["output_type"] == "error"]
+    assert sum(bool(cell.outputs) for cell in code) >= len(code) // 2, f"{path.name} shows little output"
     assert notebook.metadata["kernelspec"]["name"] == "python3"
 
 
@@ -89,14 +101,24 @@ def test_environment_tour(tmp_path, monkeypatch):
     assert not list(tmp_path.iterdir()), "the tour writes no files"
 
 
-def test_agents_and_training(tmp_path, monkeypatch):
+def _require_bundled(notebook: Path) -> None:
     assert BUNDLED.is_file(), (
-        f"{BUNDLED} is missing: {AGENTS.name} plays the bundled agent (checkpoint:bundled). Ship the trained "
+        f"{BUNDLED} is missing: {notebook.name} plays the bundled agent (checkpoint:bundled). Ship the trained "
         "policy there (copy a run's policy.pt, e.g. after python train.py --config default); this test fails "
         "rather than skips without it"
     )
+
+
+def test_agents_and_training(tmp_path, monkeypatch):
+    _require_bundled(AGENTS)
     out = tmp_path / "out"
-    env = {"PINOCHLE_NB_DEALS": "4", "PINOCHLE_NB_UPDATES": "2", "PINOCHLE_NB_OUT": str(out), "PINOCHLE_NB_RUN": ""}
+    env = {
+        "PINOCHLE_NB_DEALS": "4",
+        "PINOCHLE_NB_UPDATES": "2",
+        "PINOCHLE_NB_DECISIONS": "400",
+        "PINOCHLE_NB_OUT": str(out),
+        "PINOCHLE_NB_RUN": "",
+    }
     notebook = _execute(AGENTS, tmp_path, monkeypatch, **env)
     text = _text(notebook)
     assert "checkpoint:bundled <- " in text
@@ -109,3 +131,34 @@ def test_agents_and_training(tmp_path, monkeypatch):
     for opponent in ("heuristic", "random"):
         assert (out / "arena" / opponent / "results.jsonl").is_file()
     assert (out / "runs" / "nb" / "policy.pt").is_file()
+
+
+def test_agents_and_training_explains_a_bad_run_directory_and_leaves_no_temporary_folder(tmp_path, monkeypatch):
+    """A relative PINOCHLE_NB_RUN that names no run is refused naming the paths it tried (beside the
+    notebook and under the repository root); without PINOCHLE_NB_OUT its outputs went to a temporary
+    folder, which is gone when the kernel is."""
+    _require_bundled(AGENTS)
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    env = {"PINOCHLE_NB_DEALS": "1", "PINOCHLE_NB_OUT": "", "PINOCHLE_NB_RUN": "runs/no-such-run"}
+    with pytest.raises(Exception, match="is not a training run directory") as error:
+        _execute(AGENTS, tmp_path, monkeypatch, **env)
+    assert str(ROOT / "runs" / "no-such-run") in str(error.value)
+    assert str(tmp_path / "runs" / "no-such-run") in str(error.value)
+    assert not list((tmp_path / "tmp").glob("pinochle-notebook-*")), "the notebook left its temporary folder behind"
+
+
+def test_own_agents_and_data(tmp_path, monkeypatch):
+    _require_bundled(OWN)
+    env = {"PINOCHLE_NB_DEALS": "4", "PINOCHLE_NB_STEPS": "40", "PINOCHLE_NB_HANDS": "12"}
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    text = _text(_execute(OWN, tmp_path, monkeypatch, **env))
+    assert "highcard:prefer_trump=false prefer_trump = False" in text  # registered, with a typed parameter
+    assert "highcard vs random over 4 deal pairs:" in text  # played in the arena
+    assert "hands; team margin per hand" in text  # the training loop on BatchedGames ran
+    assert "'observation': (" in text and "decisions with a choice" in text  # to_arrays
+    assert "agreement with the heuristic:" in text
+    assert "the policy's top choices:" in text and "the agent plays:" in text
+    assert not list((tmp_path / "tmp").glob("pinochle-notebook-*")), "the notebook left its temporary folder behind"
+    assert [path.name for path in tmp_path.iterdir()] == ["tmp"], "the notebook wrote into its working directory"

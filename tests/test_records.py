@@ -523,3 +523,20 @@ def test_docs_name_every_record_key_and_switch():
         assert f"| `{name}` |" in text, name
     for preset in PRESETS:
         assert f"| `{preset}` |" in text, preset
+
+
+def test_rules_from_command_line_takes_the_preset_first_then_each_rule():
+    from pinochle_env.switches import rules_from_command_line
+
+    assert rules_from_command_line() == Rules()
+    assert rules_from_command_line("casual") == PRESETS["casual"]
+    over = rules_from_command_line("casual", ["must_overtrump=true", "counting=classic"])
+    assert over == Rules(head_rule="none", must_overtrump=True, counting="classic")
+    assert rules_from_command_line(None, ["variant=two_hand"]).target == 1000
+    for preset, rules, message in [
+        ("nope", [], "unknown rules preset 'nope'; presets: default, pagat, casual"),
+        (None, ["head_rule"], "expected NAME=VALUE"),
+        ("pagat", ["variant=two_hand"], "run_extras does not apply"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            rules_from_command_line(preset, rules)

@@ -266,6 +266,23 @@ def test_trick_positions_all_switches(name, head_rule, must_overtrump):
     assert sorted(got) == expected_legal(name, head_rule, must_overtrump)
 
 
+#: (position, refused card) -> the rule the refusal names (default switches).
+REFUSALS = {
+    ("T1", "9S"): "must beat",
+    ("T1", "TH"): "must follow suit (spades)",
+    ("T4", "AD"): "no clubs, so you must trump",
+    ("T6", "9H"): "higher trump",
+    ("T13", "AS"): "must trump",
+}
+
+
+def test_play_refusal_names_the_rule_each_refused_card_breaks():
+    for (name, refused), reason in REFUSALS.items():
+        trick, hand, legal = TRICKS[name]
+        assert refused in hand.split() and refused not in legal.split()
+        assert reason in R.play_refusal(counts(hand), cards(trick), HEARTS, cards(refused)[0])
+
+
 def test_trick_overrides_differ_from_default():
     for name, head_rule in HEAD_OVERRIDES:
         assert expected_legal(name, head_rule, True) != sorted(cards(TRICKS[name][2]))

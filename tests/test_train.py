@@ -8,16 +8,18 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 import torch
 
-from agents.arena import ArenaConfig, run_arena
+from agents.arena import ArenaConfig, ArenaError, run_arena
+from agents.base import decide
 from agents.neural.checkpoints import CheckpointError, load_checkpoint, save_checkpoint
 from agents.neural.network import masked_logits
 from agents.registry import load_agent
-from pinochle_env import Rules
+from pinochle_env import Game, Rules
 from pinochle_train import cli
 from pinochle_train.backends import InProcessBackend
 from pinochle_train.config import TrainConfig, build_config
@@ -106,12 +108,147 @@ def test_resume_after_kill_equals_straight_run(tmp_path: Path) -> None:
     assert len(expected["pool"]) == len(resumed["pool"]) == 2
 
 
-def test_resume_refuses_changed_settings(tmp_path: Path) -> None:
+def _children(pid: int) -> list[int]:
+    return [int(c) for path in Path(f"/proc/{pid}/task").glob("*/children") for c in path.read_text().split()]
+
+
+def _running(pid: int) -> bool:
+    """Whether a process exists and is not a zombie."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, IndexError):
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="finds the workers through /proc")
+def test_sigterm_stops_training_like_ctrl_c(tmp_path: Path) -> None:
+    """A plain ``kill PID`` prints the "continue with --resume" line and stops the rollout workers,
+    without a traceback from them."""
+    run = tmp_path / "t"
+    args = [*TINY, "--workers", "1", "--updates", "1000", "--checkpoint-every", "1"]
+    command = [sys.executable, str(REPO / "train.py"), *args, "--out-dir", str(tmp_path), "--run-name", "t"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    first = run / "checkpoints" / "update_000001.pt"
+    deadline = time.monotonic() + 120
+    while not first.exists() and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    workers = _children(process.pid)
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=60)
+    assert first.exists(), stderr
+    assert process.returncode == 130, stderr
+    assert f"continue with python train.py --resume {run}" in stderr
+    assert "Traceback" not in stderr and "BrokenPipeError" not in stderr
+    deadline = time.monotonic() + 10
+    while any(map(_running, workers)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert workers and not any(map(_running, workers))
+
+
+def test_a_rollout_worker_ends_quietly_when_the_trainer_is_gone(
+    capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The trainer killed mid-collection (its end of the pipe closed): the worker ends at its next
+    send or receive, without a BrokenPipeError or EOFError traceback."""
+    import multiprocessing
+
+    from pinochle_train.backends import _worker_main
+
+    monkeypatch.setattr(signal, "signal", lambda *args: None)  # the worker's settings, not this process's
+    monkeypatch.setattr(torch, "set_num_threads", lambda *args: None)
+    config = build_config({"workers": 1, "games_per_worker": 2, "hidden": [16], "critic_hidden": [16]})
+    trainer_end, worker_end = multiprocessing.Pipe()
+    trainer_end.send(("collect", 0, None, 20))  # no weights: the worker's reply is an error report
+    trainer_end.close()  # gone before the reply comes back
+    _worker_main(config, 0, worker_end)  # returns instead of raising BrokenPipeError
+    trainer_end, worker_end = multiprocessing.Pipe()
+    trainer_end.close()
+    _worker_main(config, 0, worker_end)  # EOFError at the receive
+    captured = capsys.readouterr()
+    assert captured.err == captured.out == ""
+
+
+def test_resume_refuses_changed_settings(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     assert run_cli([*TINY, "--updates", "1", "--out-dir", str(tmp_path), "--run-name", "r"]) == 0
     with pytest.raises(SystemExit):
         run_cli(["--resume", str(tmp_path / "r"), "--learning-rate", "0.1"])
     with pytest.raises(SystemExit):  # the run directory exists: no silent overwrite
         run_cli([*TINY, "--updates", "1", "--out-dir", str(tmp_path), "--run-name", "r"])
+    # The evaluation fields may change, eval_opponents included.
+    resumed = ["--resume", str(tmp_path / "r"), "--updates", "2", "--eval-opponents", "random"]
+    assert run_cli([*resumed, "--final-eval-deals", "1"]) == 0
+    assert load_checkpoint(tmp_path / "r" / "checkpoints" / "update_000002.pt")["config"]["eval_opponents"] == [
+        "random"
+    ]
+    assert (tmp_path / "r" / "eval" / "final" / "random").is_dir()
+
+    # A finished run says so instead of planning "updates 3..2", and keeps its evaluation.
+    capsys.readouterr()
+    assert run_cli([*resumed, "--final-eval-deals", "1"]) == 0
+    err = capsys.readouterr().err
+    assert "has finished its 2 updates: nothing to train" in err and "3..2" not in err
+    assert "its final evaluation is in" in err and "final evaluation," not in err
+    for refused, message in [
+        (["--updates", "1"], "--updates 1 is below the 2 updates"),
+        (["--config", "long"], "--config long would be ignored"),
+    ]:
+        with pytest.raises(SystemExit):
+            run_cli(["--resume", str(tmp_path / "r"), *refused])
+        assert message in capsys.readouterr().err
+
+
+def test_every_agent_spec_is_checked_before_training(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """A bad evaluation opponent stops the run before its first update, not at the final evaluation."""
+    where = ["--out-dir", str(tmp_path), "--run-name", "n"]
+    for spec, message in [
+        ("nope", "eval_opponents: bad agent spec 'nope': unknown agent 'nope'"),
+        ("random,pimc", "bad agent spec 'pimc': pimc plays the partnership game only"),
+    ]:
+        with pytest.raises(SystemExit) as exit_info:
+            run_cli([*TINY, "--eval-opponents", spec, "--rule", "variant=cutthroat", *where])
+        assert exit_info.value.code == 2
+        assert message in capsys.readouterr().err
+        assert not (tmp_path / "n").exists()
+    # A spec keeps the commas of its parameters: only a known agent name after a comma starts the next.
+    args = cli.build_parser().parse_args(["--eval-opponents", "pimc:samples=2,budget=0.1,heuristic, random"])
+    assert cli._overrides(args)["eval_opponents"] == ["pimc:samples=2,budget=0.1", "heuristic", "random"]
+    mixed = "mix:play=pimc:samples=2,budget=0.1,default=random,checkpoint:bundled,sample=true"
+    args = cli.build_parser().parse_args(["--eval-opponents", mixed])
+    assert cli._overrides(args)["eval_opponents"] == [
+        "mix:play=pimc:samples=2,budget=0.1,default=random",
+        "checkpoint:bundled,sample=true",
+    ]
+
+
+def test_a_run_whose_weights_turn_non_finite_stops_keeping_the_last_good_checkpoint(
+    tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pinochle_train import trainer as trainer_module
+
+    real_update = trainer_module.ppo_update
+    calls = []
+
+    def diverging_update(policy, *args, **kwargs):
+        statistics = real_update(policy, *args, **kwargs)
+        calls.append(1)
+        if len(calls) == 2:  # what an overflowing step leaves behind
+            with torch.no_grad():
+                next(policy.parameters()).fill_(float("nan"))
+            statistics["policy_loss"]["all"] = float("nan")
+        return statistics
+
+    monkeypatch.setattr(trainer_module, "ppo_update", diverging_update)
+    args = [*TINY, "--updates", "3", "--checkpoint-every", "1", "--final-eval-deals", "2"]
+    assert run_cli([*args, "--out-dir", str(tmp_path), "--run-name", "d"]) == 1
+    err = capsys.readouterr().err
+    run = tmp_path / "d"
+    assert "stopped at update 2: not finite: policy_loss=nan, policy weights" in err
+    assert f"the last good checkpoint is {run / 'checkpoints' / 'update_000001.pt'}" in err
+    assert "Traceback" not in err and "final evaluation" not in err
+    assert sorted(p.name for p in (run / "checkpoints").iterdir()) == ["update_000001.pt"]
+    kept = load_checkpoint(run / "policy.pt")["policy"]
+    assert tensors_equal(kept, load_checkpoint(run / "checkpoints" / "update_000001.pt")["policy"])
+    assert all(torch.isfinite(tensor).all() for tensor in kept.values())
 
 
 def test_only_the_latest_checkpoints_are_kept(tmp_path: Path) -> None:
@@ -119,6 +256,26 @@ def test_only_the_latest_checkpoints_are_kept(tmp_path: Path) -> None:
     assert run_cli([*args, "--out-dir", str(tmp_path), "--run-name", "k"]) == 0
     kept = sorted(path.name for path in (tmp_path / "k" / "checkpoints").iterdir())
     assert kept == ["update_000003.pt", "update_000004.pt"]
+
+
+def test_eta_comes_from_the_recent_updates_and_counts_the_evaluations() -> None:
+    """A slow start does not bend the ETA (the mean of all updates would say 80 x 5.5 s); the
+    evaluations still to come are timed from the last periodic one."""
+    from pinochle_train.trainer import _Progress
+
+    config = build_config(
+        {"workers": 0, "updates": 100, "eval_every": 50, "eval_deals": 30, "final_eval_deals": 200, "hidden": [8]}
+    )
+    history = [{"decisions": 100, "samples": 80, "seconds": s} for s in [10.0] * 10 + [1.0] * 10]
+    trainer = SimpleNamespace(config=config, counters={"update": 20}, history=history, evaluations=[])
+    progress = _Progress(trainer, 0)  # type: ignore[arg-type]
+    assert progress.eta() == (pytest.approx(80.0), False)  # no evaluation timed yet
+    # A periodic evaluation: 30 deal pairs against 3 opponents in 45 s, 0.5 s a pair.
+    trainer.evaluations = [{"update": 10, "rows": [], "seconds": 45.0, "pairs": 90}]
+    # 80 updates, the evaluation at update 50, the final one: 200 pairs against 2 opponents.
+    assert progress.eta() == (pytest.approx(80.0 + 45.0 + 200 * 2 * 0.5), True)
+    trainer.counters["update"] = 100
+    assert progress.eta() == (pytest.approx(200.0), True)  # only the final evaluation is left
 
 
 def test_rollout_respects_masks_and_counts() -> None:
@@ -162,25 +319,60 @@ def _policy_export(tmp_path: Path, name: str = "c.pt", rules: dict | None = None
 
 
 def test_checkpoint_agent_plays_legal_moves_in_the_arena(tmp_path: Path) -> None:
+    import hashlib
+    import json
+
     path = _policy_export(tmp_path)
-    summary = run_arena(ArenaConfig(agents=(f"checkpoint:{path}", "random"), deals=2), tmp_path / "arena")
+    spec = f"checkpoint:{path}"
+    summary = run_arena(ArenaConfig(agents=(spec, "random"), deals=2), tmp_path / "arena")
     assert summary["pairings"][0]["deal_pairs"] == 2
+    # config.json records the file's hash, and a resume refuses a file that changed since.
+    recorded = json.loads((tmp_path / "arena" / "config.json").read_text())["checkpoints"]
+    assert recorded == [{"spec": spec, "file": str(path), "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}]
+    from pinochle_train.evaluate import evaluate
+
+    evaluate(path, ["random"], Rules(), 1, 0, tmp_path / "eval", 1)
+    changed = load_checkpoint(path)
+    next(iter(changed["policy"].values())).add_(1.0)
+    save_checkpoint(changed, path)  # other weights in the same file
+    with pytest.raises(ValueError, match=r"checkpoint changed since the run began: .*c\.pt"):
+        run_arena(ArenaConfig(agents=(spec, "random"), deals=3), tmp_path / "arena", resume=True)
+    # The trainer's evaluation of a policy that trained on since starts afresh rather than mixing.
+    (row,) = evaluate(path, ["random"], Rules(), 2, 0, tmp_path / "eval", 1)
+    assert row["deal_pairs"] == 2
+    assert json.loads((tmp_path / "eval" / "random" / "config.json").read_text())["checkpoints"][0]["sha256"] == (
+        hashlib.sha256(path.read_bytes()).hexdigest()
+    )
     sampler = load_agent(f"checkpoint:{path},sample=true", seed=1)
     assert sampler.sample
 
 
 def test_mismatched_and_corrupt_checkpoints_are_refused(tmp_path: Path) -> None:
     good = _policy_export(tmp_path)
-    # Trained with max_bid=500 (a smaller observation and action space): refused at the first
-    # decision of a default game, naming the sizes that differ.
+    # Trained with max_bid=500 (a smaller observation and action space): refused before any play
+    # of a default game (the agent's check_rules), naming the sizes that differ.
     small = _policy_export(tmp_path, "small.pt", {"max_bid": 500})
-    with pytest.raises(CheckpointError, match=r"observation_size: checkpoint \d+, this game .*num_actions"):
+    with pytest.raises(ArenaError, match=r"observation_size: checkpoint \d+, this game .*num_actions"):
         run_arena(ArenaConfig(agents=(f"checkpoint:{small}", "random"), deals=1), tmp_path / "m")
+    assert not (tmp_path / "m").exists()
     # ... and the other way round.
-    with pytest.raises(CheckpointError, match="max_bid=500"):
+    with pytest.raises(ArenaError, match="max_bid=500"):
         run_arena(
             ArenaConfig(agents=(f"checkpoint:{good}", "random"), deals=1, rules=Rules(max_bid=500)), tmp_path / "s"
         )
+    assert not (tmp_path / "m").exists() and not (tmp_path / "s").exists()
+    # A cutthroat policy in the partnership arena: a usage error at start-up, not a traceback mid-run.
+    from agents.arena import main as arena_main
+
+    cutthroat = _policy_export(tmp_path, "cut.pt", {"variant": "cutthroat"})
+    with pytest.raises(SystemExit) as exit_info:
+        arena_main([f"checkpoint:{cutthroat}", "random", "--deals", "1", "--out", str(tmp_path / "c")])
+    assert exit_info.value.code == 2 and not (tmp_path / "c").exists()
+    # A text file is not a checkpoint.
+    text = tmp_path / "notes.pt"
+    text.write_text("not a checkpoint\n")
+    with pytest.raises(CheckpointError, match=r"notes\.pt is not a checkpoint: not a file torch\.save wrote"):
+        load_agent(f"checkpoint:{text}")
     # Weights that contradict the recorded sizes.
     lying = save_checkpoint({**load_checkpoint(good), "observation_size": 999}, tmp_path / "lying.pt")
     with pytest.raises(CheckpointError, match="do not fit"):
@@ -198,6 +390,8 @@ def test_mismatched_and_corrupt_checkpoints_are_refused(tmp_path: Path) -> None:
         load_checkpoint(foreign)
     with pytest.raises(ValueError, match="not found"):
         load_agent(f"checkpoint:{tmp_path / 'missing.pt'}")
+    with pytest.raises(ValueError, match=r"holds no policy\.pt and no checkpoints/update_"):
+        load_agent(f"checkpoint:{(tmp_path / 'empty').mkdir() or tmp_path / 'empty'}")
     # A run with other rules or another network cannot resume from it.
     trainer = Trainer(build_config({"workers": 0, "hidden": [16], "critic_hidden": [16]}), tmp_path)
     with pytest.raises(CheckpointError, match=r"observation_size.*rules"):
@@ -205,6 +399,19 @@ def test_mismatched_and_corrupt_checkpoints_are_refused(tmp_path: Path) -> None:
     wider = Trainer(build_config({"workers": 0, "hidden": [32], "critic_hidden": [16]}), tmp_path)
     with pytest.raises(CheckpointError, match=r"hidden: checkpoint \[16\], this run \[32\]"):
         wider.restore(load_checkpoint(good))
+
+
+def test_a_run_directory_is_a_checkpoint_spec(tmp_path: Path) -> None:
+    """``checkpoint:runs/<run>`` takes the run's policy.pt, or else its latest training checkpoint
+    (what ``--resume`` takes)."""
+    run = tmp_path / "run"
+    _policy_export(run / "checkpoints", "update_000001.pt")
+    latest = _policy_export(run / "checkpoints", "update_000002.pt")
+    assert load_agent(f"checkpoint:{run}").path == latest
+    policy = _policy_export(run, "policy.pt")
+    assert load_agent(f"checkpoint:{run}").path == policy
+    summary = run_arena(ArenaConfig(agents=(f"checkpoint:{run}", "random"), deals=1), tmp_path / "arena")
+    assert summary["pairings"][0]["deal_pairs"] == 1
 
 
 def test_save_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -236,6 +443,26 @@ def test_config_errors_name_the_key(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert exit_info.value.code == 2
     assert "unknown config key bogus" in capsys.readouterr().err
     assert not (tmp_path / "bad").exists()  # refused before anything ran
+    for name, value, message in [
+        ("learning_rate", float("inf"), "learning_rate=inf must be a finite number"),
+        ("entropy_coef", float("nan"), "entropy_coef=nan must be a finite number"),
+        ("learning_rate", 5.0, "learning_rate=5.0 must be at most 1"),
+        ("clip_range", -0.1, "clip_range=-0.1 must be > 0"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            build_config({name: value})
+    with pytest.raises(SystemExit):
+        run_cli(["--config", "smoke", "--learning-rate", "inf"])
+    rules = tmp_path / "rules.toml"
+    rules.write_text("updates = 2\nrules = 5\n")
+    with pytest.raises(SystemExit):
+        run_cli(["--config", str(rules), "--out-dir", str(tmp_path)])
+    assert "rules = 5 must be a table of rule switches" in capsys.readouterr().err
+    with pytest.raises(ValueError, match=r"updates='5' must be an integer"):
+        build_config({"updates": "5"})
+    with pytest.raises(SystemExit):
+        run_cli(["--config", "smoke", "--seed", "-1"])
+    assert "seed=-1 must be >= 0" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         run_cli(["--config", "smoke", "--epochs", "two"])
     with pytest.raises(SystemExit):
@@ -250,6 +477,34 @@ def test_help_documents_every_field(capsys: pytest.CaptureFixture) -> None:
         if name != "rules":
             assert f"--{name.replace('_', '-')}" in text, name
     assert "head_rule" in text and "--rule" in text
+    # A bare run uses the default preset: the help says so and shows its values, not the built-in ones.
+    from pinochle_train.config import load_preset
+
+    assert "Without --config a run uses the 'default' preset" in " ".join(text.split())
+    updates = load_preset("default")["updates"]
+    assert updates != TrainConfig().updates and f"PPO updates to run (default: {updates})" in text
+    assert "--backend {local,ray}" in text and "--device {auto,cpu,cuda}" in text
+
+
+def test_rules_preset_then_rule_switches() -> None:
+    """``--rules-preset NAME`` starts the rules from a named rule set; the [rules] table and --rule
+    change switches over it; the run's config records both and the rules played."""
+    from pinochle_env import PRESETS
+    from pinochle_train.config import to_toml
+
+    args = cli.build_parser().parse_args(
+        ["--config", "smoke", "--rules-preset", "casual", "--rule", "counting=classic"]
+    )
+    config, _, _ = cli.resolve(args)
+    assert config.rules_preset == "casual" and config.rules == {"counting": "classic"}
+    assert config.rule_set() == PRESETS["casual"].replace(counting="classic")
+    text = to_toml(config)
+    assert 'rules_preset = "casual"' in text and 'head_rule = "none"' in text  # the rules played, as a comment
+    assert build_config({**config.to_dict()}).rule_set() == config.rule_set()
+    with pytest.raises(ValueError, match="rules_preset='nosuch'"):
+        build_config({"rules_preset": "nosuch"})
+    with pytest.raises(SystemExit):
+        cli.build_parser().parse_args(["--rules-preset", "nosuch"])
 
 
 def test_presets_are_valid() -> None:
@@ -281,6 +536,34 @@ def test_checkpoint_agents_in_pinochle_play(tmp_path: Path) -> None:
     assert session.agents[2].name == spec
 
 
+@pytest.mark.parametrize("variant", ["partnership", "cutthroat", "two_hand"])
+def test_imitation_data_of_every_variant_pays_each_seat_its_own_margin(variant: str) -> None:
+    """The warm start plays the configured game (not a 4-seat partnership game), and each decision's
+    return is its seat's margin (own team's score minus the mean of the others'), not a seat % 2 sign."""
+    from pinochle_env.kit import margins
+    from pinochle_env.records import to_arrays
+    from pinochle_train.imitation import chunk_arrays, play_records
+
+    config = build_config({"workers": 0, "imitate": "heuristic", "imitation_hands": 4, "rules": {"variant": variant}})
+    data = chunk_arrays((config, 0, 4))
+    records = play_records(config.imitate, config.rules, 4, [config.seed, 2**31 + 1, 0])
+    assert {record["variant"] for record in records} == {variant}
+    arrays = to_arrays(records, config.reward_scale)
+    teams = config.rule_set().teams
+    expected = (
+        np.array(
+            [
+                margins(records[hand]["score"], teams)[seat]
+                for hand, seat in zip(arrays["hand"], arrays["seat"], strict=True)
+            ]
+        )
+        / config.reward_scale
+    )
+    keep = arrays["action_mask"].sum(axis=1) > 1
+    assert len(data["returns"]) == keep.sum() > 0
+    np.testing.assert_allclose(data["returns"], expected[keep], rtol=1e-6)
+
+
 def test_imitation_warm_start_learns_the_bots_choices(tmp_path: Path) -> None:
     """The bot's hand records become training arrays, and fitting them raises the agreement with it."""
     from pinochle_train.imitation import collect_imitation_data, fit_imitation
@@ -306,3 +589,23 @@ def test_imitation_warm_start_learns_the_bots_choices(tmp_path: Path) -> None:
     after = agreement()
     assert after > before + 0.15, (before, after)
     assert statistics["agreement"] > before
+
+
+def test_a_policy_with_derived_features_trains_resumes_and_plays(tmp_path: Path) -> None:
+    """``features=partnership``: the policy computes its derived features itself; its checkpoints and
+    policy export say so, it resumes, and as a ``checkpoint:`` agent it plays legal moves."""
+    from agents.neural.network import FeaturePolicy
+
+    arguments = ["--config", "smoke", "--features", "partnership", "--out-dir", str(tmp_path), "--run-name", "f"]
+    assert cli.main([*arguments, "--updates", "1", "--final-eval-deals", "0"]) == 0
+    assert cli.main(["--resume", str(tmp_path / "f"), "--updates", "2", "--final-eval-deals", "0"]) == 0
+    assert load_checkpoint(tmp_path / "f" / "policy.pt")["features"] == "partnership"  # the export says so
+    checkpoint = load_checkpoint(tmp_path / "f" / "checkpoints" / "update_000002.pt")
+    assert checkpoint["features"] == "partnership" and checkpoint["counters"]["update"] == 2
+    agent = load_agent(f"checkpoint:{tmp_path / 'f' / 'policy.pt'}", seed=0)
+    assert isinstance(agent.policy, FeaturePolicy)
+    game = Game(Rules(), np.random.default_rng(3))
+    while not game.hand_over:
+        game.apply(decide(agent, game))  # decide() refuses an illegal action
+    with pytest.raises(ValueError, match="features=partnership needs the partnership game"):
+        build_config({"features": "partnership", "rules": {"variant": "cutthroat"}})

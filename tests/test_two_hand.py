@@ -442,7 +442,7 @@ def test_bad_actions_raise_and_change_nothing(action):
     game = TwoHandGame(RULES, np.random.default_rng(30))
     play_out(game, np.random.default_rng(31), lambda g: len(g.tricks) == 3)
     snapshot = pickle.dumps(game)
-    with pytest.raises(IllegalActionError, match="legal actions"):
+    with pytest.raises(IllegalActionError, match=r"legal actions|must be an integer"):
         game.apply(action)
     assert pickle.dumps(game) == snapshot
 

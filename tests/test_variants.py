@@ -1,5 +1,6 @@
-"""The three- and two-handed games through the generic layers: rule validation, rewards, records,
-the arena's seat rotations, the bots, the trainer presets and checkpoint agents.
+"""The games besides the partnership game (three- and two-handed) through the generic layers: rule
+validation, rewards, records, the arena's seat rotations, the bots, the trainer presets and
+checkpoint agents.
 
 (The engines' own rules are tested in test_cutthroat.py and test_two_hand.py; the PettingZoo
 checks and the batched-vs-env equality run for the variants in test_env.py and test_batch.py.)
@@ -16,17 +17,20 @@ import pytest
 import pinochle_env
 from agents.arena import ArenaConfig, run_arena
 from agents.arena_report import deal_pair_margin
-from agents.base import decide
+from agents.base import check_plays, decide
 from agents.gym_env import SingleSeatEnv
 from agents.neural.checkpoints import CheckpointError
 from agents.registry import load_agent
 from pinochle_env import BatchedGames, Rules
+from pinochle_env.games import GAMES
 from pinochle_env.records import replay, to_arrays
 from pinochle_env.variants import margins, new_game, variant_kit
 from pinochle_train import cli
 
-VARIANTS = ("cutthroat", "two_hand")
-SEATS = {"partnership": 4, "cutthroat": 3, "two_hand": 2}
+#: Every game but the default one (whose generic behaviour the other test files check): a game
+#: added to the registry runs these tests without an edit here.
+VARIANTS = tuple(name for name in GAMES if name != "partnership")
+SEATS = {name: len(game.teams) for name, game in GAMES.items()}
 
 
 # ---------------------------------------------------------------------------------------------- rules
@@ -222,3 +226,14 @@ def test_bundled_partnership_agent_refuses_the_variants():
     game = new_game(Rules(variant="cutthroat"), np.random.default_rng(0))
     with pytest.raises(CheckpointError, match="plays the partnership game"):
         decide(load_agent("checkpoint:bundled", seed=0), game)
+
+
+def test_checkpoint_agents_refuse_a_variant_up_front():
+    """``check_plays`` refuses a checkpoint trained for another game before any deal, as for pimc."""
+    agent = load_agent("checkpoint:bundled", seed=0)
+    check_plays(agent, Rules())
+    for variant in ("cutthroat", "two_hand"):
+        with pytest.raises(CheckpointError, match="plays the partnership game"):
+            check_plays(agent, Rules(variant=variant))
+    with pytest.raises(CheckpointError, match="observation_size"):
+        check_plays(agent, Rules(max_bid=500))

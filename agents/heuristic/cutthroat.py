@@ -17,6 +17,7 @@ from typing import Any
 
 from pinochle_env.actions import layout_for
 from pinochle_env.cards import ACE, KING, NUM_SUITS, RANK_OF, SUIT_OF, TEN
+from pinochle_env.games.cutthroat.game import Phase
 
 from .hand_value import meld_points, suit_length, trick_estimate
 from .simple_play import play_card
@@ -30,23 +31,23 @@ LONE_TRICK_SHARE = 0.8
 def cutthroat_action(view: Any, legal: list[int], order: list[int], aggression: float) -> int:
     """The cutthroat decision for ``view`` among the ``legal`` action ids."""
     layout = layout_for(view.rules.max_bid)
-    name = view.phase.name
+    phase = view.phase
     run_extras = view.rules.run_extras
-    if name == "AUCTION":
+    if phase == Phase.AUCTION:
         bids = [a for a in legal if a < layout.num_bids]
         best = max(cutthroat_value(view.hand, t, run_extras) for t in range(NUM_SUITS))
         if bids and layout.bid_value(bids[0]) <= aggression * (best + WIDOW_VALUE):
             return bids[0]
         return layout.passing
-    if name == "TRUMP":
+    if phase == Phase.TRUMP:
         return layout.trump0 + max(
             range(NUM_SUITS), key=lambda t: (cutthroat_value(view.hand, t, run_extras), order[t])
         )
-    if name == "THROW_IN":
-        own = view.meld[view.seat].points + LONE_TRICK_SHARE * trick_estimate(view.hand, view.trump)
+    if phase == Phase.THROW_IN:
+        own = view.meld_of(view.seat).points + LONE_TRICK_SHARE * trick_estimate(view.hand, view.trump)
         return layout.throw_in if own < view.contract else layout.play_on
     cards = [a - layout.card0 for a in legal]
-    if name == "BURY":
+    if phase == Phase.BURY:
         return layout.card0 + min(cards, key=lambda c: (_bury_cost(view.hand, c, view.trump), order[c]))
     last = len(view.trick) == view.rules.num_seats - 1
     return layout.card0 + play_card(view.trick, cards, view.trump, view.rules.counting, last, order)

@@ -120,7 +120,7 @@ class CardCount:
         """
         known = [[0] * NUM_TYPES for _ in range(4)]
         for p in self.others:
-            known[p] = [n - m if n > m else 0 for n, m in zip(view.meld[p].shown, self.played_by[p], strict=True)]
+            known[p] = [n - m if n > m else 0 for n, m in zip(view.meld_of(p).shown, self.played_by[p], strict=True)]
         if self.seat == view.declarer:
             gift = counts_from_cards(view.cards_passed)
         elif self.partner == view.declarer:
@@ -312,7 +312,7 @@ class HeuristicAgent:
 
     def should_throw_in(self, view: PlayerView) -> bool:
         """Throw in when the team's meld plus the estimated trick points cannot reach the contract."""
-        team_meld = view.meld[view.declarer].points + view.meld[(view.declarer + 2) % 4].points
+        team_meld = view.meld_of(view.declarer).points + view.meld_of((view.declarer + 2) % 4).points
         return team_meld + trick_estimate(view.hand, view.trump) < view.contract
 
     # ------------------------------------------------------------------ card play

@@ -5,7 +5,8 @@ The agent rebuilds the environment's observation from its information-set view
 mask and plays the most probable action (or samples, with ``sample=true``). It loads training
 checkpoints and policy exports alike (:mod:`.checkpoints`), with
 ``torch.load(weights_only=True)``, and refuses a file from another encoder version or one whose
-observation or action sizes differ from the game's, naming what differs. ``bundled`` is the agent
+variant, observation or action sizes differ from the game's, naming what differs: at start-up,
+through :meth:`NeuralAgent.check_rules` (see :func:`agents.base.check_plays`). ``bundled`` is the agent
 shipped inside the package. PyTorch is imported only here, so the engine and the other agents
 never need it; loaded networks are cached per file, as the arena builds agents for every deal.
 """
@@ -18,8 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from pinochle_env import PlayerView
+from pinochle_env.protocol import View
+from pinochle_env.switches import Rules
 from pinochle_env.variants import VariantKit, variant_kit
+
+from . import require_torch
 
 #: The agent shipped with the package (``checkpoint:bundled``).
 BUNDLED = Path(__file__).resolve().parents[1] / "bundled" / "pinochle_ppo.pt"
@@ -27,11 +31,21 @@ _CACHE: dict[tuple[str, int, int], tuple[dict[str, Any], Any]] = {}
 
 
 def resolve_checkpoint(path: str | os.PathLike) -> Path:
-    """``bundled`` names the shipped agent; anything else is a file path, which must exist."""
+    """The file a ``checkpoint:`` spec names: ``bundled`` is the shipped agent; a run directory
+    (``runs/<run>``, as ``--resume`` takes it) means its ``policy.pt``, or else its latest
+    ``checkpoints/update_*.pt``; anything else is a file path, which must exist."""
     if str(path) == "bundled":
         if not BUNDLED.is_file():
             raise ValueError(f"this installation has no bundled agent ({BUNDLED} is missing)")
         return BUNDLED
+    if str(path) and os.path.isdir(path):
+        directory = Path(path)
+        if (directory / "policy.pt").is_file():
+            return directory / "policy.pt"
+        found = sorted([*directory.glob("update_*.pt"), *directory.glob("checkpoints/update_*.pt")])
+        if not found:
+            raise ValueError(f"checkpoint directory {str(path)!r} holds no policy.pt and no checkpoints/update_*.pt")
+        return found[-1]
     if not str(path) or not os.path.isfile(path):
         raise ValueError(f"checkpoint file not found: {str(path)!r} (spec: checkpoint:PATH[,sample=true])")
     return Path(path)
@@ -43,10 +57,10 @@ def _load_policy(path: Path) -> tuple[dict[str, Any], Any]:
     key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
     if key not in _CACHE:
         from .checkpoints import CheckpointError, load_checkpoint
-        from .network import build_policy
+        from .network import policy_for
 
         payload = load_checkpoint(path)
-        policy = build_policy(payload["observation_size"], payload["hidden"], payload["num_actions"])
+        policy = policy_for(payload)
         try:
             policy.load_state_dict(payload["policy"])
         except RuntimeError as error:
@@ -73,11 +87,16 @@ class NeuralAgent:
     def reset(self, seed: int | None = None) -> None:
         self._rng = np.random.default_rng(seed)
 
-    def _encode(self, view: PlayerView, mask: np.ndarray) -> np.ndarray:
-        """The view's observation, its layout checked against the checkpoint once per rule set."""
+    def check_rules(self, rules: Rules) -> None:
+        """Refuse (``CheckpointError``, a ``ValueError``) rules whose game the policy was not trained
+        for: another variant, or an observation or action layout of other sizes (another
+        ``max_bid``). Drivers call it up front through :func:`agents.base.check_plays`."""
+        self._kit(rules, variant_kit(rules).new_game(np.random.default_rng(0)).layout.size)
+
+    def _kit(self, rules: Rules, num_actions: int) -> VariantKit:
+        """The kit of ``rules``, checked against the checkpoint once per rule set."""
         from .checkpoints import CheckpointError, check_compatible
 
-        rules = view.rules
         key = (rules.variant, rules.max_bid)
         if key not in self._kits:
             trained = self.meta.get("rules", {}).get("variant", "partnership")
@@ -88,24 +107,36 @@ class NeuralAgent:
             kit = variant_kit(rules)
             check_compatible(
                 self.meta,
-                {"observation_size": kit.spec.size, "num_actions": len(mask)},
+                {"observation_size": kit.spec.size, "num_actions": num_actions},
                 f"this game ({rules.variant} rules with max_bid={rules.max_bid})",
             )
             self._kits[key] = kit
-        return self._kits[key].observation_from_view(view)
+        return self._kits[key]
 
-    def act(self, view: PlayerView, mask: np.ndarray) -> int:
+    def _masked_logits(self, view: View, mask: np.ndarray) -> Any:
+        """The policy's logits for the view's observation, illegal actions masked out (a tensor)."""
         import torch
 
         from .network import masked_logits
 
-        observation = self._encode(view, mask)
+        observation = self._kit(view.rules, len(mask)).observation_from_view(view)
         with torch.inference_mode():
-            logits = masked_logits(self.policy(torch.from_numpy(observation)[None]), torch.from_numpy(mask)[None])[0]
-            if not self.sample:
-                return int(logits.argmax())
-            probabilities = torch.softmax(logits, dim=0).double().numpy()
-        return int(self._rng.choice(len(probabilities), p=probabilities / probabilities.sum()))
+            return masked_logits(self.policy(torch.from_numpy(observation)[None]), torch.from_numpy(mask)[None])[0]
+
+    def probabilities(self, view: View, mask: np.ndarray) -> np.ndarray:
+        """The policy's probability of each action (float64, shape of ``mask``): what the network
+        thinks of each legal action, 0 for the illegal ones, summing to 1. A viewer shows these;
+        ``act`` with ``sample=true`` draws from them."""
+        import torch
+
+        probabilities = torch.softmax(self._masked_logits(view, mask), dim=0).double().numpy()
+        return probabilities / probabilities.sum()
+
+    def act(self, view: View, mask: np.ndarray) -> int:
+        if not self.sample:
+            return int(self._masked_logits(view, mask).argmax())
+        probabilities = self.probabilities(view, mask)
+        return int(self._rng.choice(len(probabilities), p=probabilities))
 
 
 def load_checkpoint_agent(path: str | os.PathLike, seed: int | None = None, sample: bool = False) -> NeuralAgent:
@@ -115,8 +146,5 @@ def load_checkpoint_agent(path: str | os.PathLike, seed: int | None = None, samp
     not a checkpoint or incompatible, and ``ImportError`` when PyTorch is missing.
     """
     resolve_checkpoint(path)
-    try:
-        import torch  # noqa: F401  (lazy: only neural agents need PyTorch)
-    except ImportError as error:
-        raise ImportError(f"loading checkpoint {str(path)!r} needs PyTorch: pip install torch") from error
+    require_torch(f"the agent checkpoint:{path}")
     return NeuralAgent(path, seed=seed, sample=sample)

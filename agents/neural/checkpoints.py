@@ -19,8 +19,6 @@ the target, so a run killed mid-write never leaves a corrupt checkpoint.
 from __future__ import annotations
 
 import os
-import pickle
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +42,9 @@ POLICY_KEYS = (
     "critic_hidden",
     "policy",
 )
+#: Keys a policy export may hold besides (absent in older files): ``features``, the derived-feature
+#: layer of the policy (:func:`agents.neural.network.build_policy`; absent or None: none).
+OPTIONAL_POLICY_KEYS = ("features",)
 
 
 class CheckpointError(ValueError):
@@ -77,9 +78,15 @@ def load_checkpoint(path: str | os.PathLike) -> dict[str, Any]:
     path = Path(path)
     if not path.is_file():
         raise CheckpointError(f"checkpoint file not found: {str(path)!r}")
+    with open(path, "rb") as stream:
+        start = stream.read(4)
+    if not start:
+        raise CheckpointError(f"{path} is not a readable checkpoint (corrupt or truncated?): the file is empty")
+    if not start.startswith((b"PK\x03\x04", b"\x80")):  # torch.save's zip archive, or its older pickle format
+        raise CheckpointError(f"{path} is not a checkpoint: not a file torch.save wrote (it starts with {start!r})")
     try:
         payload = torch.load(path, map_location="cpu", weights_only=True)
-    except (RuntimeError, EOFError, pickle.UnpicklingError, zipfile.BadZipFile, OSError, ValueError) as error:
+    except Exception as error:  # torch raises many kinds (KeyError, RuntimeError, UnpicklingError, ...)
         first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise CheckpointError(f"{path} is not a readable checkpoint (corrupt or truncated?): {first_line}") from None
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
@@ -113,4 +120,5 @@ def check_compatible(payload: dict[str, Any], expected: dict[str, Any], what: st
 
 def export_policy(payload: dict[str, Any], path: str | os.PathLike) -> Path:
     """Write the policy-only part of a checkpoint (what agents load) to ``path``."""
-    return save_checkpoint({key: payload[key] for key in POLICY_KEYS}, path)
+    keys = [*POLICY_KEYS, *(key for key in OPTIONAL_POLICY_KEYS if key in payload)]
+    return save_checkpoint({key: payload[key] for key in keys}, path)

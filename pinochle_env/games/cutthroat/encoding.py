@@ -109,7 +109,7 @@ class CutthroatSpec(ObservationSpec):
             self._set(obs, "acting", rel(view.to_act))
         self._set(obs, "dealer", rel(view.dealer))
         for who, call in view.auction:
-            if call == "pass":
+            if isinstance(call, str):  # "pass" (cutthroat has no help)
                 self._set(obs, "auction_passed", rel(who))
             else:
                 self._set(obs, "bids", rel(who) * self.num_bids + _bid_index(call))
@@ -150,7 +150,7 @@ class CutthroatSpec(ObservationSpec):
         for who in range(NUM_SEATS):
             self._set(obs, "tricks_won", rel(who), view.tricks_won[who] / NUM_TRICKS)
             self._set(obs, "trick_points", rel(who), view.trick_points[who] / HAND_POINTS)
-            self._set(obs, "scores", rel(who), view.totals[who] / self.rules.target_score)
+            self._set(obs, "scores", rel(who), view.totals[who] / self.rules.target)
 
 
 #: The count vector of no cards (a seat that has not melded yet).

@@ -137,6 +137,10 @@ class CutthroatView:
     score: list[int] | None  # this hand's change per seat once the hand is over
     legal_actions: list[int]  # empty unless this seat is to act
 
+    def meld_of(self, seat: int) -> R.Meld:
+        """The meld ``seat`` showed this hand (``RuntimeError`` before the meld)."""
+        return R.shown_meld(self.meld, seat)
+
 
 class CutthroatGame(AuctionEngine):
     """A game of cutthroat Pinochle: hands dealt and scored until a player reaches the target.
@@ -173,7 +177,7 @@ class CutthroatGame(AuctionEngine):
 
     def _legal_bury(self) -> int:
         """Copies beyond those the declarer's meld shows; once there are none, any card it holds."""
-        counts, shown = self.hands[self.declarer], self.melds[self.declarer].shown
+        counts, shown = self.hands[self.declarer], self.meld_of(self.declarer).shown
         free = sum(1 << t for t in range(NUM_TYPES) if counts[t] > shown[t])
         return (free or self.held[self.declarer]) << self.layout.card0
 
@@ -213,7 +217,7 @@ class CutthroatGame(AuctionEngine):
         self.buried.append(card)
         if len(self.buried) < BURY_COUNT:
             return
-        self._offer_throw_in(self.contract - self.melds[self.declarer].points)
+        self._offer_throw_in(self.contract - self.meld_of(self.declarer).points)
 
     def _end_hand(self) -> None:
         """Score the hand (buried counters count for the declarer in a played hand) and check the game end."""
@@ -226,7 +230,7 @@ class CutthroatGame(AuctionEngine):
         result = score_hand(
             self.declarer,
             self.contract,
-            [meld.points for meld in self.melds],
+            [meld.points for meld in self.shown_melds()],
             points,
             self.tricks_won,
             bool(self.thrown_in),
@@ -235,7 +239,7 @@ class CutthroatGame(AuctionEngine):
         )
         self.score, self.made = list(result.score), result.made
         self.totals = [total + change for total, change in zip(self.totals, self.score, strict=True)]
-        self.winner = game_winner(self.totals, self.declarer, rules.target_score)
+        self.winner = game_winner(self.totals, self.declarer, rules.target)
         self.phase = Phase.HAND_OVER
         self.to_act = -1
 
@@ -282,16 +286,18 @@ class CutthroatGame(AuctionEngine):
 
     def record(self) -> dict[str, Any]:
         """The finished hand as a hand record (``docs/cutthroat.md``, "Hand record")."""
+        start = self._record_start()
+        assert self.score is not None and self.points is not None, "a finished hand has its score"
         return {
-            **self._record_start(),
+            **start,
             "widow": format_cards(sorted_for_display(self.widow)),
             "auction": [[seat, call] for seat, call in self.auction],
             "declarer": self.declarer,
             "bid": self.contract,
             "trump": SUITS[self.trump],
             "buried": format_cards(self.buried),
-            "meld": [meld.points for meld in self.melds],
-            "melds": [[list(m) for m in meld.melds] for meld in self.melds],
+            "meld": [meld.points for meld in self.shown_melds()],
+            "melds": [[list(m) for m in meld.melds] for meld in self.shown_melds()],
             "thrown_in": self.thrown_in,
             "tricks": [
                 {"leader": leader, "cards": format_cards(cards), "winner": winner}

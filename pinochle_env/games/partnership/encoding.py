@@ -97,21 +97,37 @@ class GameEncoder:
     (numpy's per-call overhead is the larger cost at this size).
     """
 
+    #: What :meth:`attach` derives from the rows and the spec: left out of pickles and copies (a
+    #: memoryview cannot be pickled) and derived again when one is loaded.
+    _DERIVED = ("_bytes", "_mv", "_tables", "_play_index", "_hand_index", "_passed_index", "_received_index")
+
     def __init__(self, spec: ObservationSpec, rows: np.ndarray | None = None) -> None:
         self.spec = spec
-        self.rows = rows if rows is not None else np.zeros((NUM_SEATS, spec.size), dtype=np.float32)
-        if self.rows.shape != (NUM_SEATS, spec.size) or not self.rows.flags.c_contiguous:
-            raise ValueError(f"rows must be a C-contiguous ({NUM_SEATS}, {spec.size}) float32 array")
-        self._bytes = memoryview(self.rows).cast("B")  # for zeroing spans
-        self._mv = self._bytes.cast("f")  # flat, for scalar stores
-        self._tables = tables = index_tables(spec)
-        self._play_index, self._hand_index = tables.play, tables.own["hand"]
-        self._passed_index, self._received_index = tables.own["cards_passed"], tables.own["cards_received"]
-        self._trick_zeros = tables.zeros[: tables.trick_spans[0][1] - tables.trick_spans[0][0]]
+        self.attach(rows if rows is not None else np.zeros((NUM_SEATS, spec.size), dtype=np.float32))
         self._events: list | None = None
         self._cursor = 0
 
-    def update(self, game: Game) -> np.ndarray:
+    def attach(self, rows: np.ndarray) -> None:
+        """Keep the rows in ``rows`` from now on, which must hold them already: the batched API
+        calls it after a copy, which copies its buffer and the encoders' views of it apart."""
+        size = self.spec.size
+        if rows.shape != (NUM_SEATS, size) or rows.dtype != np.float32 or not rows.flags.c_contiguous:
+            raise ValueError(f"rows must be a C-contiguous ({NUM_SEATS}, {size}) float32 array")
+        self.rows = rows
+        self._bytes = rows.data.cast("B")  # for zeroing spans
+        self._mv = self._bytes.cast("f")  # flat, for scalar stores
+        self._tables = tables = index_tables(self.spec)
+        self._play_index, self._hand_index = tables.play, tables.own["hand"]
+        self._passed_index, self._received_index = tables.own["cards_passed"], tables.own["cards_received"]
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: value for name, value in self.__dict__.items() if name not in self._DERIVED}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.attach(self.rows)
+
+    def update(self, game: Game | _Moment) -> np.ndarray:
         """Bring the four rows up to date with ``game`` and return them (a view, not a copy)."""
         events = game.events
         if events is not self._events:
@@ -131,7 +147,7 @@ class GameEncoder:
         self._cursor = len(events)
         return self.rows
 
-    def observation(self, game: Game, seat: int) -> np.ndarray:
+    def observation(self, game: Game | _Moment, seat: int) -> np.ndarray:
         """A fresh copy of ``seat``'s observation of ``game`` now."""
         obs = self.update(game)[seat].copy()
         acting = (game.to_act - seat) & 3 if game.to_act >= 0 else -1
@@ -169,7 +185,7 @@ class GameEncoder:
 
     def _write_scores(self, totals: tuple[int, int]) -> None:
         """The running game score of each team, from each seat's side."""
-        target = self.spec.rules.target_score
+        target = self.spec.rules.target
         for team, entries in enumerate(self._tables.team["scores"]):
             self._put(entries, totals[team] / target)
 
@@ -246,7 +262,7 @@ class GameEncoder:
 
     def _on_trick_end(self, winner: int, points: int, audience: int) -> None:
         tables = self._tables
-        mvb, zeros = self._bytes, self._trick_zeros
+        mvb, zeros = self._bytes, tables.trick_zeros
         for start, stop in tables.trick_spans:  # the whole trick piece of every row
             mvb[start:stop] = zeros
         leader = tables.relative["trick_leader"]
@@ -263,7 +279,7 @@ class GameEncoder:
         self._write_scores(value[1])
 
     #: Handler of each event kind; PLAY, the most common, is inlined in ``update``.
-    _HANDLERS: ClassVar[dict[Event, Callable]] = {
+    _HANDLERS: ClassVar[dict[int, Callable[..., None]]] = {
         Event.HAND_START: _on_hand_start,
         Event.DEAL: _on_deal,
         Event.BID: _on_bid,
@@ -314,7 +330,8 @@ class IndexTables(NamedTuple):
     own: dict  # own piece -> [seat * 24 + card][copy] -> that copy's entry in the seat's own row
     play: tuple  # [who * 24 + card][copy] -> "played" and "trick" entries set when ``who`` plays it
     trick_spans: tuple  # [seat] -> (start, stop) byte offsets of the "trick" piece in the seat's row
-    zeros: memoryview  # as many zero bytes as the four rows hold
+    zeros: bytes  # as many zero bytes as the four rows hold
+    trick_zeros: bytes  # as many zero bytes as one row's "trick" piece holds
 
 
 @functools.lru_cache(maxsize=16)
@@ -351,7 +368,8 @@ def index_tables(spec: ObservationSpec) -> IndexTables:
     trick_spans = tuple(
         (4 * (s * size + trick_piece.offset), 4 * (s * size + trick_piece.offset + trick_piece.size)) for s in seats
     )
-    return IndexTables(base, relative, team, own, play, trick_spans, memoryview(bytes(4 * NUM_SEATS * size)))
+    zeros = bytes(4 * NUM_SEATS * size)
+    return IndexTables(base, relative, team, own, play, trick_spans, zeros, bytes(4 * trick_piece.size))
 
 
 def stamp_turn(spec: ObservationSpec, observations: np.ndarray, phases, acting) -> None:

@@ -108,6 +108,10 @@ class PlayerView:
     thrown_in: bool | None  # None until decided
     legal_actions: list[int]  # empty unless this seat is to act
 
+    def meld_of(self, seat: int) -> R.Meld:
+        """The meld ``seat`` showed this hand (``RuntimeError`` before the meld)."""
+        return R.shown_meld(self.meld, seat)
+
 
 class Game(AuctionEngine):
     """A game of partnership Pinochle: hands dealt and scored until a team reaches the target.
@@ -217,7 +221,7 @@ class Game(AuctionEngine):
             shown = R.meld(self.hands[seat], self.trump, self.rules.run_extras)
             self.melds[seat] = shown
             self.events.append((Event.MELD, seat, shown, EVERYONE))
-        team_meld = self.melds[self.declarer].points + self.melds[self.partner_of_declarer].points
+        team_meld = self.meld_of(self.declarer).points + self.meld_of(self.partner_of_declarer).points
         self._offer_throw_in(self.contract - team_meld)
 
     def _on_throw_in(self, thrown: bool) -> None:
@@ -245,7 +249,7 @@ class Game(AuctionEngine):
         self.events.append((_TRICK_END, winner, points, EVERYONE))
 
     def _end_hand(self) -> None:
-        team_meld = [self.melds[0].points + self.melds[2].points, self.melds[1].points + self.melds[3].points]
+        team_meld = [self.meld_of(0).points + self.meld_of(2).points, self.meld_of(1).points + self.meld_of(3).points]
         rules = self.rules
         declaring_team = team_of(self.declarer)
         result = R.score_hand(
@@ -260,7 +264,7 @@ class Game(AuctionEngine):
         )
         self.score, self.made = result.score, result.made
         self.totals = [self.totals[0] + result.score[0], self.totals[1] + result.score[1]]
-        self.winner = R.game_winner(self.totals, declaring_team, rules.target_score)
+        self.winner = R.game_winner(self.totals, declaring_team, rules.target)
         self.phase = Phase.HAND_OVER
         self.to_act = -1
         self.events.append((Event.HAND_END, self.declarer, (result.score, tuple(self.totals)), EVERYONE))
@@ -339,15 +343,17 @@ class Game(AuctionEngine):
 
     def record(self) -> dict[str, Any]:
         """The finished hand in the RULES.md section 8 hand-record format (plus a few extra keys)."""
+        start = self._record_start()
+        assert self.score is not None, "a finished hand has its score"
         return {
-            **self._record_start(),
+            **start,
             "auction": [[seat, call] for seat, call in self.auction],
             "declarer": self.declarer,
             "bid": self.contract,
             "trump": SUITS[self.trump],
             "passed_to_declarer": format_cards(self.passed_to_declarer),
             "passed_back": format_cards(self.passed_back),
-            "meld": [m.points for m in self.melds],
+            "meld": [meld.points for meld in self.shown_melds()],
             "thrown_in": self.thrown_in,
             "tricks": [
                 {"leader": leader, "cards": format_cards(cards), "winner": winner}
@@ -357,7 +363,7 @@ class Game(AuctionEngine):
             "score": list(self.score),
             "totals": list(self.totals),
             # Extra keys (allowed by the format): what each seat showed, and the outcome.
-            "melds": [[list(m) for m in meld.melds] for meld in self.melds],
+            "melds": [[list(m) for m in meld.melds] for meld in self.shown_melds()],
             "made": self.made,
             "hand_number": self.hand_number,
             "game_winner": self.winner,

@@ -20,6 +20,8 @@ as the engine's does.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ... import rules as R
@@ -70,9 +72,9 @@ class LockstepPlay:
         if rules.head_rule not in _HEAD_RULES:
             raise ValueError(f"head_rule {rules.head_rule!r} has no lockstep legality; known: {_HEAD_RULES}")
         self.rules = rules
-        self._observations = observations.reshape(-1)  # a view: writes land in the encoders' rows
+        self.attach(observations)
         self._row_size = NUM_SEATS * spec.size
-        self._tables = tables = index_tables(spec)
+        tables = index_tables(spec)
         # Flat indices into one game's four rows, by [(seat * 24 + card) * copies + copy].
         self._play_entries = np.array(tables.play, dtype=np.int64).reshape(-1, 8)  # "played" and "trick", 8
         self._hand_entries = np.array(tables.own["hand"], dtype=np.int64).reshape(-1)  # 5 "copies" each
@@ -90,6 +92,18 @@ class LockstepPlay:
         # Finished tricks, [game * 12 + trick]: cards, leader, winner.
         self.history = np.zeros((n * NUM_TRICKS, NUM_SEATS + 2), dtype=np.int64)
 
+    def attach(self, observations: np.ndarray) -> None:
+        """Write into the batch's buffer ``observations`` from now on (after a copy, which copies
+        the buffer and this view of it apart; see :meth:`__getstate__`)."""
+        if not observations.flags.c_contiguous:
+            raise ValueError("observations must be a C-contiguous buffer (a flat view of it is written)")
+        self._observations = observations.reshape(-1)  # a view: writes land in the encoders' rows
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The state without the view of the batch's buffer: the batch pickles the encoders' rows
+        and, once loaded, hands the buffer made of them to :meth:`attach`."""
+        return {name: value for name, value in self.__dict__.items() if name != "_observations"}
+
     def start(self, rows: np.ndarray, leaders: np.ndarray, trumps: np.ndarray) -> None:
         """Open the trick play of games ``rows``: ``leaders`` lead the first trick, ``trumps`` are trump."""
         state = np.zeros((len(rows), _COLUMNS), dtype=np.int64)
@@ -103,7 +117,7 @@ class LockstepPlay:
     def play(self, rows: np.ndarray, cards: np.ndarray) -> np.ndarray:
         """Play ``cards[k]`` (card types, legal) in game ``rows[k]``; returns the games whose
         hand's last trick just ended. The seat to act next in each game is ``state[row, TO_ACT]``
-        and its legal cards :meth:`_legal`."""
+        and its legal cards :meth:`legal`."""
         state = self.state.take(rows, axis=0)
         seat = state[:, TO_ACT].copy()
         base = rows * self._row_size
@@ -172,7 +186,7 @@ class LockstepPlay:
         state[:, DONE] = done + 1
         return last
 
-    def _legal(self, rows: np.ndarray, state: np.ndarray) -> np.ndarray:
+    def legal(self, rows: np.ndarray, state: np.ndarray) -> np.ndarray:
         """(len(rows), 24) 0/1: the cards the seat to act in each game of ``rows`` (``state``: their
         rows) may play, by :func:`rules.legal_card_bits` on bit masks, one int per game."""
         held = self.held.take(rows * NUM_SEATS + state[:, TO_ACT])

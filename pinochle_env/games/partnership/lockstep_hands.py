@@ -36,6 +36,7 @@ from ...actions import layout_for
 from ...cards import NUM_TYPES
 from ...encoding import POINT_SCALE, ObservationSpec
 from ...switches import BID_STEP, MIN_BID
+from .encoding import index_tables
 from .game import HAND_SIZE, NUM_SEATS, NUM_TRICKS, Game, Phase
 from .lockstep import POINTS, TO_ACT, WON, LockstepPlay, bit_rows
 
@@ -67,7 +68,7 @@ class LockstepHands(LockstepPlay):
     def __init__(self, num_games: int, spec: ObservationSpec, observations: np.ndarray) -> None:
         super().__init__(num_games, spec, observations)
         rules = self.rules
-        tables = self._tables
+        tables = index_tables(spec)
         self.layout = layout = layout_for(rules.max_bid)
         self._count, self._sequential = rules.pass_count, rules.pass_mode == "sequential"
         relative, base, own = tables.relative, tables.base, tables.own
@@ -127,6 +128,10 @@ class LockstepHands(LockstepPlay):
         counts = np.array([game.hands for game in games], dtype=np.int64).reshape(len(games), -1)  # seat by seat
         self._open(np.array(rows), dealers, counts, [list(game.totals) for game in games])
 
+    def draw(self, rng: np.random.Generator) -> tuple[int, list[list[int]]]:
+        """The first dealer and hands of a new game, drawn from ``rng`` exactly as a new engine draws them."""
+        return Game.random_dealer(rng), Game.random_hands(rng)
+
     def deal(self, rows: np.ndarray, dealers: list[int], hands: list[list[list[int]]]) -> None:
         """Start new games in ``rows`` with no engine: ``dealers[k]`` dealt ``hands[k]`` (each seat's
         sorted card types), running totals 0. Writes the observation rows the encoder writes at
@@ -136,13 +141,13 @@ class LockstepHands(LockstepPlay):
         keys = (np.arange(k)[:, None] * NUM_SEATS + _SEAT_OF_CARD) * NUM_TYPES + cards
         counts = np.bincount(keys.reshape(-1), minlength=k * NUM_SEATS * NUM_TYPES).reshape(k, -1)
         self._observations.reshape(-1, self._row_size)[rows] = 0.0  # the scores too: totals are 0
-        dealers = np.array(dealers, dtype=np.int64)
-        self._write(rows, self._dealer_entries[dealers])
+        dealt_by = np.array(dealers, dtype=np.int64)
+        self._write(rows, self._dealer_entries[dealt_by])
         base = rows * self._row_size
         for copy in range(2):
             game, key = np.nonzero(counts > copy)
             self._observations[base[game] + self._hand_entries[key * 5 + copy]] = 1.0
-        self._open(rows, dealers, counts, [[0, 0] for _ in range(k)])
+        self._open(rows, dealt_by, counts, [[0, 0] for _ in range(k)])
 
     def _open(self, rows: np.ndarray, dealers: np.ndarray, counts: np.ndarray, totals: list[list[int]]) -> None:
         """Set the arrays of games ``rows`` to the start of an auction: ``dealers`` dealt the hands
@@ -188,7 +193,7 @@ class LockstepHands(LockstepPlay):
             rules.save_meld_applies_to,
         )
         totals = [t + s for t, s in zip(self._totals[i], result.score, strict=True)]
-        return list(result.score), R.game_winner(totals, team, rules.target_score)
+        return list(result.score), R.game_winner(totals, team, rules.target)
 
     # -- one batch step -------------------------------------------------------------------------
     def step(self, rows: np.ndarray, actions: np.ndarray) -> None:
@@ -220,11 +225,11 @@ class LockstepHands(LockstepPlay):
             playing = rows[in_play]
             state = self.state.take(playing, axis=0)
             seats[in_play] = state[:, TO_ACT]
-            masks[in_play, layout.card0 : layout.card0 + NUM_TYPES] = self._legal(playing, state)
+            masks[in_play, layout.card0 : layout.card0 + NUM_TYPES] = self.legal(playing, state)
         bidding = np.flatnonzero(phases == Phase.AUCTION)
         if len(bidding):
             first = self.high_index.take(rows.take(bidding))[:, None] + 1  # the lowest bid now allowed
-            last = layout.num_bids - 1
+            last: int | np.ndarray = layout.num_bids - 1
             if self.rules.bid_raises == "seed":  # a raise of 10 or 20
                 last = np.minimum(first + 1, last)
             ids = self._ids

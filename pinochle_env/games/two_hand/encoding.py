@@ -24,7 +24,8 @@ from ...encoding import (
 )
 from ...switches import Rules
 from .actions import LAYOUT
-from .game import NUM_SEATS, NUM_TRICKS, STOCK_SIZE, Phase, TwoHandGame, TwoHandView
+from .game import DIX_POINTS, NUM_SEATS, NUM_TRICKS, STOCK_SIZE, Phase, TwoHandGame, TwoHandView
+from .melds import MELD_CARDS, meld_points
 
 SEAT_NAMES = ("me", "opponent")
 #: Meld actions counted per seat in ``meld_kinds``: every meld kind, then dix exchange and dix show.
@@ -69,6 +70,23 @@ class TwoHandSpec(ObservationSpec):
         blocks = [o["hand"]] + [o[piece] + rel * THERMO for piece in ("table", "known", "played") for rel in (0, 1)]
         self._thermometers = Thermometers(blocks)
 
+    def max_meld_points(self) -> int:
+        """The most meld points a seat can score in a hand, a bound from the meld rules: one meld
+        is declared per turn and every card serves each class of meld once, so a kind that needs
+        ``k`` copies of its cards scores at most ``2 // k`` times; add every kind that often (with
+        the best trump) and a dix for the turn-up and for each trump nine (far from tight)."""
+        best = 0
+        for trump in range(len(SUITS)):
+            total = (COPIES + 1) * DIX_POINTS
+            for kind, cards in enumerate(MELD_CARDS[trump]):
+                total += COPIES // max(copies for _, copies in cards) * meld_points(kind, trump)
+            best = max(best, total)
+        return best
+
+    def max_hand_loss(self) -> int:
+        """Nothing: the two-handed game has no contract, a hand only adds meld and trick points."""
+        return 0
+
     def encode_view(self, view: TwoHandView) -> np.ndarray:
         """The observation of ``view.seat``, from the view alone."""
         out = np.zeros(self.size, np.float32)
@@ -89,7 +107,7 @@ class TwoHandSpec(ObservationSpec):
             start = o["meld_kinds"] + rel * len(MELD_COUNT_NAMES)
             out[start : start + len(MELD_COUNT_NAMES)] = [count / COPIES for count in view.meld_counts[who]]
             out[o["trick_points"] + rel] = view.trick_points[who] / HAND_POINTS
-            out[o["scores"] + rel] = view.totals[who] / view.rules.target_score
+            out[o["scores"] + rel] = view.totals[who] / view.rules.target
         out[o["phase"] + int(view.phase)] = 1.0
         if view.to_act >= 0:
             out[o["acting"] + order.index(view.to_act)] = 1.0

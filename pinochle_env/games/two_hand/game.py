@@ -282,7 +282,9 @@ class TwoHandGame(Engine):
         seat, marks = self.to_act, MELD_KINDS[kind].marks
         blocked = MELD_KINDS[kind].blocked
         table, cards, new = self.table[seat], [], []
-        for c, reused, fresh in self._meld_plan(seat, kind):
+        plan = self._meld_plan(seat, kind)
+        assert plan is not None, "only a legal meld is declared"
+        for c, reused, fresh in plan:
             for _ in range(reused):
                 table[c][most_worn(table[c], blocked)] |= marks
             for _ in range(fresh):
@@ -356,7 +358,7 @@ class TwoHandGame(Engine):
     def _end_hand(self) -> None:
         self.score = [self.meld_points[s] + self.trick_points[s] for s in range(NUM_SEATS)]
         self.totals = [self.totals[s] + self.score[s] for s in range(NUM_SEATS)]
-        self.winner = game_winner(self.totals, self.rules.target_score)
+        self.winner = game_winner(self.totals, self.rules.target)
         self.phase = Phase.HAND_OVER
         self.to_act = -1
 
@@ -403,8 +405,10 @@ class TwoHandGame(Engine):
 
     def record(self) -> dict[str, Any]:
         """The finished hand as a record (format in ``docs/two_hand.md``); replays with :func:`replay`."""
+        start = self._record_start()
+        assert self.score is not None, "a finished hand has its score"
         return {
-            **self._record_start(),
+            **start,
             "turn_up": card_to_str(self.turn_up_dealt),
             "stock": format_cards(self.stock),
             "trump": SUITS[self.trump],

@@ -1,0 +1,22 @@
+"""How a server runs (:class:`Settings`): kept apart from the application so that the command
+line can read its arguments, and refuse bad ones, before the application and its agents load."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pinochle_env.switches import Rules
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How a server runs: the default rules of new tables, where records go, what was named with
+    ``--open``, the pause between agents' moves, the agents' thread pool and the accepted hosts."""
+
+    rules: Rules = field(default_factory=Rules)
+    records: Path = Path("runs/web")
+    open: tuple[Path, ...] = ()
+    pace: float = 0.5
+    workers: int = 4
+    allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost")

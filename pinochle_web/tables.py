@@ -1,0 +1,242 @@
+"""Live tables: a person in one seat, agents in the others, one game each.
+
+A :class:`Table` holds one game (hands dealt until a side reaches the target score). The person's
+moves come through :meth:`Table.act`, which refuses anything but a legal action of the person's
+seat on its turn (:class:`TableError`, the game unchanged). Agents' moves are made off the
+server's event loop, in a thread pool: :meth:`Table.act` and :meth:`Table.next_hand` hand the
+table to the pool, which asks each agent in turn until the person is to act again or the hand is
+over. The agent decides on a copy of the game (``decide`` on ``game.clone()``) without holding the
+table's lock, so :meth:`Table.state` answers at once while an agent thinks, and says who is
+thinking.
+
+Every finished hand is appended to the table's records file at once (one JSON line, the file
+closed after each: a server stopped later loses no finished hand; the hand in progress is lost),
+with ``agents`` (each seat's agent spec, ``"human"`` for the person) and ``table`` (the table's
+id) as extra keys of the hand record.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.base import Agent, check_plays, decide
+from agents.registry import load_agent
+from pinochle_env.records import write_jsonl
+from pinochle_env.switches import Rules
+from pinochle_env.variants import new_game
+
+from .catalogue import entry_id
+from .present import table_state
+
+HUMAN = "human"
+
+
+class TableError(ValueError):
+    """A request the table refuses (not the person's turn, an illegal action, ...); nothing changed."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    """What a table is asked for: the rules, the person's seat, every seat's agent spec
+    (:data:`HUMAN` in the person's) and the seed of the deals and the agents (None: fresh)."""
+
+    rules: Rules
+    seat: int
+    agents: tuple[str, ...]
+    seed: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rules": self.rules.to_dict(), "seat": self.seat, "agents": list(self.agents), "seed": self.seed}
+
+
+def seat_agents(setup: TableSetup) -> tuple[list[Agent | None], np.random.Generator]:
+    """The agents of every seat but the person's (``None`` there), seeded from the setup's seed,
+    each refused up front if it cannot play these rules; and the generator of the deals."""
+    rng = np.random.default_rng(setup.seed)
+    agents: list[Agent | None] = []
+    for seat, spec in enumerate(setup.agents):
+        if seat == setup.seat:
+            agents.append(None)
+            continue
+        try:
+            agent = load_agent(spec, seed=int(rng.integers(2**63)))
+            check_plays(agent, setup.rules)
+        except (ValueError, OSError, ImportError) as error:
+            raise TableError(f"seat {seat}: agent {spec!r} cannot play here: {error}") from None
+        agents.append(agent)
+    return agents, rng
+
+
+class Table:
+    """One game at one table (see the module docstring)."""
+
+    def __init__(
+        self,
+        setup: TableSetup,
+        records: Path,
+        executor: Executor,
+        pace: float = 0.0,
+        stop: threading.Event | None = None,
+    ) -> None:
+        self.id = secrets.token_hex(6)
+        self.setup = setup
+        self.seat = setup.seat
+        self.agents, rng = seat_agents(setup)
+        self.game = new_game(setup.rules, rng)
+        self.records = records / f"{time.strftime('%Y%m%d-%H%M%S')}-{self.id}.jsonl"
+        self.hands_saved = 0
+        self.executor = executor
+        self.pace = pace
+        self.stop = stop if stop is not None else threading.Event()  # set: the server is closing
+        self.lock = threading.Lock()
+        self.thinking: int | None = None  # the agent seat deciding now (or pausing before its move)
+        self.error: str | None = None  # an agent's failure, shown at the table
+        self.log: list[dict[str, Any]] = []  # this hand's moves, as the person may see them
+        self._schedule()
+
+    # ------------------------------------------------------------------ the person's requests
+
+    def state(self) -> dict[str, Any]:
+        """The table as the person's seat sees it, with who is thinking and what was saved."""
+        with self.lock:
+            return {
+                **table_state(self.game, self.seat),
+                "table": self.id,
+                "setup": self.setup.to_dict(),
+                "thinking": self.thinking,
+                "error": self.error,
+                "log": list(self.log),
+                "records": {"path": str(self.records), "source": entry_id(self.records), "hands": self.hands_saved},
+            }
+
+    def act(self, action: Any) -> None:
+        """Apply the person's ``action`` (an action id); :class:`TableError` if it is not legal now."""
+        with self.lock:
+            game = self.game
+            if type(action) is not int:
+                raise TableError(f"an action is an integer id, not {action!r}")
+            if game.hand_over:
+                raise TableError("the hand is over: start the next hand", status=409)
+            if game.to_act != self.seat:
+                raise TableError(f"it is player {game.to_act}'s turn, not yours", status=409)
+            if action not in game.legal_actions():
+                raise TableError(game.illegal_message(action))
+            self._apply(action)
+        self._schedule()
+
+    def next_hand(self) -> None:
+        """Deal the next hand of the game once this one is over (:class:`TableError` otherwise)."""
+        with self.lock:
+            if not self.game.hand_over:
+                raise TableError("the hand is not over yet", status=409)
+            if self.game.game_over:
+                raise TableError("the game is over: start a new table", status=409)
+            self.game.next_hand()
+            self.log = []
+        self._schedule()
+
+    # ------------------------------------------------------------------ the agents' moves
+
+    def _schedule(self) -> None:
+        """Hand the table to the pool if an agent is to act (and none is on it already)."""
+        with self.lock:
+            seat = self.game.to_act
+            if seat < 0 or seat == self.seat or self.thinking is not None or self.error is not None:
+                return
+            self.thinking = seat
+        self.executor.submit(self._play_agents)
+
+    def _play_agents(self) -> None:
+        """In the pool: ask the agents in turn until the person is to act or the hand is over."""
+        seat = -1
+        try:
+            while True:
+                with self.lock:
+                    seat = self.game.to_act
+                    if seat < 0 or seat == self.seat or self.stop.is_set():
+                        self.thinking = None
+                        return
+                    self.thinking = seat
+                    game = self.game.clone()
+                agent = self.agents[seat]
+                assert agent is not None  # every seat but the person's has one
+                start = time.monotonic()
+                action = decide(agent, game)
+                time.sleep(max(0.0, self.pace - (time.monotonic() - start)))
+                with self.lock:
+                    self._apply(action)
+        except Exception as error:  # any failure of an agent must show at the table, not die in the pool
+            with self.lock:
+                self.error = f"player {seat} ({self.setup.agents[seat]}) failed: {error}"
+                self.thinking = None
+
+    def _apply(self, action: int) -> None:
+        """Apply a legal action of the seat to act (the lock held), log it, save a finished hand."""
+        game = self.game
+        seat, decision = game.to_act, game.phase.decision
+        shown = decision_visible(game.rules, decision, seat, self.seat)
+        name = game.layout.to_string(action) if shown else "a card"
+        game.apply(action)
+        self.log.append({"seat": seat, "decision": decision, "name": name})
+        if game.hand_over:
+            self._save(game.record())
+
+    def _save(self, record: dict[str, Any]) -> None:
+        """Append a finished hand to the records file (its folder made on first use)."""
+        self.records.parent.mkdir(parents=True, exist_ok=True)
+        write_jsonl(self.records, [{**record, "agents": list(self.setup.agents), "table": self.id}], append=True)
+        self.hands_saved += 1
+
+
+def _sees_pass(rules: Rules, passer: int, viewer: int) -> bool:
+    """Whether ``viewer`` sees the cards ``passer`` passes (or buries): its own, and its partner's
+    when cards pass one at a time (``pass_mode="sequential"``)."""
+    partners = rules.teams[passer] == rules.teams[viewer]
+    return passer == viewer or (partners and rules.pass_mode == "sequential")
+
+
+class Tables:
+    """The open tables of a server, by id; tables of several tabs are independent."""
+
+    def __init__(self, records: Path, executor: Executor, pace: float = 0.0) -> None:
+        self.records = records
+        self.executor = executor
+        self.pace = pace
+        self.stop = threading.Event()
+        self._tables: dict[str, Table] = {}
+        self._lock = threading.Lock()
+
+    def open(self, setup: TableSetup) -> Table:
+        table = Table(setup, self.records, self.executor, self.pace, self.stop)
+        with self._lock:
+            self._tables[table.id] = table
+        return table
+
+    def close(self) -> None:
+        """Stop the agents of every table after their current decision (the server is closing)."""
+        self.stop.set()
+
+    def get(self, table_id: str) -> Table:
+        with self._lock:
+            table = self._tables.get(table_id)
+        if table is None:
+            raise TableError(f"no table {table_id!r} (tables last as long as the server)", status=404)
+        return table
+
+
+def decision_visible(rules: Rules, decision: str | None, seat: int, viewer: int | None) -> bool:
+    """Whether a decision of ``seat`` is shown to ``viewer`` (``None``: everything is shown):
+    every decision but the cards another seat passes or buries out of ``viewer``'s sight."""
+    return viewer is None or decision != "passing" or _sees_pass(rules, seat, viewer)
