@@ -15,8 +15,10 @@ Usage::
     python benchmarks/bot_ladder.py --rung heuristic random 300 --rung pimc:samples=8 heuristic 50
     python benchmarks/bot_ladder.py --out runs/ladder/full --resume   # continue an interrupted ladder
 
-The results go to ``docs/bot_ladder.json`` (with the commit, date and machine: :mod:`figures`),
-from which the README's table is made; ``--quick`` and ``--dry-run`` write nothing.
+The results go to ``docs/bot_ladder.json`` (``docs/bot_ladder_milestones.json`` with
+``--milestones``; ``--figures NAME`` for ``docs/NAME.json``), with the commit, date and machine
+(:mod:`figures`), from which the README's tables are made; ``--quick`` and ``--dry-run`` write
+nothing.
 """
 
 from __future__ import annotations
@@ -101,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="out directory (default runs/ladder/<timestamp>)")
     parser.add_argument("--resume", action="store_true", help="continue the rungs already in --out")
     parser.add_argument("--dry-run", action="store_true", help="print only: do not write docs/bot_ladder.json")
+    parser.add_argument("--figures", metavar="NAME", help="write docs/NAME.json (default bot_ladder, or _milestones)")
     args = parser.parse_args(argv)
     default = MILESTONES if args.milestones else QUICK if args.quick else LADDER
     rungs = [(a, b, int(n)) for a, b, n in args.rung] if args.rung else default
@@ -122,7 +125,8 @@ def main(argv: list[str] | None = None) -> int:
         print(format_row(result_cells(rows[-1]), width), flush=True)
     if not (args.quick or args.dry_run):
         figures = {"seed": args.seed, "workers": args.workers, "rules": rules.to_dict(), "rungs": rows}
-        record("bot_ladder", figures, command_line())
+        name = args.figures or ("bot_ladder_milestones" if args.milestones else "bot_ladder")
+        record(name, figures, command_line())
     return 0
 
 

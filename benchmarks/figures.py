@@ -27,6 +27,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from pinochle_env.switches import Rules
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 README = ROOT / "README.md"
@@ -162,8 +164,56 @@ def bot_ladder_block(data: dict[str, Any]) -> str:
         for rung in figures["rungs"]
     ]
     headers = ["A vs B", "deal pairs", "margin", "95% interval", "wall time", "A decisions/s", "B decisions/s"]
-    intro = measured_line(data) + f" Seed {figures['seed']}, {figures['workers']} worker processes."
+    defaults = Rules().to_dict()
+    changed = [f"{name}={value}" for name, value in figures["rules"].items() if defaults.get(name) != value]
+    rules = f"rules {', '.join(changed)}" if changed else "default rules"
+    intro = measured_line(data) + f" Seed {figures['seed']}, {figures['workers']} worker processes, {rules}."
     return "\n".join([intro, "", *_table(headers, rows)])
+
+
+def solver_speed_block(data: dict[str, Any]) -> str:
+    """The solver's times by tricks left: share solved within the cap, median and 95th percentile."""
+    figures = data["figures"]
+    rows = []
+    for row in figures["rows"]:
+        cells = [
+            "first lead" if row["left"] == 12 else str(row["left"]),
+            f"{row['positions']:,}",
+            f"{row['solved'] / row['positions']:.0%}",
+        ]
+        for key in ("value", "cards"):
+            times = row.get(key)  # absent when no position of the row was solved within the cap
+            if times is None:
+                cells += ["", "", ""]
+            else:
+                cells += [f"{times['median_ms']:,.2f}", f"{times['p95_ms']:,.2f}", f"{times['median_nodes']:,.0f}"]
+        rows.append(cells)
+    headers = [
+        "tricks left", "positions", f"solved within {figures['cap_seconds']:g} s",
+        "value: median ms", "p95 ms", "median nodes", "every card: median ms", "p95 ms", "median nodes",
+    ]  # fmt: skip
+    return "\n".join([measured_line(data) + f" Seed {figures['seed']}.", "", *_table(headers, rows)])
+
+
+def pimc_profile_block(data: dict[str, Any]) -> str:
+    """The search bot's time per decision kind, and how often the budget cut its sampling short."""
+    figures = data["figures"]
+    kinds = figures["kinds"]
+    total = sum(kind["seconds"] for kind in kinds.values())
+    rows = [
+        [name, f"{kind['count']:,}", f"{1e3 * kind['seconds'] / kind['count']:,.2f}", f"{kind['seconds'] / total:.0%}"]
+        for name, kind in kinds.items()
+    ]
+    count = sum(kind["count"] for kind in kinds.values())
+    rows.append(["all", f"{count:,}", f"{1e3 * total / count:,.2f}", "100%"])
+    searched, cut = figures["searched"], figures["cut_short"]
+    summary = (
+        f"`{figures['spec']}` against `{figures['opponent']}`, {figures['pairs']} deal pairs in one process: "
+        f"{count / total:,.0f} decisions/s; of {searched:,} card decisions searched, the time budget cut "
+        f"the sampling short in {cut:,} ({cut / max(searched, 1):.1%})."
+    )
+    headers = ["decision", "count", "ms each", "share of time"]
+    return "\n".join([measured_line(data), "", summary, "", *_table(headers, rows)])
 
 
 def main_job_block(data: dict[str, Any]) -> str:
@@ -185,6 +235,11 @@ def main_job_block(data: dict[str, Any]) -> str:
 BLOCKS: dict[str, Callable[[dict[str, Any]], str]] = {
     "env_speed": env_speed_block,
     "bot_ladder": bot_ladder_block,
+    "bot_ladder_milestones": bot_ladder_block,
+    "bot_ladder_cutthroat": bot_ladder_block,
+    "bot_ladder_two_hand": bot_ladder_block,
+    "solver_speed": solver_speed_block,
+    "pimc_profile": pimc_profile_block,
     "main_job": main_job_block,
 }
 

@@ -12,6 +12,9 @@ Usage::
     python benchmarks/solver_speed.py                       # 40 positions per row (20 first leads)
     python benchmarks/solver_speed.py --positions 10 --cap 2  # a quick look
     python benchmarks/solver_speed.py --left 4 5 6 --positions 100   # to choose pimc's solve=N
+
+The figures go to ``docs/solver_speed.json`` (:mod:`figures`), from which the README's table is
+made; ``--dry-run`` writes nothing.
 """
 
 from __future__ import annotations
@@ -20,8 +23,10 @@ import argparse
 import multiprocessing
 import sys
 import time
+from typing import Any
 
 import numpy as np
+from figures import command_line, record
 
 from agents.base import decide
 from agents.heuristic import HeuristicAgent
@@ -84,17 +89,32 @@ def measure(games: list[Game], cap: float) -> list[tuple[float, int, float, int]
     return capped
 
 
-def row(label: str, results: list[tuple[float, int, float, int] | None]) -> str:
+def summarise(left: int, results: list[tuple[float, int, float, int] | None]) -> dict[str, Any]:
+    """A row of figures: positions, how many were solved within the cap, and for the position's value
+    and for every legal card's value the median and 95th percentile time (ms) and median nodes."""
     solved = [r for r in results if r is not None]
-    share = len(solved) / len(results)
-    if not solved:
-        return f"{label:>12} {len(results):>9} {share:>7.0%}"
-    cells = []
-    for index in (0, 2):
-        times = np.array([r[index] for r in solved]) * 1e3
-        nodes = np.array([r[index + 1] for r in solved])
-        cells.append(f"{np.median(times):>10.2f} {np.percentile(times, 95):>10.2f} {np.median(nodes):>12,.0f}")
-    return f"{label:>12} {len(results):>9} {share:>7.0%} " + " ".join(cells)
+    row: dict[str, Any] = {"left": left, "positions": len(results), "solved": len(solved)}
+    for key, index in (("value", 0), ("cards", 2)):
+        if solved:
+            times = np.array([r[index] for r in solved]) * 1e3
+            nodes = np.array([r[index + 1] for r in solved])
+            row[key] = {
+                "median_ms": float(np.median(times)),
+                "p95_ms": float(np.percentile(times, 95)),
+                "median_nodes": float(np.median(nodes)),
+            }
+    return row
+
+
+def format_row(row: dict[str, Any]) -> str:
+    label = "first lead" if row["left"] == 12 else str(row["left"])
+    share = row["solved"] / row["positions"]
+    cells = [
+        f"{row[key]['median_ms']:>10.2f} {row[key]['p95_ms']:>10.2f} {row[key]['median_nodes']:>12,.0f}"
+        for key in ("value", "cards")
+        if key in row
+    ]
+    return f"{label:>12} {row['positions']:>9} {share:>7.0%} " + " ".join(cells)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -103,15 +123,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=40, help="positions per row (first leads: half)")
     parser.add_argument("--cap", type=float, default=10.0, help="seconds a solve may take")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--dry-run", action="store_true", help="print only: do not write docs/solver_speed.json")
     args = parser.parse_args(argv)
+    if args.positions < 1 or args.cap <= 0 or any(not 1 <= left <= 12 for left in args.left):
+        parser.error("need --positions >= 1, --cap > 0 and --left between 1 and 12")
     print(f"Solver speed (default rules, seed {args.seed}, cap {args.cap:g} s; times in ms, from an empty table)")
     print(f"{'tricks left':>12} {'positions':>9} {'solved':>7} " + " ".join(
         f"{'median':>10} {'p95':>10} {'nodes':>12}" for _ in range(2)))  # fmt: skip
     print(f"{'':>12} {'':>9} {'':>7} {'position value':^34} {'every legal card':^34}")
+    rows = []
     for left in args.left:
         count = args.positions if left < 12 else max(1, args.positions // 2)
-        label = "first lead" if left == 12 else str(left)
-        print(row(label, measure(positions(left, count, args.seed + left), args.cap)), flush=True)
+        rows.append(summarise(left, measure(positions(left, count, args.seed + left), args.cap)))
+        print(format_row(rows[-1]), flush=True)
+    if not args.dry_run:
+        record("solver_speed", {"seed": args.seed, "cap_seconds": args.cap, "rows": rows}, command_line())
     return 0
 
 
