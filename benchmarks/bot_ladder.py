@@ -4,14 +4,14 @@ Each rung is one ``pinochle-arena`` match (``agents.arena.run_arena``: deal pair
 processes, results file, resumable) and reports A's margin per hand with its 95% paired t interval,
 the wall time and each bot's decisions per second (view and mask building included).
 ``--milestones`` measures the search bot's gain decision kind by decision kind instead: ``mix:``
-specs that search the card play only, then also the throw-in, trump, passing, and (plain ``pimc``)
-the bid, each against the heuristic.
+specs that search the card play only, then also the throw-in, trump and passing, each against the
+heuristic (plain ``pimc``, which searches the bid too, is the ladder's rung on the same deals).
 
 Usage::
 
     python benchmarks/bot_ladder.py                    # 2000 + 1000 + 300 deal pairs (the full ladder)
     python benchmarks/bot_ladder.py --quick            # 40 + 10 + 4 deal pairs, to check that it runs
-    python benchmarks/bot_ladder.py --milestones       # 5 rungs of 1000 deal pairs
+    python benchmarks/bot_ladder.py --milestones       # 4 rungs of 1000 deal pairs
     python benchmarks/bot_ladder.py --rung heuristic random 300 --rung pimc:samples=8 heuristic 50
     python benchmarks/bot_ladder.py --out runs/ladder/full --resume   # continue an interrupted ladder
 
@@ -43,8 +43,7 @@ MILESTONES = [
     ("mix:play=pimc,throw_in=pimc,default=heuristic", "heuristic", 1000),
     ("mix:play=pimc,throw_in=pimc,trump=pimc,default=heuristic", "heuristic", 1000),
     ("mix:play=pimc,throw_in=pimc,trump=pimc,passing=pimc,default=heuristic", "heuristic", 1000),
-    ("pimc", "heuristic", 1000),
-]
+]  # the last step, plain pimc (the bid searched too), is the ladder's rung on the same deals
 HEADERS = ["A vs B", "pairs", "margin", "95% interval", "wall", "A dec/s", "B dec/s"]
 #: Widths of the columns after the first.
 COLUMNS = (7, 9, 22, 10, 11, 11)
