@@ -59,7 +59,7 @@ from pinochle_env.switches import PRESETS, Rules, parse_switch, rules_from_comma
 
 from .arena_play import Job, play_job
 from .arena_report import format_summary, slim_line, summarise, write_csv, write_json, write_plot, write_ratings_plot
-from .base import check_plays
+from .base import check_plays, prepare
 from .registry import checkpoint_files, load_agent
 from .runtime import BACKENDS, code_version, connect_ray, file_sha256, format_duration, import_ray, usable_cpus
 
@@ -133,7 +133,11 @@ def changed_checkpoints(stored: dict[str, Any], current: dict[str, Any]) -> list
 
 
 def validate(config: ArenaConfig) -> None:
-    """Refuse a config that cannot run, before any play: every spec must load, counts must make sense."""
+    """Refuse a config that cannot run, before any play: every spec must load, counts must make sense.
+
+    Each agent also does its one-time set-up here (:func:`agents.base.prepare`): in the arena's own
+    process, before any worker starts, so that the search kernel compiles once, not per worker.
+    """
     if len(config.agents) < 2:
         raise ArenaError(f"need at least two agent specs, got {len(config.agents)}")
     repeated = sorted({spec for spec in config.agents if config.agents.count(spec) > 1})
@@ -141,9 +145,11 @@ def validate(config: ArenaConfig) -> None:
         raise ArenaError(f"a round robin needs distinct agent specs; repeated: {', '.join(repeated)}")
     for spec in config.agents:
         try:
-            check_plays(load_agent(spec, 0), config.rules)
+            agent = load_agent(spec, 0)
+            check_plays(agent, config.rules)
         except (ValueError, OSError, ImportError) as error:
             raise ArenaError(f"bad agent spec {spec!r}: {error}") from None
+        prepare(agent, config.rules)
     if config.deals < 0 or config.games < 0 or config.deals + config.games == 0:
         raise ArenaError(f"need --deals >= 0 and --games >= 0, not both 0 (got {config.deals}, {config.games})")
     if config.hand_cap < 1:

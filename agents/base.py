@@ -30,6 +30,18 @@ def check_plays(agent: Agent, rules: Rules) -> None:
         check(rules)
 
 
+def prepare(agent: Agent, rules: Rules) -> None:
+    """Let an agent do its one-time set-up for ``rules`` before play: an optional ``prepare(rules)``
+    method (the search bot compiles its kernel there).
+
+    The arena calls it once in its own process before starting worker processes, so that costly
+    set-up that leaves something behind (numba's compiled-code cache) happens once, not per worker.
+    """
+    method = getattr(agent, "prepare", None)
+    if method is not None:
+        method(rules)
+
+
 class IllegalAgentActionError(ValueError):
     """An agent returned an action that is not legal; the message names the agent."""
 

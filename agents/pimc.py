@@ -1,127 +1,223 @@
-"""``pimc``: perfect-information Monte Carlo card play on top of the heuristic player.
+"""``pimc``: perfect-information Monte Carlo search on the compiled kernel (:mod:`pinochle_env.kernel`).
 
-For a card to play, :class:`PIMCAgent` draws deals consistent with everything its seat knows
-(:class:`agents.sampling.DealSampler`), and on every drawn deal plays each legal card followed by
-a heuristic playout of the rest of the hand for all four seats (each seat deciding from its own
-view of the drawn deal). The card with the best average hand-score margin of its team wins.
-The auction, trump, passing and throw-in decisions are the heuristic's. It plays the partnership
-game only, and refuses the others (:meth:`PIMCAgent.check_rules`).
+**Card play.** For a card with a choice, :class:`PIMCAgent` draws ``samples`` deals consistent with
+everything its seat knows (:func:`pinochle_env.kernel.sample_deals`), weighted by how well they
+explain the other seats' plays (:mod:`agents.inference`), and values every legal card on every
+deal: exactly, with the end-game solver, once at most ``solve`` tricks are left; before that by
+playing the hand out with the compiled heuristic play-out policy (every seat deciding from its own
+knowledge of the deal) down to ``leaf`` tricks left, solved exactly from there. Values are the
+seat's hand-score margin; every card meets the same deals and random streams; the best average
+wins, ties going to the heuristic's choice. The two-handed game's phase 2 needs no sampling
+(every card is known): it is solved outright.
+
+**Other decisions** (:mod:`agents.simulation`) are simulated where the partnership game has them
+(bid, trump, passing, throw-in; cutthroat's throw-in), otherwise the heuristic's: the fallbacks
+are listed there. ``docs/search.md`` explains the methods.
+
+``pimc:evaluate=heuristic`` is the original bot, whole (:mod:`agents.pimc_heuristic`: heuristic
+play-outs in Python, heuristic bidding, trump, passing and throw-in, ``samples=16,budget=1.0``).
+
+Parameters (``pimc:samples=32,budget=0.5``), with their defaults:
+
+- ``evaluate`` = ``search`` | ``heuristic`` (the original bot);
+- ``samples`` (search: 24; heuristic: 16): deals per card decision;
+- ``budget`` (1.0): seconds a card decision may take; sampling stops when it runs out (after the
+  first batch of deals), the only way a decision can depend on the machine rather than the seed;
+- ``solve`` (per game: partnership 4, cutthroat 5, two-handed 12): tricks left, the one in
+  progress included, from which card decisions are solved exactly on each deal; ``leaf`` (3):
+  tricks left at which play-outs switch to exact solving (0: play every hand out);
+- ``simulations`` (64): deals per auction, trump, passing or throw-in decision (where there are
+  more than two candidates, only the best quarter of them meet all the deals:
+  :func:`agents.simulation.race`);
+- ``infer`` (0.05) and ``infer_play`` (0.2): the weight of a deal per auction call, and per card
+  play, of another seat that the heuristic would not have made with that deal's cards (1: no
+  weighting); ``pool`` (3): deals drawn per deal kept, for the weighting.
 """
 
 from __future__ import annotations
 
-import pickle
+import functools
 import time
+from typing import Any
 
 import numpy as np
 
-from pinochle_env import Game, PlayerView
-from pinochle_env import rules as R
 from pinochle_env.actions import layout_for
-from pinochle_env.games.partnership.game import Phase
+from pinochle_env.cards import COPIES, NUM_TYPES
 from pinochle_env.switches import Rules
+from pinochle_env.variants import variant_kit
 
 from .heuristic import HeuristicAgent
-from .sampling import DealSampler
+from .inference import weighted_deals
+from .pimc_heuristic import HeuristicPIMC
+from .simulation import Simulator
+
+#: Card decisions evaluate deals in batches of this many, checking the time budget between them.
+BATCH = 8
+EVALUATORS = ("search", "heuristic")
+#: Tricks left (the one in progress included) from which card decisions are solved exactly, per game
+#: by default: where the solver's time per deal stays near a millisecond (benchmarks/solver_speed.py),
+#: and the whole of the two-handed game's phase 2, whose 2-seat search is small.
+SOLVE_FROM = {"partnership": 4, "cutthroat": 5, "two_hand": 12}
+#: The compiled play-out policy of each game: its heuristic bot's card play.
+PLAY_OUT_POLICY = {"partnership": "heuristic", "cutthroat": "simple", "two_hand": "simple"}
+#: Deals per card decision and seconds per decision, per evaluator, where not given.
+DEFAULT_SAMPLES = {"search": 24, "heuristic": 16}
+DEFAULT_BUDGET = {"search": 1.0, "heuristic": 1.0}
 
 
 class PIMCAgent:
-    """Perfect-information Monte Carlo player: samples deals, plays each legal card out, keeps the best.
+    """The search bot of the module docstring (``evaluate="heuristic"``: the original bot)."""
 
-    ``samples`` deals are evaluated per card decision, fewer if ``budget`` seconds run out first
-    (at least one is always evaluated). Ties, and positions where no consistent deal could be
-    drawn, go to the heuristic's choice. Decisions are reproducible for a seed as long as the
-    budget does not cut sampling short.
-
-    Speed at the default (``samples=16``, ``budget=1.0``), measured on one core of the
-    development machine over six whole hands against the heuristic: about 9 card decisions per
-    second, forced plays included (about 6 per second when more than one card is legal); the
-    slowest decision, early in the hand, took 0.8 s.
-    """
-
-    def __init__(self, seed: int | None = None, samples: int = 16, budget: float = 1.0) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        evaluate: str = "search",
+        samples: int | None = None,
+        budget: float | None = None,
+        solve: int | None = None,
+        leaf: int = 3,
+        simulations: int = 64,
+        infer: float = 0.05,
+        infer_play: float = 0.2,
+        pool: int = 3,
+    ) -> None:
+        if evaluate not in EVALUATORS:
+            raise ValueError(f"pimc parameter evaluate={evaluate!r} is not one of {', '.join(EVALUATORS)}")
+        samples = DEFAULT_SAMPLES[evaluate] if samples is None else samples
+        budget = DEFAULT_BUDGET[evaluate] if budget is None else budget
         if samples < 1:
-            raise ValueError(f"pimc needs samples >= 1, got {samples}")
+            raise ValueError(f"pimc parameter samples must be at least 1, got {samples}")
         if budget <= 0:
-            raise ValueError(f"pimc needs a positive budget in seconds, got {budget}")
-        self.name = "pimc"
-        self.samples = samples
-        self.budget = budget
+            raise ValueError(f"pimc parameter budget must be a positive number of seconds, got {budget}")
+        if solve is not None and not 0 <= solve <= 24:
+            raise ValueError(f"pimc parameter solve must be 0..24 tricks, got {solve}")
+        if not 0 <= leaf <= 15:
+            raise ValueError(f"pimc parameter leaf must be 0..15 tricks, got {leaf}")
+        if simulations < 1:
+            raise ValueError(f"pimc parameter simulations must be at least 1, got {simulations}")
+        if not 0 < infer <= 1:
+            raise ValueError(f"pimc parameter infer must be in (0, 1], got {infer}")
+        if not 0 < infer_play <= 1:
+            raise ValueError(f"pimc parameter infer_play must be in (0, 1], got {infer_play}")
+        if pool < 1:
+            raise ValueError(f"pimc parameter pool must be at least 1, got {pool}")
+        self.name = "pimc" if evaluate == "search" else "pimc:evaluate=heuristic"
+        self.evaluate = evaluate
+        self.samples, self.budget = samples, budget
+        self.solve, self.leaf, self.simulations = solve, leaf, simulations
+        self.infer, self.infer_play, self.pool = infer, infer_play, pool
+        self.original = HeuristicPIMC(seed, samples, budget) if evaluate == "heuristic" else None
         self.heuristic = HeuristicAgent(seed)
+        #: Card decisions searched, and how many of them the budget cut short (deals drawn but not evaluated).
+        self.searched = self.cut_short = 0
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
         self.heuristic.reset(seed)
+        if self.original is not None:
+            self.original.reset(seed)
         self._rng = np.random.default_rng(seed)
-
-    #: The variants this agent plays.
-    VARIANTS = ("partnership",)
+        self.simulator = Simulator(self.simulations, self._rng, self.heuristic, self.infer, self.infer_play, self.pool)
 
     def check_rules(self, rules: Rules) -> None:
-        """Refuse a game other than the partnership game (``ValueError``)."""
-        if rules.variant not in self.VARIANTS:
-            raise ValueError(
-                f"pimc plays the partnership game only, not variant={rules.variant!r} "
-                "(use heuristic, random or a checkpoint there)"
-            )
+        """``evaluate=heuristic`` plays the partnership game only; the search plays every game."""
+        if self.original is not None:
+            self.original.check_rules(rules)
 
-    def act(self, view: PlayerView, mask: np.ndarray) -> int:
-        self.check_rules(view.rules)
+    def prepare(self, rules: Rules) -> None:
+        """Compile the kernel (or load it from numba's cache) before any worker process starts."""
+        if self.original is None:
+            from pinochle_env.kernel import compile_kernel
+
+            compile_kernel()
+
+    def act(self, view: Any, mask: np.ndarray) -> int:
+        if self.original is not None:
+            return self.original.act(view, mask)
         legal = np.flatnonzero(mask).tolist()
-        if view.phase != Phase.PLAY or len(legal) == 1:
-            return self.heuristic.act(view, mask)
-        card0 = layout_for(view.rules.max_bid).card0
-        return card0 + self.choose_play(view, [a - card0 for a in legal])
+        if len(legal) == 1:
+            return legal[0]
+        phase = view.phase.name
+        variant = view.rules.variant
+        card0 = view_card0(view)
+        if phase in ("PLAY", "PLAY2"):
+            return card0 + self.choose_card(view, [a - card0 for a in legal])
+        if phase == "THROW_IN" and variant != "two_hand":
+            layout = layout_for(view.rules.max_bid)
+            return layout.throw_in if self.simulator.throw_in(view) else layout.play_on
+        if variant == "partnership":
+            layout = layout_for(view.rules.max_bid)
+            if phase == "AUCTION":
+                return self.simulator.bid(view, legal)
+            if phase == "TRUMP":
+                return layout.trump0 + self.simulator.trump(view)
+            return card0 + self.simulator.pass_card(view, [a - card0 for a in legal])
+        return self.heuristic.act(view, mask)
 
-    def choose_play(self, view: PlayerView, cards: list[int]) -> int:
+    # ------------------------------------------------------------------ card play
+
+    def choose_card(self, view: Any, cards: list[int]) -> int:
         """The legal card (type) with the best average margin over the sampled deals."""
-        fallback = self.heuristic.choose_play(view, cards)
-        margins = self.evaluate(view, cards)
-        if margins is None:
+        from pinochle_env.kernel.search import evaluate_cards
+        from pinochle_env.kernel.state import PlayState
+
+        fallback = self._heuristic_card(view, cards)
+        state = PlayState.from_view(view)
+        seat = view.seat
+        deals = self._deals(view, state)
+        if deals is None:
             return fallback
-        return max(cards, key=lambda c: (margins[c], c == fallback))
-
-    def evaluate(self, view: PlayerView, cards: list[int]) -> dict[int, float] | None:
-        """Average team margin of each card over the sampled deals (None if no deal could be drawn)."""
+        hands, gifts, bonus = deals
+        solve = state.left <= (SOLVE_FROM[view.rules.variant] if self.solve is None else self.solve)
+        seeds = self._rng.integers(0, 2**63, size=len(hands), dtype=np.uint64)
+        order = self.heuristic.tie_break_order
         deadline = time.perf_counter() + self.budget
-        sampler = DealSampler(view)
-        totals = dict.fromkeys(cards, 0.0)
-        drawn = 0
-        while drawn < self.samples and (not drawn or time.perf_counter() < deadline):
-            game = sampler.sample(self._rng)
-            if game is None:
-                break
-            drawn += 1
-            snapshot = pickle.dumps(game)  # one copy per card: loading a pickle is cheaper than clone()
-            for c in cards:
-                totals[c] += self._playout(pickle.loads(snapshot), c, view.seat)
-        return {c: total / drawn for c, total in totals.items()} if drawn else None
+        totals = np.zeros(NUM_TYPES if solve else len(cards))
+        done = 0
+        while done < len(hands) and (not done or time.perf_counter() < deadline):
+            part = slice(done, done + BATCH)
+            scores = evaluate_cards(state, hands[part], gifts[part], cards, PLAY_OUT_POLICY[view.rules.variant],
+                                    seeds[part], self.leaf, solve, order)  # fmt: skip
+            margins = state.scoring.margin(scores, bonus[part, None]) * state.scoring.factor[seat]
+            totals += margins.sum(axis=0)
+            done = min(len(hands), done + BATCH)
+        self.searched += 1
+        self.cut_short += done < len(hands)
+        means = totals[cards] if solve else totals
+        values = dict(zip(cards, means.tolist(), strict=True))
+        return max(cards, key=lambda c: (values[c], c == fallback))
 
-    def _playout(self, game: Game, first: int, seat: int) -> float:
-        """``seat``'s team margin (hand score) after playing ``first`` and the heuristic for everyone after."""
-        card0 = game.layout.card0
-        game.apply(card0 + first)
-        while not game.hand_over:
-            cards = R.bits_to_cards(game.legal_bits() >> card0)
-            choice = cards[0] if len(cards) == 1 else self.heuristic.choose_play(playout_view(game), cards)
-            game.apply(card0 + choice)
-        team, score = seat % 2, game.score
-        assert score is not None, "a finished hand has its score"
-        return float(score[team] - score[1 - team])
+    def _deals(self, view: Any, state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """(hands, gifts, bonus) of the deals to search: sampled, or the one deal phase 2 of the
+        two-handed game leaves (every card known); None when no consistent deal exists."""
+        if view.rules.variant == "two_hand":
+            hands = state.hands.copy()
+            seen = np.array(view.concealed) + state.played
+            hands[1 - view.seat] = COPIES - seen
+            return hands[None], state.gifts[None], np.zeros(1, dtype=np.int64)
+        order = self.heuristic.tie_break_order
+        deals = weighted_deals(view, self.samples, self.pool, self.infer, self.infer_play, self._rng, order)
+        if not len(deals):
+            return None
+        return deals.hands, deals.gifts, deals.bonus
+
+    def _heuristic_card(self, view: Any, cards: list[int]) -> int:
+        """The heuristic's card: the tie-break, and the choice when no deal can be drawn."""
+        if view.rules.variant == "partnership":
+            return self.heuristic.choose_play(view, cards)
+        card0 = view_card0(view)
+        mask = np.zeros(card0 + NUM_TYPES, dtype=np.int8)
+        mask[[card0 + c for c in cards]] = 1
+        return self.heuristic.act(view, mask) - card0
 
 
-def playout_view(game: Game) -> PlayerView:
-    """The view of the seat to act in a drawn deal during play, read straight off the game's state.
+def view_card0(view: Any) -> int:
+    """The action id of card type 0 in the view's game."""
+    return _card0(view.rules)
 
-    Equal to ``game.view(game.to_act)`` (the tests check it) but without rereading the event log,
-    which playouts would otherwise do for every card. During play both partners of the declaring
-    team know both sets of passed cards; the defenders know neither.
-    """
-    seat, declarer = game.to_act, game.declarer
-    passed: list[int] = []
-    received: list[int] = []
-    if seat == declarer:
-        passed, received = game.passed_back, game.passed_to_declarer
-    elif seat == (declarer + 2) % 4:
-        passed, received = game.passed_to_declarer, game.passed_back
-    return game.view_with_private(seat, list(game.hands[seat]), list(passed), list(received))
+
+@functools.lru_cache(maxsize=64)
+def _card0(rules: Rules) -> int:
+    """The action id of card type 0 under ``rules`` (read off a new game's layout, once per rule set)."""
+    return int(variant_kit(rules).new_game(np.random.default_rng(0)).layout.card0)

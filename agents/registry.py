@@ -24,7 +24,7 @@ from pinochle_env.protocol import DECISIONS, View
 from pinochle_env.switches import Rules
 from pinochle_env.variants import variant_kit
 
-from .base import Agent, RandomAgent, check_plays
+from .base import Agent, RandomAgent, check_plays, prepare
 
 #: name -> (factory taking keyword parameters, {parameter: type}).
 Factory = Callable[..., Any]  # returns an Agent
@@ -137,6 +137,11 @@ class MixAgent:
         for agent in self._agents.values():
             agent.reset(seed)
 
+    def prepare(self, rules: Rules) -> None:
+        """Let every part do its one-time set-up (:func:`agents.base.prepare`)."""
+        for agent in self._agents.values():
+            prepare(agent, rules)
+
     def check_rules(self, rules: Rules) -> None:
         """Refuse rules under which a part cannot play, or whose game has a decision no part takes."""
         for phase, agent in self._agents.items():
@@ -174,7 +179,20 @@ def _load_builtins() -> None:
             HeuristicAgent,
             {"aggression": float, "help_meld": int, "partner_value": float, "help_value": float},
         ),
-        "pimc": (PIMCAgent, {"samples": int, "budget": float}),
+        "pimc": (
+            PIMCAgent,
+            {
+                "evaluate": str,
+                "samples": int,
+                "budget": float,
+                "solve": int,
+                "leaf": int,
+                "simulations": int,
+                "infer": float,
+                "infer_play": float,
+                "pool": int,
+            },
+        ),
         "checkpoint": (load_checkpoint_agent, {"sample": bool}),
     }
     for name, entry in builtins.items():  # a user's own registration under the same name wins

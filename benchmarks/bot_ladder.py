@@ -1,18 +1,24 @@
-"""Bot ladder: heuristic vs random and pimc vs heuristic, as duplicate arena matches.
+"""Bot ladder: heuristic vs random, pimc vs heuristic and pimc vs the original pimc, as duplicate matches.
 
 Each rung is one ``pinochle-arena`` match (``agents.arena.run_arena``: deal pairs, worker
 processes, results file, resumable) and reports A's margin per hand with its 95% paired t interval,
 the wall time and each bot's decisions per second (view and mask building included).
+``--milestones`` measures the search bot's gain decision kind by decision kind instead: ``mix:``
+specs that search the card play only, then also the throw-in, trump and passing, each against the
+heuristic (plain ``pimc``, which searches the bid too, is the ladder's rung on the same deals).
 
 Usage::
 
-    python benchmarks/bot_ladder.py                    # 2000 + 500 deal pairs (the full ladder)
-    python benchmarks/bot_ladder.py --quick            # 40 + 10 deal pairs, to check that it runs
+    python benchmarks/bot_ladder.py                    # 2000 + 1000 + 300 deal pairs (the full ladder)
+    python benchmarks/bot_ladder.py --quick            # 40 + 10 + 4 deal pairs, to check that it runs
+    python benchmarks/bot_ladder.py --milestones       # 4 rungs of 1000 deal pairs
     python benchmarks/bot_ladder.py --rung heuristic random 300 --rung pimc:samples=8 heuristic 50
     python benchmarks/bot_ladder.py --out runs/ladder/full --resume   # continue an interrupted ladder
 
-The results go to ``docs/bot_ladder.json`` (with the commit, date and machine: :mod:`figures`),
-from which the README's table is made; ``--quick`` and ``--dry-run`` write nothing.
+The results go to ``docs/bot_ladder.json`` (``docs/bot_ladder_milestones.json`` with
+``--milestones``; ``--figures NAME`` for ``docs/NAME.json``), with the commit, date and machine
+(:mod:`figures`), from which the README's tables are made; ``--quick`` and ``--dry-run`` write
+nothing.
 """
 
 from __future__ import annotations
@@ -29,8 +35,15 @@ from agents.arena import ArenaConfig, ArenaError, parse_rules, run_arena, valida
 from agents.runtime import usable_cpus
 
 #: The default ladder: (A, B, deal pairs).
-LADDER = [("heuristic", "random", 2000), ("pimc", "heuristic", 500)]
-QUICK = [("heuristic", "random", 40), ("pimc", "heuristic", 10)]
+LADDER = [("heuristic", "random", 2000), ("pimc", "heuristic", 1000), ("pimc", "pimc:evaluate=heuristic", 300)]
+QUICK = [("heuristic", "random", 40), ("pimc", "heuristic", 10), ("pimc", "pimc:evaluate=heuristic", 4)]
+#: The search bot decision kind by decision kind, each against the heuristic.
+MILESTONES = [
+    ("mix:play=pimc,default=heuristic", "heuristic", 1000),
+    ("mix:play=pimc,throw_in=pimc,default=heuristic", "heuristic", 1000),
+    ("mix:play=pimc,throw_in=pimc,trump=pimc,default=heuristic", "heuristic", 1000),
+    ("mix:play=pimc,throw_in=pimc,trump=pimc,passing=pimc,default=heuristic", "heuristic", 1000),
+]  # the last step, plain pimc (the bid searched too), is the ladder's rung on the same deals
 HEADERS = ["A vs B", "pairs", "margin", "95% interval", "wall", "A dec/s", "B dec/s"]
 #: Widths of the columns after the first.
 COLUMNS = (7, 9, 22, 10, 11, 11)
@@ -82,14 +95,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rung", nargs=3, action="append", metavar=("A", "B", "PAIRS"), help="replace the ladder")
     parser.add_argument("--quick", action="store_true", help="few deal pairs per rung: a check that it runs")
+    parser.add_argument("--milestones", action="store_true", help="the search bot's gain per decision kind")
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="rule switch (repeatable)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=usable_cpus())
     parser.add_argument("--out", type=Path, help="out directory (default runs/ladder/<timestamp>)")
     parser.add_argument("--resume", action="store_true", help="continue the rungs already in --out")
     parser.add_argument("--dry-run", action="store_true", help="print only: do not write docs/bot_ladder.json")
+    parser.add_argument("--figures", metavar="NAME", help="write docs/NAME.json (default bot_ladder, or _milestones)")
     args = parser.parse_args(argv)
-    rungs = [(a, b, int(n)) for a, b, n in args.rung] if args.rung else QUICK if args.quick else LADDER
+    default = MILESTONES if args.milestones else QUICK if args.quick else LADDER
+    rungs = [(a, b, int(n)) for a, b, n in args.rung] if args.rung else default
     base = args.out or Path("runs", "ladder", time.strftime("%Y%m%d-%H%M%S"))
     try:
         rules = parse_rules(args.rule)
@@ -108,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
         print(format_row(result_cells(rows[-1]), width), flush=True)
     if not (args.quick or args.dry_run):
         figures = {"seed": args.seed, "workers": args.workers, "rules": rules.to_dict(), "rungs": rows}
-        record("bot_ladder", figures, command_line())
+        name = args.figures or ("bot_ladder_milestones" if args.milestones else "bot_ladder")
+        record(name, figures, command_line())
     return 0
 
 

@@ -61,8 +61,9 @@ PAGES = {"/": "index.html", "/play": "play.html", "/replay": "replay.html", "/ar
 SUGGESTED_AGENTS = {
     "heuristic": tuple(GAMES),
     "random": tuple(GAMES),
-    "pimc": ("partnership",),
-    "pimc:samples=8,budget=0.25": ("partnership",),
+    "pimc": tuple(GAMES),
+    "pimc:samples=8,budget=0.25": tuple(GAMES),
+    "pimc:evaluate=heuristic": ("partnership",),
     "checkpoint:bundled": ("partnership",),
 }
 _CHECKPOINT_PATH = re.compile(r"checkpoint:([^,]*)")

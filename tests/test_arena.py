@@ -348,9 +348,15 @@ def test_progress_eta_comes_from_the_recent_rate():
         (["random", "mix:auction=random,play=nosuch"], "mix part play=nosuch: unknown agent 'nosuch'; known agents"),
         (["random", "heuristic:aggression=high"], "aggression='high' of agent 'heuristic' is not a number"),
         (["--resume"], "--out or --name"),
-        # pimc plays the partnership game only: refused, not silently played as the heuristic.
-        (["heuristic", "pimc", "--rule", "variant=cutthroat"], "pimc plays the partnership game only"),
-        (["heuristic", "mix:play=pimc,default=heuristic", "--rule", "variant=two_hand"], "mix part play=pimc"),
+        # The original pimc plays the partnership game only: refused, not silently played as the heuristic.
+        (
+            ["heuristic", "pimc:evaluate=heuristic", "--rule", "variant=cutthroat"],
+            "pimc:evaluate=heuristic plays the partnership game only",
+        ),
+        (
+            ["heuristic", "mix:play=pimc:evaluate=heuristic,default=heuristic", "--rule", "variant=two_hand"],
+            "mix part play=pimc:evaluate=heuristic",
+        ),
         (["heuristic", "mix:auction=random,play=random", "--rule", "variant=two_hand"], "meld without an agent"),
     ],
 )

@@ -11,7 +11,8 @@ import pytest
 
 from agents.base import RandomAgent, decide, legal_mask
 from agents.heuristic import HeuristicAgent
-from agents.pimc import PIMCAgent, playout_view
+from agents.pimc import PIMCAgent
+from agents.pimc_heuristic import playout_view
 from agents.registry import load_agent
 from agents.sampling import DealSampler
 from pinochle_env import Game, Rules
@@ -249,7 +250,7 @@ def test_load_agent_specs_and_parameters(tmp_path, monkeypatch):
     assert isinstance(pimc, PIMCAgent) and (pimc.samples, pimc.budget) == (8, 0.5)
     with pytest.raises(ValueError, match="parameters: aggression, help_meld"):
         load_agent("heuristic:boldness=2")
-    with pytest.raises(ValueError, match="parameters: samples, budget"):
+    with pytest.raises(ValueError, match="parameters: evaluate, samples, budget"):
         load_agent("pimc:samples=8,depth=2")
     with pytest.raises(ValueError, match="not found"):
         load_agent(f"checkpoint:{tmp_path / 'missing.pt'}")

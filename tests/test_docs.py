@@ -48,3 +48,27 @@ def test_readme_layout_names_every_module():
         if (path.stem if path.stem != "__init__" else path.parent.name) not in words
     ]
     assert not missing, f"README Layout block does not name: {', '.join(missing)}"
+
+
+def test_readme_figures_are_the_ones_their_benchmarks_recorded():
+    """Each marked figure block of the README is exactly what its results file in docs/ gives (made
+    by ``python benchmarks/figures.py``), and names the commit of the measurement, which is in this
+    repository's history where there is one."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(root / "benchmarks"))
+    try:
+        import figures
+    finally:
+        sys.path.remove(str(root / "benchmarks"))
+    blocks = figures.readme_blocks(README)
+    assert {"env_speed", "bot_ladder"} <= set(blocks), sorted(blocks)
+    for name, body in blocks.items():
+        data = figures.load(name)
+        assert body == figures.render(name), f"README figures of {name} differ from docs/{name}.json"
+        assert data["commit"][:10] in body
+        if (root / ".git").exists():
+            known = subprocess.run(["git", "cat-file", "-e", data["commit"]], cwd=root, capture_output=True)
+            assert known.returncode == 0, f"docs/{name}.json names commit {data['commit']}, not in the history"

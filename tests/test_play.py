@@ -228,7 +228,10 @@ def test_a_whole_game_to_the_target_score():
             "has no partner seat; its other seats: --left, --right",
         ),
         (["--rule", "variant=two_hand", "--left", "heuristic"], "the two_hand game has no left seat"),
-        (["--rule", "variant=cutthroat", "--opponents", "pimc"], "player 1 (left), pimc: pimc plays the partnership"),
+        (
+            ["--rule", "variant=cutthroat", "--opponents", "pimc:evaluate=heuristic"],
+            "player 1 (left), pimc:evaluate=heuristic: pimc:evaluate=heuristic plays the partnership",
+        ),
         (["--rules-preset", "pagat", "--rule", "variant=two_hand"], "rule run_extras does not apply to variant"),
         (["--rule", "bid_raises=plus10"], "not a random seed"),
         (["--rules-preset", "strict"], "unknown rules preset 'strict'; presets: default, pagat, casual"),

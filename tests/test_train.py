@@ -202,7 +202,7 @@ def test_every_agent_spec_is_checked_before_training(tmp_path: Path, capsys: pyt
     where = ["--out-dir", str(tmp_path), "--run-name", "n"]
     for spec, message in [
         ("nope", "eval_opponents: bad agent spec 'nope': unknown agent 'nope'"),
-        ("random,pimc", "bad agent spec 'pimc': pimc plays the partnership game only"),
+        ("random,pimc:evaluate=heuristic", "bad agent spec 'pimc:evaluate=heuristic': pimc:evaluate=heuristic plays"),
     ]:
         with pytest.raises(SystemExit) as exit_info:
             run_cli([*TINY, "--eval-opponents", spec, "--rule", "variant=cutthroat", *where])

@@ -20,8 +20,10 @@ import torch
 from starlette.testclient import TestClient
 
 from agents.arena_report import deal_pair_margin
+from agents.base import check_plays
 from agents.neural.checkpoints import FORMAT, FORMAT_VERSION, save_checkpoint
 from agents.neural.network import build_critic, build_policy
+from agents.registry import load_agent
 from pinochle_env.encoding import ENCODER_VERSION
 from pinochle_env.records import decisions, read_jsonl, replay
 from pinochle_env.switches import Rules
@@ -62,6 +64,18 @@ def make_client(tmp_path: Path, opened: tuple[Path, ...] = ()) -> TestClient:
 def client(tmp_path, material):
     with make_client(tmp_path, (material["hands"], material["arena"])) as test_client:
         yield test_client
+
+
+def test_the_table_form_offers_only_agents_that_play_each_game(client):
+    """The suggested agents of each game can play it (the search bot every game, the original PIMC
+    bot only the partnership game)."""
+    variants = client.get("/api/options").json()["variants"]
+    for variant, options in variants.items():
+        rules = Rules(variant=variant)
+        for spec in options["agents"]:
+            check_plays(load_agent(spec, 0), rules)
+    assert all("pimc" in options["agents"] for options in variants.values())
+    assert [v for v, options in variants.items() if "pimc:evaluate=heuristic" in options["agents"]] == ["partnership"]
 
 
 def settled(client: TestClient, table: str) -> dict:
@@ -167,7 +181,11 @@ def test_a_restart_keeps_every_saved_hand(tmp_path, material):
         ({"rules": {"variant": "two_hand", "pass_count": 3}}, 400, "does not apply to variant='two_hand'"),
         ({"agents": ["human", "heuristic"]}, 400, "a list of 4 agent specs"),
         ({"agents": ["human", "grandmaster", "random", "random"]}, 400, "unknown agent 'grandmaster'"),
-        ({"rules": {"variant": "cutthroat"}, "agents": ["human", "pimc", "random"]}, 400, "partnership game only"),
+        (
+            {"rules": {"variant": "cutthroat"}, "agents": ["human", "pimc:evaluate=heuristic", "random"]},
+            400,
+            "partnership game only",
+        ),
         ({"rules": {"variant": "two_hand"}, "agents": ["human", "checkpoint:bundled"]}, 400, "plays the partnership"),
         ({"agents": ["human", "checkpoint:/etc/passwd", "random", "random"]}, 400, "not named with --open"),
         ({"agents": ["human", "mix:play=checkpoint:x.pt,default=random", "random", "random"]}, 400, "'x.pt' was not"),

@@ -211,6 +211,13 @@ class HeuristicAgent:
         """Draw the tie-break order: equal choices are settled by it, so decisions stay reproducible."""
         self._order = np.random.default_rng(seed).permutation(NUM_TYPES).tolist()
 
+    @property
+    def tie_break_order(self) -> list[int]:
+        """The seeded rank of each card type (and suit, for trump) that settles equal choices: the
+        higher rank wins where the bot takes a maximum, the lower where it takes a minimum (the
+        compiled play-outs take it to play as this bot does)."""
+        return list(self._order)
+
     def act(self, view: PlayerView, mask: np.ndarray) -> int:
         legal = np.flatnonzero(mask).tolist()
         if len(legal) == 1:

@@ -1,0 +1,276 @@
+"""Keeping the README's figures honest: benchmark results on file, and the README's tables made from them.
+
+Every benchmark that the README quotes writes its results with :func:`record` into
+``docs/<name>.json``: the figures, the command that made them, the commit they were measured on
+(with a flag when the working tree held uncommitted changes), the date and the machine. The
+README's figure tables sit between ``<!-- figures:<name> -->`` and ``<!-- /figures:<name> -->``
+markers and are made from those files by the renderers here; ``tests/test_docs.py`` checks that
+every marked block is exactly what its file gives, so a quoted figure cannot drift from its
+measurement.
+
+``python benchmarks/figures.py`` rewrites the marked blocks of the README from the files (after a
+benchmark has run); ``--check`` only reports the blocks that differ.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from pinochle_env.switches import Rules
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+README = ROOT / "README.md"
+_BLOCK = re.compile(r"(<!-- figures:(?P<name>[a-z_]+) -->\n)(?P<body>.*?)(<!-- /figures:(?P=name) -->)", re.DOTALL)
+
+
+# ------------------------------------------------------------------------------ writing results
+
+
+def _git(*args: str) -> str:
+    result = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=False)
+    return result.stdout.strip() if result.returncode == 0 else ""
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _version(package: str) -> str | None:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def provenance() -> dict[str, Any]:
+    """Where and when figures are measured: commit (and whether the code differed from it), UTC date
+    and time, and the machine: CPU, usable cores, Python and the main packages' versions."""
+    changed = _git("status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)docs", ":(exclude)README.md")
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    packages = ("numpy", "pettingzoo", "gymnasium", "torch", "numba")
+    return {
+        "commit": _git("rev-parse", "HEAD") or "unknown",
+        # What else ran: the 1-minute load average at the end (above the cores used: shared).
+        "load_average": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None,
+        "uncommitted_changes": bool(changed),
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": {
+            "cpu": _cpu_model(),
+            "cores": cores,
+            "system": f"{platform.system()} {platform.machine()}",
+            "python": platform.python_version(),
+            "packages": {name: version for name in packages if (version := _version(name))},
+        },
+    }
+
+
+def record(name: str, figures: dict[str, Any], command: str) -> Path:
+    """Write ``docs/<name>.json``: ``figures``, the ``command`` that measured them and their provenance."""
+    path = DOCS / f"{name}.json"
+    data = {"benchmark": name, "command": command, **provenance(), "figures": figures}
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    print(f"figures written to {path.relative_to(ROOT)} (commit {data['commit'][:10]})", file=sys.stderr)
+    return path
+
+
+def command_line() -> str:
+    """The command that is running, as typed (``python benchmarks/x.py --flag``)."""
+    script = Path(sys.argv[0])
+    shown = script.relative_to(ROOT) if script.is_absolute() and ROOT in script.parents else script
+    return " ".join(["python", str(shown), *sys.argv[1:]])
+
+
+def load(name: str) -> dict[str, Any]:
+    return json.loads((DOCS / f"{name}.json").read_text(encoding="utf-8"))
+
+
+# ------------------------------------------------------------------------------ the README's blocks
+
+
+def measured_line(data: dict[str, Any]) -> str:
+    """Who measured what, where: command, commit, date and machine, as a README sentence."""
+    machine = data["machine"]
+    packages = ", ".join(f"{name} {version}" for name, version in machine["packages"].items())
+    dirty = " (with uncommitted changes)" if data["uncommitted_changes"] else ""
+    cores = f"{machine['cores']} usable core{'s' if machine['cores'] != 1 else ''}"
+    load = data.get("load_average")
+    shared = f", load average {load:.1f} at the end" if load is not None else ""
+    return (
+        f"Measured with `{data['command']}` at commit {data['commit'][:10]}{dirty} on {data['date']}{shared}: "
+        f"{machine['cpu']}, {cores}, {machine['system']}, Python {machine['python']}, "
+        f"{packages}."
+    )
+
+
+def _range(values: list[float]) -> str:
+    low, high = min(values), max(values)
+    return f"{low:,.0f}" if round(low) == round(high) else f"{low:,.0f}-{high:,.0f}"
+
+
+def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
+    """A Markdown table: the first column left-aligned, the others (figures) right-aligned."""
+    return [
+        "| " + " | ".join(headers) + " |",
+        "|---|" + "---:|" * (len(headers) - 1),
+        *("| " + " | ".join(row) + " |" for row in rows),
+    ]
+
+
+def env_speed_block(data: dict[str, Any]) -> str:
+    """The environment speed table: per game and path, median and best windows over the runs."""
+    runs = data["figures"]["runs"]
+    rows = []
+    for key in runs[0]:
+        cells = [run[key] for run in runs]
+        median = [cell["median"] for cell in cells]
+        hands = [cell["median"] / cell["decisions_per_hand"] for cell in cells]
+        rows.append([key, _range(median), _range([cell["best"] for cell in cells]), _range(hands)])
+    headers = ["game and path", "median window, decisions/s", "best window, decisions/s", "hands/s (median)"]
+    intro = measured_line(data) + f" {len(runs)} run(s); ranges are the lowest and highest run."
+    return "\n".join([intro, "", *_table(headers, rows)])
+
+
+def bot_ladder_block(data: dict[str, Any]) -> str:
+    """The bot ladder table: each rung's margin, interval, wall time and decisions/s."""
+    figures = data["figures"]
+    rows = [
+        [
+            f"{rung['a']} vs {rung['b']}",
+            f"{rung['pairs']:,}",
+            f"{rung['margin']['estimate']:+.1f}",
+            f"[{rung['margin']['low']:+.1f}, {rung['margin']['high']:+.1f}]",
+            f"{rung['wall']:,.1f} s",
+            f"{rung['a_speed']:,.0f}",
+            f"{rung['b_speed']:,.0f}",
+        ]
+        for rung in figures["rungs"]
+    ]
+    headers = ["A vs B", "deal pairs", "margin", "95% interval", "wall time", "A decisions/s", "B decisions/s"]
+    defaults = Rules().to_dict()
+    changed = [f"{name}={value}" for name, value in figures["rules"].items() if defaults.get(name) != value]
+    rules = f"rules {', '.join(changed)}" if changed else "default rules"
+    intro = measured_line(data) + f" Seed {figures['seed']}, {figures['workers']} worker processes, {rules}."
+    return "\n".join([intro, "", *_table(headers, rows)])
+
+
+def solver_speed_block(data: dict[str, Any]) -> str:
+    """The solver's times by tricks left: share solved within the cap, median and 95th percentile."""
+    figures = data["figures"]
+    rows = []
+    for row in figures["rows"]:
+        cells = [
+            "first lead" if row["left"] == 12 else str(row["left"]),
+            f"{row['positions']:,}",
+            f"{row['solved'] / row['positions']:.0%}",
+        ]
+        for key in ("value", "cards"):
+            times = row.get(key)  # absent when no position of the row was solved within the cap
+            if times is None:
+                cells += ["", "", ""]
+            else:
+                cells += [f"{times['median_ms']:,.2f}", f"{times['p95_ms']:,.2f}", f"{times['median_nodes']:,.0f}"]
+        rows.append(cells)
+    headers = [
+        "tricks left", "positions", f"solved within {figures['cap_seconds']:g} s",
+        "value: median ms", "p95 ms", "median nodes", "every card: median ms", "p95 ms", "median nodes",
+    ]  # fmt: skip
+    return "\n".join([measured_line(data) + f" Seed {figures['seed']}.", "", *_table(headers, rows)])
+
+
+def pimc_profile_block(data: dict[str, Any]) -> str:
+    """The search bot's time per decision kind, and how often the budget cut its sampling short."""
+    figures = data["figures"]
+    kinds = figures["kinds"]
+    total = sum(kind["seconds"] for kind in kinds.values())
+    rows = [
+        [name, f"{kind['count']:,}", f"{1e3 * kind['seconds'] / kind['count']:,.2f}", f"{kind['seconds'] / total:.0%}"]
+        for name, kind in kinds.items()
+    ]
+    count = sum(kind["count"] for kind in kinds.values())
+    rows.append(["all", f"{count:,}", f"{1e3 * total / count:,.2f}", "100%"])
+    searched, cut = figures["searched"], figures["cut_short"]
+    summary = (
+        f"`{figures['spec']}` against `{figures['opponent']}`, {figures['pairs']} deal pairs in one process: "
+        f"{count / total:,.0f} decisions/s; of {searched:,} card decisions searched, the time budget cut "
+        f"the sampling short in {cut:,} ({cut / max(searched, 1):.1%})."
+    )
+    headers = ["decision", "count", "ms each", "share of time"]
+    return "\n".join([measured_line(data), "", summary, "", *_table(headers, rows)])
+
+
+def main_job_block(data: dict[str, Any]) -> str:
+    """The README's main job from a clean clone: its wall time, decisions and final evaluation."""
+    figures = data["figures"]
+    rows = [
+        [row["opponent"], f"{row['deal_pairs']:,}", f"{row['margin']:+.1f}", f"[{row['low']:+.1f}, {row['high']:+.1f}]"]
+        for row in figures["evaluation"]
+    ]
+    summary = (
+        f"The run took {figures['wall_seconds'] / 60:.1f} minutes and {figures['decisions']:,} decisions "
+        f"({figures['updates']} updates). Its final evaluation:"
+    )
+    headers = ["opponent", "deal pairs", "margin per hand", "95% interval"]
+    return "\n".join([measured_line(data), "", summary, "", *_table(headers, rows)])
+
+
+#: The renderer of each results file the README quotes.
+BLOCKS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "env_speed": env_speed_block,
+    "bot_ladder": bot_ladder_block,
+    "bot_ladder_milestones": bot_ladder_block,
+    "bot_ladder_cutthroat": bot_ladder_block,
+    "bot_ladder_two_hand": bot_ladder_block,
+    "solver_speed": solver_speed_block,
+    "pimc_profile": pimc_profile_block,
+    "main_job": main_job_block,
+}
+
+
+def readme_blocks(text: str) -> dict[str, str]:
+    """The README's marked figure blocks by name, as they stand."""
+    return {match["name"]: match["body"].strip() for match in _BLOCK.finditer(text)}
+
+
+def render(name: str) -> str:
+    return BLOCKS[name](load(name))
+
+
+def update_readme(text: str) -> str:
+    """The README with every marked block made afresh from its results file."""
+    return _BLOCK.sub(lambda match: f"{match[1]}{render(match['name'])}\n{match[4]}", text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Rewrite the README's figure blocks from docs/<name>.json.")
+    parser.add_argument("--check", action="store_true", help="only report the blocks that differ")
+    args = parser.parse_args(argv)
+    text = README.read_text(encoding="utf-8")
+    stale = [name for name, body in readme_blocks(text).items() if body != render(name)]
+    if args.check:
+        print("\n".join(f"stale: {name}" for name in stale) or "README figures match docs/*.json")
+        return 1 if stale else 0
+    README.write_text(update_readme(text), encoding="utf-8")
+    print(f"README blocks rewritten: {', '.join(stale) or 'none changed'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

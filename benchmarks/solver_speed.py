@@ -1,0 +1,145 @@
+"""Solver speed: how long the exact end-game solver takes by tricks left (partnership, default rules).
+
+Positions come from heuristic self-play hands (every hand known): the start of the trick with 3,
+6 and 9 tricks left, and the first lead. Each is solved twice: its value alone (what a search
+leaf needs) and the value of every legal card of the seat to lead (what a card decision needs),
+each from an empty transposition table. A solve that runs past ``--cap`` seconds (default 10) is
+stopped (it runs in a worker process that is then replaced) and counted as not solved; the times
+of the solved ones give the median and 95th percentile, the share solved within the cap is shown.
+
+Usage::
+
+    python benchmarks/solver_speed.py                       # 40 positions per row (20 first leads)
+    python benchmarks/solver_speed.py --positions 10 --cap 2  # a quick look
+    python benchmarks/solver_speed.py --left 4 5 6 --positions 100   # to choose pimc's solve=N
+
+The figures go to ``docs/solver_speed.json`` (:mod:`figures`), from which the README's table is
+made; ``--dry-run`` writes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import sys
+import time
+from typing import Any
+
+import numpy as np
+from figures import command_line, record
+
+from agents.base import decide
+from agents.heuristic import HeuristicAgent
+from pinochle_env import Game, Rules
+
+
+def positions(left: int, count: int, seed: int) -> list[Game]:
+    """``count`` positions at the start of a trick with ``left`` tricks to go, from heuristic hands."""
+    found: list[Game] = []
+    rng = np.random.default_rng(seed)
+    while len(found) < count:
+        game = Game(Rules(), np.random.default_rng(int(rng.integers(2**31))))
+        agents = [HeuristicAgent(int(rng.integers(2**31))) for _ in range(4)]
+        while not game.hand_over:
+            if game.phase.decision == "play" and not game.trick and 12 - len(game.tricks) == left:
+                found.append(game)
+                break
+            game.apply(decide(agents[game.to_act], game))
+    return found
+
+
+def solve_times(game: Game) -> tuple[float, int, float, int]:
+    """(seconds, nodes) of the position's value, then of every legal card's value."""
+    from pinochle_env.kernel import search
+    from pinochle_env.kernel.state import PlayState
+
+    state = PlayState.from_game(game)
+    search.clear_table()
+    start = time.perf_counter()
+    search.solve_value(state)
+    value_time, value_nodes = time.perf_counter() - start, search.take_nodes()
+    search.clear_table()
+    start = time.perf_counter()
+    search.solve_side_values(state)
+    return value_time, value_nodes, time.perf_counter() - start, search.take_nodes()
+
+
+def _start_worker() -> multiprocessing.pool.Pool:
+    from pinochle_env.kernel import compile_kernel
+
+    compile_kernel()  # here first, so that the worker only loads the cached code
+    pool = multiprocessing.get_context("spawn").Pool(1)
+    pool.apply(solve_times, (positions(1, 1, 0)[0],))  # load the kernel in the worker
+    return pool
+
+
+def measure(games: list[Game], cap: float) -> list[tuple[float, int, float, int] | None]:
+    """Each position's solve times, or None when it ran past ``cap`` seconds."""
+    results: list[tuple[float, int, float, int] | None] = []
+    pool = _start_worker()
+    for game in games:
+        try:
+            results.append(pool.apply_async(solve_times, (game,)).get(timeout=2 * cap))
+        except multiprocessing.TimeoutError:
+            results.append(None)
+            pool.terminate()
+            pool = _start_worker()
+    pool.terminate()
+    capped = [None if r is None or r[0] > cap or r[2] > cap else r for r in results]
+    return capped
+
+
+def summarise(left: int, results: list[tuple[float, int, float, int] | None]) -> dict[str, Any]:
+    """A row of figures: positions, how many were solved within the cap, and for the position's value
+    and for every legal card's value the median and 95th percentile time (ms) and median nodes."""
+    solved = [r for r in results if r is not None]
+    row: dict[str, Any] = {"left": left, "positions": len(results), "solved": len(solved)}
+    for key, index in (("value", 0), ("cards", 2)):
+        if solved:
+            times = np.array([r[index] for r in solved]) * 1e3
+            nodes = np.array([r[index + 1] for r in solved])
+            row[key] = {
+                "median_ms": float(np.median(times)),
+                "p95_ms": float(np.percentile(times, 95)),
+                "median_nodes": float(np.median(nodes)),
+            }
+    return row
+
+
+def format_row(row: dict[str, Any]) -> str:
+    label = "first lead" if row["left"] == 12 else str(row["left"])
+    share = row["solved"] / row["positions"]
+    cells = [
+        f"{row[key]['median_ms']:>10.2f} {row[key]['p95_ms']:>10.2f} {row[key]['median_nodes']:>12,.0f}"
+        for key in ("value", "cards")
+        if key in row
+    ]
+    return f"{label:>12} {row['positions']:>9} {share:>7.0%} " + " ".join(cells)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--left", type=int, nargs="+", default=[3, 6, 9, 12], help="tricks left (12: first lead)")
+    parser.add_argument("--positions", type=int, default=40, help="positions per row (first leads: half)")
+    parser.add_argument("--cap", type=float, default=10.0, help="seconds a solve may take")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--dry-run", action="store_true", help="print only: do not write docs/solver_speed.json")
+    args = parser.parse_args(argv)
+    if args.positions < 1 or args.cap <= 0 or any(not 1 <= left <= 12 for left in args.left):
+        parser.error("need --positions >= 1, --cap > 0 and --left between 1 and 12")
+    print(f"Solver speed (default rules, seed {args.seed}, cap {args.cap:g} s; times in ms, from an empty table)")
+    print(f"{'tricks left':>12} {'positions':>9} {'solved':>7} " + " ".join(
+        f"{'median':>10} {'p95':>10} {'nodes':>12}" for _ in range(2)))  # fmt: skip
+    print(f"{'':>12} {'':>9} {'':>7} {'position value':^34} {'every legal card':^34}")
+    rows = []
+    for left in args.left:
+        count = args.positions if left < 12 else max(1, args.positions // 2)
+        rows.append(summarise(left, measure(positions(left, count, args.seed + left), args.cap)))
+        print(format_row(rows[-1]), flush=True)
+    if not args.dry_run:
+        record("solver_speed", {"seed": args.seed, "cap_seconds": args.cap, "rows": rows}, command_line())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,153 @@
+"""The ``pimc`` search bot: the original bot kept whole, legal and reproducible play in every game,
+its parameters, and the layers (no numba on ``import pinochle_env``, no torch in the bot)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents.base import decide
+from agents.heuristic import HeuristicAgent
+from agents.pimc import PIMCAgent
+from agents.registry import load_agent
+from agents.simulation import race
+from pinochle_env import Game, Rules, new_game
+from pinochle_env.kernel.search import COMPILING_MESSAGE
+
+GOLDEN = Path(__file__).with_name("data") / "pimc_heuristic_golden.json"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_evaluate_heuristic_decides_as_the_original_bot():
+    """On 119 seeded positions of every decision kind, ``pimc:evaluate=heuristic`` makes the
+    decisions the original ``pimc`` made (recorded at 9cb0729 by tests/data/make_pimc_golden.py)."""
+    golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    kinds = set()
+    for entry in golden["positions"]:
+        rules = Rules.from_mapping(entry["rules"])
+        game = Game(rules, np.random.default_rng(0), dealer=entry["dealer"], deal=entry["deal"])
+        for text in entry["actions"]:
+            game.apply(game.layout.from_string(text))
+        agent = load_agent("pimc:evaluate=heuristic,samples=16,budget=60", entry["agent_seed"])
+        assert game.layout.to_string(decide(agent, game)) == entry["decision"], entry["actions"]
+        kinds.add(entry["phase"])
+    assert kinds == {"auction", "trump", "passing", "throw_in", "play"}
+
+
+def test_evaluate_heuristic_keeps_its_defaults_and_refusals():
+    original = load_agent("pimc:evaluate=heuristic")
+    assert (original.samples, original.budget) == (16, 1.0)
+    with pytest.raises(ValueError, match="partnership game only"):
+        original.check_rules(Rules(variant="cutthroat"))
+
+
+@pytest.mark.parametrize(
+    ("text", "parameter"),
+    [
+        ("evaluate=magic", "evaluate"),
+        ("samples=0", "samples"),
+        ("budget=0", "budget"),
+        ("solve=30", "solve"),
+        ("leaf=-1", "leaf"),
+        ("simulations=0", "simulations"),
+        ("infer=0", "infer"),
+        ("infer_play=1.5", "infer_play"),
+        ("pool=0", "pool"),
+    ],
+)
+def test_bad_parameters_are_refused_by_name(text, parameter):
+    with pytest.raises(ValueError, match=f"pimc parameter {parameter}"):
+        load_agent(f"pimc:{text}")
+
+
+def play_hand(game, agents) -> None:
+    while not game.hand_over:
+        game.apply(decide(agents[game.to_act], game))
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(),
+        Rules(head_rule="led_card", save_meld="trick", counting="classic"),
+        Rules(variant="cutthroat"),
+        Rules(variant="two_hand"),
+    ],
+    ids=["partnership", "partnership-led_card-trick-classic", "cutthroat", "two_hand"],
+)
+def test_search_plays_legal_actions_in_every_game(rules):
+    for seed in range(2):
+        game = new_game(rules, np.random.default_rng(seed))
+        seats = rules.num_seats
+        agents = [PIMCAgent(seed + s, samples=4, budget=60) if s % 2 == 0 else HeuristicAgent(s) for s in range(seats)]
+        play_hand(game, agents)  # ``decide`` refuses an illegal action
+        assert game.hand_over
+
+
+def test_search_is_reproducible_for_a_seed():
+    decisions = []
+    for _ in range(2):
+        game = Game(Rules(), np.random.default_rng(7))
+        agents = [PIMCAgent(3 + s, samples=6, budget=60) for s in range(4)]
+        actions = []
+        while not game.hand_over:
+            actions.append(decide(agents[game.to_act], game))
+            game.apply(actions[-1])
+        decisions.append(actions)
+    assert decisions[0] == decisions[1]
+
+
+def test_import_pinochle_env_does_not_import_numba_and_pimc_does_not_import_torch():
+    code = (
+        "import sys, numpy as np\n"
+        "import pinochle_env\n"
+        "assert 'numba' not in sys.modules, 'import pinochle_env imported numba'\n"
+        "from agents.registry import load_agent\n"
+        "from agents.base import decide\n"
+        "agent = load_agent('pimc:samples=2')\n"
+        "game = pinochle_env.Game(pinochle_env.Rules(), np.random.default_rng(0))\n"
+        "while game.phase.decision != 'play' and not game.hand_over:\n"
+        "    game.apply(decide(agent, game))\n"
+        "for _ in range(8):\n"
+        "    game.apply(decide(agent, game))\n"
+        "assert 'numba' in sys.modules\n"
+        "assert 'torch' not in sys.modules, 'the search bot imported torch'\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_arena_compiles_the_kernel_once_before_its_workers_start(tmp_path):
+    """From a cold numba cache (a fresh clone, CI), ``pinochle-arena pimc heuristic`` with two
+    workers compiles the kernel once, in its own process, saying so once; the workers load it."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
+    command = [sys.executable, "-m", "agents.arena", "pimc:samples=2", "heuristic", "--deals", "4", "--workers", "2",
+               "--out", str(tmp_path / "arena")]  # fmt: skip
+    result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count(COMPILING_MESSAGE) == 1, result.stderr
+    summary = json.loads((tmp_path / "arena" / "summary.json").read_text(encoding="utf-8"))
+    assert summary["pairings"][0]["deal_pairs"] == 4
+
+
+def test_simulated_candidates_race_to_the_best():
+    """Successive halving (the simulated decisions' race): every candidate meets the first quarter
+    of the deals, the leaders all of them, and the best candidate ends with the best mean."""
+    true = np.array([3.0, -1.0, 7.0, 2.0, 6.5, 0.0, 1.0, 5.0])
+    noise = np.random.default_rng(0).normal(0, 1, (len(true), 64))
+    seen: dict[int, int] = {}
+
+    def margins(candidate: int, deals: slice) -> np.ndarray:
+        seen[candidate] = seen.get(candidate, 0) + deals.stop - deals.start
+        return true[candidate] + noise[candidate, deals]
+
+    means = race(64, len(true), margins)
+    assert int(np.argmax(means)) == 2
+    assert sorted(seen.values()) == [16] * 6 + [64] * 2
+    assert np.isfinite(means).sum() == 2
