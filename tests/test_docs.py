@@ -65,7 +65,7 @@ def test_readme_figures_are_the_ones_their_benchmarks_recorded():
         sys.path.remove(str(root / "benchmarks"))
     blocks = figures.readme_blocks(README)
     expected = {"env_speed", "bot_ladder", "bot_ladder_milestones", "bot_ladder_cutthroat", "bot_ladder_two_hand"}
-    assert expected | {"pimc_profile", "solver_speed"} <= set(blocks), sorted(blocks)
+    assert expected | {"pimc_profile", "solver_speed", "main_job"} <= set(blocks), sorted(blocks)
     for name, body in blocks.items():
         data = figures.load(name)
         assert body == figures.render(name), f"README figures of {name} differ from docs/{name}.json"
