@@ -164,9 +164,10 @@ def bot_ladder_block(data: dict[str, Any]) -> str:
         for rung in figures["rungs"]
     ]
     headers = ["A vs B", "deal pairs", "margin", "95% interval", "wall time", "A decisions/s", "B decisions/s"]
-    defaults = Rules().to_dict()
+    variant = figures["rules"]["variant"]
+    defaults = Rules(variant=variant).to_dict()  # the variant's own defaults (the two-handed game's target)
     changed = [f"{name}={value}" for name, value in figures["rules"].items() if defaults.get(name) != value]
-    rules = f"rules {', '.join(changed)}" if changed else "default rules"
+    rules = f"{variant}, rules: {', '.join(changed) or 'default'}"
     intro = measured_line(data) + f" Seed {figures['seed']}, {figures['workers']} worker processes, {rules}."
     return "\n".join([intro, "", *_table(headers, rows)])
 
@@ -250,6 +251,11 @@ def readme_blocks(text: str) -> dict[str, str]:
 
 
 def render(name: str) -> str:
+    """A README block made from ``docs/<name>.json``; ``SystemExit`` naming what is missing."""
+    if name not in BLOCKS:
+        raise SystemExit(f"README block {name!r} has no renderer in benchmarks/figures.py (known: {', '.join(BLOCKS)})")
+    if not (DOCS / f"{name}.json").exists():
+        raise SystemExit(f"README block {name!r} needs docs/{name}.json: run the benchmark that records it first")
     return BLOCKS[name](load(name))
 
 

@@ -64,7 +64,8 @@ def test_readme_figures_are_the_ones_their_benchmarks_recorded():
     finally:
         sys.path.remove(str(root / "benchmarks"))
     blocks = figures.readme_blocks(README)
-    assert {"env_speed", "bot_ladder"} <= set(blocks), sorted(blocks)
+    expected = {"env_speed", "bot_ladder", "bot_ladder_milestones", "bot_ladder_cutthroat", "bot_ladder_two_hand"}
+    assert expected | {"pimc_profile", "solver_speed", "main_job"} <= set(blocks), sorted(blocks)
     for name, body in blocks.items():
         data = figures.load(name)
         assert body == figures.render(name), f"README figures of {name} differ from docs/{name}.json"
@@ -72,3 +73,20 @@ def test_readme_figures_are_the_ones_their_benchmarks_recorded():
         if (root / ".git").exists():
             known = subprocess.run(["git", "cat-file", "-e", data["commit"]], cwd=root, capture_output=True)
             assert known.returncode == 0, f"docs/{name}.json names commit {data['commit']}, not in the history"
+
+
+def test_a_figure_block_without_its_results_file_is_named(tmp_path, monkeypatch):
+    """``benchmarks/figures.py`` says which results file a block lacks, instead of a traceback."""
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(root / "benchmarks"))
+    try:
+        import figures
+    finally:
+        sys.path.remove(str(root / "benchmarks"))
+    monkeypatch.setattr(figures, "DOCS", tmp_path)
+    with pytest.raises(SystemExit, match=r"needs docs/bot_ladder\.json: run the benchmark"):
+        figures.render("bot_ladder")
+    with pytest.raises(SystemExit, match="has no renderer"):
+        figures.render("nosuch")
