@@ -114,34 +114,11 @@ class Simulator:
         return bool(thrown > played)
 
     def heuristic_throw_in(self, view: Any) -> bool:
+        """The heuristic's throw-in choice: the fallback when no consistent deal can be drawn."""
         layout = layout_for(view.rules.max_bid)
         mask = np.zeros(layout.size, dtype=np.int8)
         mask[[layout.throw_in, layout.play_on]] = 1
         return self.heuristic.act(view, mask) == layout.throw_in
-
-    # ------------------------------------------------------------------ trump
-
-    # ------------------------------------------------------------------ trump
-
-    def _race(self, count: int, margins: Callable[[int, slice], np.ndarray]) -> np.ndarray:
-        """The mean margin of each of ``count`` candidates over the deals, by successive halving.
-
-        ``margins(candidate, deals)`` gives the seat's team margins on a slice of the deals (the
-        same deals and random streams for every candidate). Every candidate is played on the first
-        quarter of the deals; the best quarter of them (at least two) go on to the rest, and only
-        their means are finite: where many candidates are close, the deals go to those in contention.
-        """
-        total = self.simulations
-        if count <= 2 or total < 8:
-            return np.array([margins(i, slice(0, total)).mean() for i in range(count)])
-        first = slice(0, total // 4)
-        sums = np.array([margins(i, first).sum() for i in range(count)])
-        kept = np.argsort(-sums, kind="stable")[: max(2, count // 4)]
-        means = np.full(count, -np.inf)
-        rest = slice(first.stop, total)
-        for i in kept:
-            means[i] = (sums[i] + margins(int(i), rest).sum()) / total
-        return means
 
     # ------------------------------------------------------------------ trump
 

@@ -69,6 +69,7 @@ def run_rung(config: ArenaConfig, out: Path, workers: int, resume: bool) -> dict
         "wall": time.perf_counter() - start,
         "a_speed": speed.get(pairing["a"], {}).get("per_second", float("nan")),
         "b_speed": speed.get(pairing["b"], {}).get("per_second", float("nan")),
+        "sides": pairing["sides"],  # how each side bid and scored: declared share, contract, made, ...
     }
 
 

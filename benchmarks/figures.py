@@ -148,6 +148,25 @@ def env_speed_block(data: dict[str, Any]) -> str:
     return "\n".join([intro, "", *_table(headers, rows)])
 
 
+SIDES_CAPTION = "How each side bid and scored (declared: share of hands; contract, made, set, thrown in: as declarer):"
+
+
+def _sides_table(rungs: list[dict[str, Any]]) -> list[str]:
+    """Per rung and side: the share of hands declared, the average contract, made / set / thrown-in
+    rates when declaring, and meld and trick points per hand."""
+    rows = []
+    for rung in rungs:
+        for side in ("a", "b"):
+            stats = rung["sides"][side]
+            rows.append([
+                f"{rung['a']} vs {rung['b']}", rung[side], f"{stats['declared']:.1%}", f"{stats['bid']:.1f}",
+                f"{stats['made']:.1%}", f"{stats['set']:.1%}", f"{stats['thrown_in']:.1%}", f"{stats['meld']:.1f}",
+                f"{stats['tricks']:.1f}",
+            ])  # fmt: skip
+    headers = ["A vs B", "side", "declared", "average contract", "made", "set", "thrown in", "meld", "tricks"]
+    return _table(headers, rows)
+
+
 def bot_ladder_block(data: dict[str, Any]) -> str:
     """The bot ladder table: each rung's margin, interval, wall time and decisions/s."""
     figures = data["figures"]
@@ -169,7 +188,11 @@ def bot_ladder_block(data: dict[str, Any]) -> str:
     changed = [f"{name}={value}" for name, value in figures["rules"].items() if defaults.get(name) != value]
     rules = f"{variant}, rules: {', '.join(changed) or 'default'}"
     intro = measured_line(data) + f" Seed {figures['seed']}, {figures['workers']} worker processes, {rules}."
-    return "\n".join([intro, "", *_table(headers, rows)])
+    lines = [intro, "", *_table(headers, rows)]
+    sided = [rung for rung in figures["rungs"] if "sides" in rung]  # recorded since the sides were added
+    if sided:
+        lines += ["", SIDES_CAPTION, "", *_sides_table(sided)]
+    return "\n".join(lines)
 
 
 def solver_speed_block(data: dict[str, Any]) -> str:
@@ -239,6 +262,7 @@ BLOCKS: dict[str, Callable[[dict[str, Any]], str]] = {
     "bot_ladder_milestones": bot_ladder_block,
     "bot_ladder_cutthroat": bot_ladder_block,
     "bot_ladder_two_hand": bot_ladder_block,
+    "bundled_agent": bot_ladder_block,
     "solver_speed": solver_speed_block,
     "pimc_profile": pimc_profile_block,
     "main_job": main_job_block,

@@ -191,26 +191,6 @@ SOLVER_RULES = [
 ]
 
 
-def end_positions(rules: Rules, count: int, seed: int, most_tricks: int = 3):
-    """Perfect-information positions with 1 to ``most_tricks`` tricks left, from random play."""
-    rng = np.random.default_rng(seed)
-    found = 0
-    while found < count:
-        game = new_game(rules, np.random.default_rng(int(rng.integers(2**31))))
-        left = int(rng.integers(1, most_tricks + 1))
-        into = int(rng.integers(rules.num_seats))
-        total = {"partnership": 12, "cutthroat": 15, "two_hand": 24}[rules.variant]
-        while not game.hand_over:
-            legal = game.legal_actions()
-            if game.phase.decision == "play" and len(game.tricks) == total - left and len(game.trick) == into:
-                break
-            game.apply(int(rng.choice(legal)))
-        if game.hand_over:
-            continue
-        found += 1
-        yield game
-
-
 def final_side_score(game, state: PlayState) -> int:
     """The maximising side's score (points, and the sweep adjustment under ``save_meld="trick"``)
     of a hand just finished."""
@@ -234,7 +214,7 @@ def test_solver_equals_plain_minimax(index):
     cards, equal plain minimax's; pruning saves nodes."""
     rules = SOLVER_RULES[index]
     nodes = {True: 0, False: 0}
-    for game in end_positions(rules, 60, seed=index):
+    for game in search.end_positions(rules, 60, seed=index):
         state = PlayState.from_game(game)
         expected = search.minimax_value(state)
         for equivalent in (True, False):

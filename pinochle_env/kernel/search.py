@@ -10,7 +10,7 @@ mix games or deals and need no clearing between calls.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -182,6 +182,29 @@ def minimax_value(state: PlayState) -> int:
         state.rules_vector, state.values, state.mode,
     )  # fmt: skip
     return int(future) + state.side_points()
+
+
+def end_positions(rules: Rules, count: int, seed: int, most_tricks: int = 3) -> Iterator[Any]:
+    """``count`` engines at perfect-information positions with 1 to ``most_tricks`` tricks left, and
+    a random number of cards in the trick, reached by random legal play (the solver checks' inputs)."""
+    from ..variants import new_game
+
+    rng = np.random.default_rng(seed)
+    total = {"partnership": 12, "cutthroat": 15, "two_hand": 24}[rules.variant]
+    found = 0
+    while found < count:
+        game = new_game(rules, np.random.default_rng(int(rng.integers(2**31))))
+        left = int(rng.integers(1, most_tricks + 1))
+        into = int(rng.integers(rules.num_seats))
+        while not game.hand_over:
+            legal = game.legal_actions()
+            if game.phase.decision == "play" and len(game.tricks) == total - left and len(game.trick) == into:
+                break
+            game.apply(int(rng.choice(legal)))
+        if game.hand_over:
+            continue
+        found += 1
+        yield game
 
 
 def solve_value(state: PlayState, equivalent: bool = True) -> int:
