@@ -50,19 +50,27 @@ def test_readme_layout_names_every_module():
     assert not missing, f"README Layout block does not name: {', '.join(missing)}"
 
 
+def _figures_module():
+    """``benchmarks/figures.py`` as a module (the benchmarks folder is not a package)."""
+    import sys
+
+    benchmarks = str(Path(__file__).resolve().parents[1] / "benchmarks")
+    sys.path.insert(0, benchmarks)
+    try:
+        import figures
+    finally:
+        sys.path.remove(benchmarks)
+    return figures
+
+
 def test_readme_figures_are_the_ones_their_benchmarks_recorded():
     """Each marked figure block of the README is exactly what its results file in docs/ gives (made
     by ``python benchmarks/figures.py``), and names the commit of the measurement, which is in this
     repository's history where there is one."""
     import subprocess
-    import sys
 
     root = Path(__file__).resolve().parents[1]
-    sys.path.insert(0, str(root / "benchmarks"))
-    try:
-        import figures
-    finally:
-        sys.path.remove(str(root / "benchmarks"))
+    figures = _figures_module()
     blocks = figures.readme_blocks(README)
     expected = {"env_speed", "bot_ladder", "bot_ladder_milestones", "bot_ladder_cutthroat", "bot_ladder_two_hand"}
     assert expected | {"pimc_profile", "solver_speed", "main_job"} <= set(blocks), sorted(blocks)
@@ -77,14 +85,7 @@ def test_readme_figures_are_the_ones_their_benchmarks_recorded():
 
 def test_a_figure_block_without_its_results_file_is_named(tmp_path, monkeypatch):
     """``benchmarks/figures.py`` says which results file a block lacks, instead of a traceback."""
-    import sys
-
-    root = Path(__file__).resolve().parents[1]
-    sys.path.insert(0, str(root / "benchmarks"))
-    try:
-        import figures
-    finally:
-        sys.path.remove(str(root / "benchmarks"))
+    figures = _figures_module()
     monkeypatch.setattr(figures, "DOCS", tmp_path)
     with pytest.raises(SystemExit, match=r"needs docs/bot_ladder\.json: run the benchmark"):
         figures.render("bot_ladder")
