@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from pinochle_env.records import dealer_stuck
 from pinochle_env.render import format_table
 from pinochle_env.switches import Rules
 
@@ -32,8 +33,20 @@ from .stats import fit_elo, mean_interval, wilson_interval
 
 Line = dict[str, Any]
 #: The keys of a hand record the summary reads (the two-handed game has no auction: no declarer,
-#: bid, made or thrown_in).
-HAND_KEYS = ("variant", "score", "declarer", "bid", "made", "thrown_in", "meld", "points", "totals", "game_winner")
+#: auction, bid, made or thrown_in).
+HAND_KEYS = (
+    "variant",
+    "score",
+    "declarer",
+    "auction",
+    "bid",
+    "made",
+    "thrown_in",
+    "meld",
+    "points",
+    "totals",
+    "game_winner",
+)
 
 
 def slim_line(line: Line) -> Line:
@@ -133,8 +146,9 @@ def _games(lines: list[Line], confidence: float) -> dict[str, Any]:
 def _side(hands: list[tuple[dict[str, Any], int]], side: str) -> dict[str, float]:
     """Contract and point figures of one side over all of a pairing's hands.
 
-    ``declared`` is the share of hands the side declared; ``bid``, ``made``, ``set`` and
-    ``thrown_in`` are over the hands it declared (NaN in the two-handed game, which has no
+    ``declared`` is the share of hands the side declared and ``stuck`` the share it declared as a
+    dealer stuck at the minimum bid (:func:`pinochle_env.records.dealer_stuck`); ``bid``, ``made``,
+    ``set`` and ``thrown_in`` are over the hands it declared (NaN in the two-handed game, which has no
     auction); ``meld``, ``tricks`` and ``score`` are its team's points per hand (all hands; for
     B in cutthroat, the mean of its two players).
     """
@@ -155,6 +169,7 @@ def _side(hands: list[tuple[dict[str, Any], int]], side: str) -> dict[str, float
 
     return {
         "declared": _ratio(count, len(own)),
+        "stuck": _ratio(sum(dealer_stuck(hand) for hand in declared), len(own)),
         "bid": _ratio(sum(hand["bid"] for hand in declared), count),
         "made": _ratio(made, count),
         "set": _ratio(count - made - thrown, count),
@@ -237,9 +252,23 @@ def format_summary(summary: dict[str, Any]) -> str:
     parts = [
         *_pairings_text(summary),
         "",
-        "Sides (declared: share of hands; bid, made, set, thrown in: when declaring; points per hand)",
+        "Sides (declared, stuck: share of hands, stuck as the dealer nobody bid over; bid, made, set, thrown in: "
+        "when declaring; points per hand)",
         format_table(
-            ["A vs B", "side", "agent", "declared", "avg bid", "made", "set", "thrown in", "meld", "tricks", "score"],
+            [
+                "A vs B",
+                "side",
+                "agent",
+                "declared",
+                "stuck",
+                "avg bid",
+                "made",
+                "set",
+                "thrown in",
+                "meld",
+                "tricks",
+                "score",
+            ],
             [row for p in summary["pairings"] for row in _side_rows(p)],
             left=3,
         ),
@@ -293,6 +322,7 @@ def _side_rows(pairing: dict[str, Any]) -> Iterator[list[str]]:
             side.upper(),
             pairing[side],
             _fmt(s["declared"], ".1%"),
+            _fmt(s["stuck"], ".1%"),
             _fmt(s["bid"], ".1f"),
             _fmt(s["made"], ".1%"),
             _fmt(s["set"], ".1%"),

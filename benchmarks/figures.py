@@ -148,22 +148,26 @@ def env_speed_block(data: dict[str, Any]) -> str:
     return "\n".join([intro, "", *_table(headers, rows)])
 
 
-SIDES_CAPTION = "How each side bid and scored (declared: share of hands; contract, made, set, thrown in: as declarer):"
+SIDES_CAPTION = (
+    "How each side bid and scored (declared: share of hands; stuck: share of hands it declared as the dealer nobody "
+    "bid over, - where the file predates that figure; contract, made, set, thrown in: as declarer):"
+)
 
 
 def _sides_table(rungs: list[dict[str, Any]]) -> list[str]:
-    """Per rung and side: the share of hands declared, the average contract, made / set / thrown-in
-    rates when declaring, and meld and trick points per hand."""
+    """Per rung and side: the share of hands declared (and stuck with as dealer), the average
+    contract, made / set / thrown-in rates when declaring, and meld and trick points per hand."""
     rows = []
     for rung in rungs:
         for side in ("a", "b"):
             stats = rung["sides"][side]
+            stuck = f"{stats['stuck']:.1%}" if "stuck" in stats else "-"
             rows.append([
-                f"{rung['a']} vs {rung['b']}", rung[side], f"{stats['declared']:.1%}", f"{stats['bid']:.1f}",
+                f"{rung['a']} vs {rung['b']}", rung[side], f"{stats['declared']:.1%}", stuck, f"{stats['bid']:.1f}",
                 f"{stats['made']:.1%}", f"{stats['set']:.1%}", f"{stats['thrown_in']:.1%}", f"{stats['meld']:.1f}",
                 f"{stats['tricks']:.1f}",
             ])  # fmt: skip
-    headers = ["A vs B", "side", "declared", "average contract", "made", "set", "thrown in", "meld", "tricks"]
+    headers = ["A vs B", "side", "declared", "stuck", "average contract", "made", "set", "thrown in", "meld", "tricks"]
     return _table(headers, rows)
 
 
@@ -193,6 +197,32 @@ def bot_ladder_block(data: dict[str, Any]) -> str:
     if sided:
         lines += ["", SIDES_CAPTION, "", *_sides_table(sided)]
     return "\n".join(lines)
+
+
+def rule_sets_block(data: dict[str, Any]) -> str:
+    """One pairing under each preset and random rule set (``bot_ladder.py --rule-sets``): its margin
+    and interval, and how side A bid (declared share, contract, made and thrown-in rates)."""
+    figures = data["figures"]
+    rows = []
+    for rung in figures["rungs"]:
+        a = rung["sides"]["a"]
+        changed = ", ".join(f"{name}={value}" for name, value in rung["rules"].items()) or "(default rules)"
+        rows.append([
+            rung["label"], changed, f"{rung['pairs']:,}", f"{rung['margin']['estimate']:+.1f}",
+            f"[{rung['margin']['low']:+.1f}, {rung['margin']['high']:+.1f}]", f"{a['declared']:.1%}",
+            f"{a['bid']:.1f}", f"{a['made']:.1%}", f"{a['thrown_in']:.1%}",
+        ])  # fmt: skip
+    first = figures["rungs"][0]
+    intro = (
+        measured_line(data) + f" `{first['a']}` (A) against `{first['b']}` (B), seed {figures['seed']}, "
+        f"{figures['workers']} worker processes; the random rule sets are drawn in turn from "
+        "`numpy.random.default_rng(2026)`."
+    )
+    headers = [
+        "rule set", "switches changed", "deal pairs", "A's margin", "95% interval", "A declared", "A's contract",
+        "A made", "A threw in",
+    ]  # fmt: skip
+    return "\n".join([intro, "", *_table(headers, rows)])
 
 
 def solver_speed_block(data: dict[str, Any]) -> str:
@@ -263,6 +293,7 @@ BLOCKS: dict[str, Callable[[dict[str, Any]], str]] = {
     "bot_ladder_cutthroat": bot_ladder_block,
     "bot_ladder_two_hand": bot_ladder_block,
     "bundled_agent": bot_ladder_block,
+    "rule_sets": rule_sets_block,
     "solver_speed": solver_speed_block,
     "pimc_profile": pimc_profile_block,
     "main_job": main_job_block,

@@ -55,6 +55,16 @@ def read_jsonl(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
             yield record
 
 
+def dealer_stuck(record: dict[str, Any]) -> bool:
+    """Whether the hand's dealer was stuck: declarer at the minimum bid after every other seat passed
+    (``all_pass = "dealer_stuck"``), seen in the record as a declarer with no bid in the auction.
+    False for a game without an auction (two-handed)."""
+    declarer = record.get("declarer")
+    if declarer is None or declarer < 0:
+        return False
+    return not any(isinstance(call, int) for _, call in record["auction"])
+
+
 def decisions(record: dict[str, Any]) -> Iterator[tuple[Any, int, int]]:
     """Each decision of a recorded hand (any variant) as ``(game, seat, action)``, the game as it
     stands *before* the action (the same object, advanced after each yield: clone it to keep it)."""

@@ -29,6 +29,7 @@ from agents.neural.network import build_critic, masked_logits, policy_for
 from pinochle_env import BatchedGames
 from pinochle_env.kit import margins
 from pinochle_env.protocol import DECISIONS
+from pinochle_env.records import dealer_stuck
 from pinochle_env.switches import Rules, random_rules
 
 from .config import TrainConfig
@@ -44,6 +45,7 @@ HAND_STATS = (
     "help_calls",
     "bids",
     "raised",
+    "dealer_stuck",
     "pool_hand",
     "learner_margin",
 )
@@ -285,7 +287,7 @@ def hand_summary(record: dict[str, Any], learner_team: int, teams: tuple[int, ..
     if declarer is None or declarer < 0:
         nan = float("nan")
         meld, points = float(np.mean(record["meld"])), float(np.mean(record["points"]))
-        return (nan, nan, nan, nan, meld, points, 0, 0, False, *pool)
+        return (nan, nan, nan, nan, meld, points, 0, 0, False, False, *pool)
     team = teams[declarer]
     thrown = bool(record["thrown_in"])
     made = bool(record["made"])
@@ -302,6 +304,7 @@ def hand_summary(record: dict[str, Any], learner_team: int, teams: tuple[int, ..
         calls.count("help"),
         bids,
         bids > 1,
+        dealer_stuck(record),
         *pool,
     )
 

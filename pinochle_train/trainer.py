@@ -363,6 +363,7 @@ class Trainer:
                 writer.add_scalar("hands/help_calls_per_hand", column["help_calls"].mean(), step)
                 writer.add_scalar("hands/bids_per_hand", column["bids"].mean(), step)
                 writer.add_scalar("hands/raised_pct", 100 * column["raised"].mean(), step)
+                writer.add_scalar("hands/dealer_stuck_pct", 100 * column["dealer_stuck"].mean(), step)
             pool_hands = column["pool_hand"] == 1
             if pool_hands.any():
                 writer.add_scalar("selfplay/margin_vs_pool", column["learner_margin"][pool_hands].mean(), step)

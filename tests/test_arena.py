@@ -301,6 +301,15 @@ def test_heuristic_beats_random_in_worker_processes(tmp_path):
     assert summary["pairings"][0]["margin"]["low"] > 0
 
 
+def test_a_side_that_never_bids_declares_only_as_the_stuck_dealer(tmp_path, cautious):
+    """The sides' ``stuck`` share: all of a never-bidding side's declarations, some of random's."""
+    summary = run_arena(ArenaConfig(agents=(cautious, "random"), deals=20), tmp_path)
+    sides = summary["pairings"][0]["sides"]
+    assert sides["a"]["stuck"] == sides["a"]["declared"] > 0
+    assert sides["b"]["stuck"] < sides["b"]["declared"]
+    assert "stuck" in (tmp_path / "summary.txt").read_text(encoding="utf-8")
+
+
 def test_summary_of_no_lines_has_empty_statistics():
     pairing = summarise([], list(TWO))["pairings"][0]
     assert pairing["deal_pairs"] == 0 and math.isnan(pairing["margin"]["estimate"])

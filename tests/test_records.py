@@ -540,3 +540,10 @@ def test_rules_from_command_line_takes_the_preset_first_then_each_rule():
     ]:
         with pytest.raises(ValueError, match=message):
             rules_from_command_line(preset, rules)
+
+
+def test_dealer_stuck_is_a_declarer_without_a_bid():
+    assert not records.dealer_stuck(SPEC_EXAMPLE)  # seat 1 declared at its own bid of 270
+    stuck = {**SPEC_EXAMPLE, "auction": [[0, "pass"], [1, "help"], [2, "pass"]], "declarer": 3, "bid": 250}
+    assert records.dealer_stuck(stuck)
+    assert not records.dealer_stuck({"variant": "two_hand", "declarer": None})

@@ -102,14 +102,14 @@ function draw(report) {
   }
   sections.push(
     el("h3", {}, "Contracts and points"),
-    el("p", { class: "muted" }, "declared: share of hands; bid, made, set, thrown in: over the hands the side declared; meld, tricks, score: points per hand"),
+    el("p", { class: "muted" }, "declared: share of hands; stuck: share of hands declared as the dealer nobody bid over; bid, made, set, thrown in: over the hands the side declared; meld, tricks, score: points per hand"),
     table(
       "sides",
-      ["A vs B", "side", "agent", "declared", "avg bid", "made", "set", "thrown in", "meld", "tricks", "score"],
+      ["A vs B", "side", "agent", "declared", "stuck", "avg bid", "made", "set", "thrown in", "meld", "tricks", "score"],
       summary.pairings.flatMap((p) =>
         ["a", "b"].map((side) => {
           const s = p.sides[side];
-          return [`${p.a} vs ${p.b}`, side.toUpperCase(), p[side], pct(s.declared), fmt(s.bid, 1, false), pct(s.made), pct(s.set), pct(s.thrown_in), fmt(s.meld, 1, false), fmt(s.tricks, 1, false), fmt(s.score)];
+          return [`${p.a} vs ${p.b}`, side.toUpperCase(), p[side], pct(s.declared), pct(s.stuck), fmt(s.bid, 1, false), pct(s.made), pct(s.set), pct(s.thrown_in), fmt(s.meld, 1, false), fmt(s.tricks, 1, false), fmt(s.score)];
         }),
       ),
     ),
