@@ -6,7 +6,8 @@ into training arrays (:func:`pinochle_env.records.to_arrays`, with the perfect-i
 for the critic), and fits the policy to the bot's choices (cross-entropy over the masked logits)
 and the critic to each hand's outcome for the deciding seat's team (the Monte-Carlo return), for
 ``imitation_epochs`` passes. Self-play PPO then improves on that start. Forced decisions (one
-legal action) carry no information and are left out.
+legal action) carry no information and are left out. With ``sample_rules`` each chunk of
+``CHUNK_HANDS`` hands is played under a rule set of its own (:func:`chunk_rules`).
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.base import decide
+from agents.base import decide, prepare
 from agents.neural.network import MLP, masked_logits
 from agents.registry import load_agent
 from pinochle_env.kit import margins
 from pinochle_env.records import to_arrays
-from pinochle_env.switches import Rules
+from pinochle_env.switches import Rules, random_rules
 from pinochle_env.variants import variant_kit
 
 from .config import TrainConfig
@@ -32,9 +33,9 @@ from .config import TrainConfig
 CHUNK_HANDS = 250
 
 
-def play_records(spec: str, rules: dict[str, Any], hands: int, seed: list[int]) -> list[dict[str, Any]]:
+def play_records(spec: str, rules: Rules, hands: int, seed: list[int]) -> list[dict[str, Any]]:
     """Hand records of ``hands`` hands of the agent ``spec`` in every seat, in the game of ``rules``."""
-    kit = variant_kit(Rules.from_mapping(rules))
+    kit = variant_kit(rules)
     rng = np.random.default_rng(np.random.SeedSequence(seed))
     players = [load_agent(spec, int(rng.integers(2**31))) for _ in range(kit.num_seats)]
     records = []
@@ -46,10 +47,19 @@ def play_records(spec: str, rules: dict[str, Any], hands: int, seed: list[int]) 
     return records
 
 
+def chunk_rules(config: TrainConfig, chunk: int) -> Rules:
+    """The rules of one chunk of imitation hands: the config's, or with ``sample_rules`` a rule set
+    drawn over the switches for that chunk (as each rollout draws its own), so that the warm start
+    already sees the rule sets self-play will."""
+    if not config.sample_rules:
+        return config.rule_set()
+    return random_rules(np.random.default_rng([config.seed, chunk, 2**31 + 4]), config.rule_set())
+
+
 def chunk_arrays(job: tuple[TrainConfig, int, int]) -> dict[str, np.ndarray]:
     """One chunk of imitation data: play, convert, drop forced decisions, compact to uint8."""
     config, chunk, hands = job
-    records = play_records(config.imitate, config.rules, hands, [config.seed, 2**31 + 1, chunk])
+    records = play_records(config.imitate, chunk_rules(config, chunk), hands, [config.seed, 2**31 + 1, chunk])
     arrays = to_arrays(records, config.reward_scale, states=config.critic_input == "state")
     # Each seat's return: its team's hand score minus the mean of the other teams', as self-play pays it.
     teams = variant_kit(config.rule_set()).teams
@@ -71,6 +81,8 @@ def collect_imitation_data(config: TrainConfig, log: TextIO | None = None) -> di
         min(CHUNK_HANDS, config.imitation_hands - start) for start in range(0, config.imitation_hands, CHUNK_HANDS)
     ]
     jobs = [(config, chunk, hands) for chunk, hands in enumerate(sizes)]
+    # One-time set-up here, not in each worker (the search bot compiles its kernel, cached on disk).
+    prepare(load_agent(config.imitate, config.seed), config.rule_set())
     if config.workers <= 1:
         parts = _gather(map(chunk_arrays, jobs), len(jobs), log)
     else:

@@ -546,7 +546,7 @@ def test_imitation_data_of_every_variant_pays_each_seat_its_own_margin(variant: 
 
     config = build_config({"workers": 0, "imitate": "heuristic", "imitation_hands": 4, "rules": {"variant": variant}})
     data = chunk_arrays((config, 0, 4))
-    records = play_records(config.imitate, config.rules, 4, [config.seed, 2**31 + 1, 0])
+    records = play_records(config.imitate, config.rule_set(), 4, [config.seed, 2**31 + 1, 0])
     assert {record["variant"] for record in records} == {variant}
     arrays = to_arrays(records, config.reward_scale)
     teams = config.rule_set().teams
@@ -562,6 +562,18 @@ def test_imitation_data_of_every_variant_pays_each_seat_its_own_margin(variant: 
     keep = arrays["action_mask"].sum(axis=1) > 1
     assert len(data["returns"]) == keep.sum() > 0
     np.testing.assert_allclose(data["returns"], expected[keep], rtol=1e-6)
+
+
+def test_imitation_with_sample_rules_plays_each_chunk_under_its_own_rule_set() -> None:
+    """With ``sample_rules`` the warm start's chunks draw rule sets (seeded), and their arrays stack."""
+    from pinochle_train.imitation import chunk_arrays, chunk_rules
+
+    config = build_config({"workers": 0, "imitate": "heuristic", "imitation_hands": 2, "sample_rules": True})
+    drawn = [chunk_rules(config, chunk) for chunk in range(6)]
+    assert len(set(drawn)) > 1 and drawn == [chunk_rules(config, chunk) for chunk in range(6)]
+    assert chunk_rules(build_config({"workers": 0}), 3) == build_config({"workers": 0}).rule_set()
+    sizes = {chunk_arrays((config, chunk, 1))["observation"].shape[1] for chunk in range(3)}
+    assert len(sizes) == 1
 
 
 def test_imitation_warm_start_learns_the_bots_choices(tmp_path: Path) -> None:
