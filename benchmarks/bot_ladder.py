@@ -6,17 +6,22 @@ the wall time and each bot's decisions per second (view and mask building includ
 ``--milestones`` measures the search bot's gain decision kind by decision kind instead: ``mix:``
 specs that search the card play only, then also the throw-in, trump and passing, each against the
 heuristic (plain ``pimc``, which searches the bid too, is the ladder's rung on the same deals).
+``--rule-sets`` plays one pairing (default: the bundled agent against the heuristic, 500 deal pairs)
+under every named preset and under 10 rule sets drawn with ``numpy.random.default_rng(2026)``
+(:func:`rule_sets`): how an agent copes with rules it may not have trained on.
 
 Usage::
 
     python benchmarks/bot_ladder.py                    # 2000 + 1000 + 300 deal pairs (the full ladder)
     python benchmarks/bot_ladder.py --quick            # 40 + 10 + 4 deal pairs, to check that it runs
     python benchmarks/bot_ladder.py --milestones       # 4 rungs of 1000 deal pairs
+    python benchmarks/bot_ladder.py --rule-sets        # 3 presets + 10 random rule sets, 500 pairs each
     python benchmarks/bot_ladder.py --rung heuristic random 300 --rung pimc:samples=8 heuristic 50
     python benchmarks/bot_ladder.py --out runs/ladder/full --resume   # continue an interrupted ladder
 
 The results go to ``docs/bot_ladder.json`` (``docs/bot_ladder_milestones.json`` with
-``--milestones``; ``--figures NAME`` for ``docs/NAME.json``), with the commit, date and machine
+``--milestones``, ``docs/rule_sets.json`` with ``--rule-sets``; ``--figures NAME`` for
+``docs/NAME.json``), with the commit, date and machine
 (:mod:`figures`), from which the README's tables are made; ``--quick`` and ``--dry-run`` write
 nothing.
 """
@@ -29,10 +34,12 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 from figures import command_line, record
 
 from agents.arena import ArenaConfig, ArenaError, parse_rules, run_arena, validate
 from agents.runtime import usable_cpus
+from pinochle_env.switches import PRESETS, Rules, random_rules
 
 #: The default ladder: (A, B, deal pairs).
 LADDER = [("heuristic", "random", 2000), ("pimc", "heuristic", 1000), ("pimc", "pimc:evaluate=heuristic", 300)]
@@ -44,9 +51,26 @@ MILESTONES = [
     ("mix:play=pimc,throw_in=pimc,trump=pimc,default=heuristic", "heuristic", 1000),
     ("mix:play=pimc,throw_in=pimc,trump=pimc,passing=pimc,default=heuristic", "heuristic", 1000),
 ]  # the last step, plain pimc (the bid searched too), is the ladder's rung on the same deals
+#: The pairing ``--rule-sets`` plays by default, and how many random rule sets it draws (and from what seed).
+RULE_SETS_PAIRING = ("checkpoint:bundled", "heuristic", 500)
+RANDOM_RULE_SETS, RULE_SETS_SEED = 10, 2026
 HEADERS = ["A vs B", "pairs", "margin", "95% interval", "wall", "A dec/s", "B dec/s"]
 #: Widths of the columns after the first.
 COLUMNS = (7, 9, 22, 10, 11, 11)
+
+
+def rule_sets() -> list[tuple[str, Rules]]:
+    """The named presets, then ``RANDOM_RULE_SETS`` rule sets drawn in turn from one
+    ``numpy.random.default_rng(RULE_SETS_SEED)`` over the partnership switches (``random_rules``)."""
+    rng = np.random.default_rng(RULE_SETS_SEED)
+    drawn = [(f"random {k}", random_rules(rng)) for k in range(1, RANDOM_RULE_SETS + 1)]
+    return [*PRESETS.items(), *drawn]
+
+
+def changed_switches(rules: Rules) -> dict[str, object]:
+    """The switches of ``rules`` that differ from its variant's defaults."""
+    defaults = Rules(variant=rules.variant).to_dict()
+    return {name: value for name, value in rules.to_dict().items() if defaults[name] != value}
 
 
 def rung_dir(base: Path, index: int, a: str, b: str) -> Path:
@@ -97,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rung", nargs=3, action="append", metavar=("A", "B", "PAIRS"), help="replace the ladder")
     parser.add_argument("--quick", action="store_true", help="few deal pairs per rung: a check that it runs")
     parser.add_argument("--milestones", action="store_true", help="the search bot's gain per decision kind")
+    parser.add_argument("--rule-sets", action="store_true", help="one pairing, every preset, 10 random rule sets")
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="rule switch (repeatable)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=usable_cpus())
@@ -106,26 +131,43 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--figures", metavar="NAME", help="write docs/NAME.json (default bot_ladder, or _milestones)")
     args = parser.parse_args(argv)
     default = MILESTONES if args.milestones else QUICK if args.quick else LADDER
+    if args.rule_sets:
+        default = [RULE_SETS_PAIRING]
+        if args.rule or (args.rung and len(args.rung) > 1):
+            parser.error("--rule-sets plays one pairing (at most one --rung) under its own rule sets (no --rule)")
     rungs = [(a, b, int(n)) for a, b, n in args.rung] if args.rung else default
     base = args.out or Path("runs", "ladder", time.strftime("%Y%m%d-%H%M%S"))
     try:
         rules = parse_rules(args.rule)
-        configs = [ArenaConfig(agents=(a, b), rules=rules, deals=n, seed=args.seed) for a, b, n in rungs]
+        if args.rule_sets:
+            labels, rule_list = zip(*rule_sets(), strict=True)
+            ((a, b, n),) = rungs
+            rungs = [(a, b, n)] * len(rule_list)
+        else:
+            labels, rule_list = (None,) * len(rungs), (rules,) * len(rungs)
+        configs = [
+            ArenaConfig(agents=(a, b), rules=each, deals=n, seed=args.seed)
+            for (a, b, n), each in zip(rungs, rule_list, strict=True)
+        ]
         for config in configs:  # every rung checked before the first one plays
             validate(config)
     except ArenaError as error:
         parser.error(str(error))
-    width = max(len(f"{a} vs {b}") for a, b, _ in rungs) + 2
+    width = max(len(f"{a} vs {b}") + len(label or "") + 3 for (a, b, _), label in zip(rungs, labels, strict=True))
     print(f"Bot ladder ({args.workers} workers, seed {args.seed}; A's margin per hand, paired t interval; {base})")
     print("decisions/s: per worker process, view and mask building included")
     print(format_row(HEADERS, width))
     rows = []
-    for index, config in enumerate(configs, start=1):
+    for index, (config, label) in enumerate(zip(configs, labels, strict=True), start=1):
         rows.append(run_rung(config, rung_dir(base, index, *config.agents), args.workers, args.resume))
-        print(format_row(result_cells(rows[-1]), width), flush=True)
+        if label is not None:
+            rows[-1] |= {"label": label, "rules": changed_switches(config.rules)}
+        cells = result_cells(rows[-1])
+        print(format_row([f"{cells[0]} ({label})" if label else cells[0], *cells[1:]], width), flush=True)
     if not (args.quick or args.dry_run):
         figures = {"seed": args.seed, "workers": args.workers, "rules": rules.to_dict(), "rungs": rows}
-        name = args.figures or ("bot_ladder_milestones" if args.milestones else "bot_ladder")
+        named = "rule_sets" if args.rule_sets else "bot_ladder_milestones" if args.milestones else "bot_ladder"
+        name = args.figures or named
         record(name, figures, command_line())
     return 0
 
