@@ -225,6 +225,39 @@ def rule_sets_block(data: dict[str, Any]) -> str:
     return "\n".join([intro, "", *_table(headers, rows)])
 
 
+def learning_curve_block(data: dict[str, Any]) -> str:
+    """Per seed of ``learning_curve.py``: decisions, wall time, every evaluation's margin against the
+    heuristic (the final one last) and the final ones against each opponent with their intervals
+    (``docs/learning_curve.png`` is the curve)."""
+    figures = data["figures"]
+    opponents = [row["opponent"] for row in figures["runs"][0]["final"]]
+    rows = []
+    for run in figures["runs"]:
+        periodic = [
+            f"{row['margin']['estimate']:+.0f}"
+            for entry in run["evaluations"]
+            for row in entry["rows"]
+            if row["opponent"] == "heuristic"
+        ]
+        finals = {row["opponent"]: row["margin"] for row in run["final"]}
+        rows.append([
+            str(run["seed"]), f"{run['decisions'] / 1e6:.2f} M", f"{run['wall_seconds'] / 60:.1f} min",
+            ", ".join(periodic) or "-",
+            *(f"{finals[name]['estimate']:+.1f} [{finals[name]['low']:+.1f}, {finals[name]['high']:+.1f}]"
+              for name in opponents),
+        ])  # fmt: skip
+    pairs = figures["runs"][0]["final"][0]["deal_pairs"]
+    intro = measured_line(data) + (
+        f" Preset `{figures['preset']}`, evaluations every {figures['eval_every']} updates on "
+        f"{figures['eval_deals']} deal pairs, the final ones on {pairs} other deal pairs."
+    )
+    headers = [
+        "seed", "decisions", "wall time", "vs heuristic, every evaluation",
+        *(f"final vs {name}" for name in opponents),
+    ]  # fmt: skip
+    return "\n".join([intro, "", *_table(headers, rows)])
+
+
 def solver_speed_block(data: dict[str, Any]) -> str:
     """The solver's times by tricks left: share solved within the cap, median and 95th percentile."""
     figures = data["figures"]
@@ -294,6 +327,7 @@ BLOCKS: dict[str, Callable[[dict[str, Any]], str]] = {
     "bot_ladder_two_hand": bot_ladder_block,
     "bundled_agent": bot_ladder_block,
     "rule_sets": rule_sets_block,
+    "learning_curve": learning_curve_block,
     "solver_speed": solver_speed_block,
     "pimc_profile": pimc_profile_block,
     "main_job": main_job_block,

@@ -3,8 +3,9 @@
 Runs the preset (``default``) once per seed with periodic arena evaluations (``--eval-every``
 updates, ``--eval-deals`` deal pairs against random and heuristic) and its final evaluation, then
 writes ``docs/learning_curve.png`` (margin per hand against decisions trained, one faint line
-per seed and their mean) and ``docs/learning_curve.json`` (every evaluation with its interval),
-and prints the final results per seed. Runs go to ``runs/learning_curve/seed<k>``.
+per seed and their mean) and ``docs/learning_curve.json`` (every evaluation with its interval,
+with the commit, date and machine: :mod:`figures`, from which the README's table is made), and
+prints the final results per seed. Runs go to ``runs/learning_curve/seed<k>``.
 
 Usage: ``python benchmarks/learning_curve.py [--seeds 0 1 2] [--config default] [--eval-every 50]``.
 """
@@ -12,13 +13,12 @@ Usage: ``python benchmarks/learning_curve.py [--seeds 0 1 2] [--config default] 
 from __future__ import annotations
 
 import argparse
-import json
-import platform
 import sys
 import time
 from pathlib import Path
 
 import matplotlib
+from figures import DOCS, command_line, record
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -27,8 +27,6 @@ import numpy as np
 from pinochle_train.config import build_config, load_preset
 from pinochle_train.evaluate import format_evaluation
 from pinochle_train.trainer import Trainer
-
-DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
 def run_seed(preset: str, seed: int, args: argparse.Namespace) -> dict:
@@ -51,6 +49,7 @@ def run_seed(preset: str, seed: int, args: argparse.Namespace) -> dict:
         "wall_seconds": time.perf_counter() - began,
         "decisions": trainer.counters["decisions"],
         "evaluations": trainer.evaluations,
+        "final": final,
     }
 
 
@@ -92,12 +91,10 @@ def main() -> None:
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args()
     results = [run_seed(args.config, seed, args) for seed in args.seeds]
-    DOCS.mkdir(exist_ok=True)
     plot(results, DOCS / "learning_curve.png", args.config)
-    machine = f"{platform.machine()} {platform.processor() or ''} python {platform.python_version()}".strip()
-    report = {"preset": args.config, "machine": machine, "date": time.strftime("%Y-%m-%d"), "runs": results}
-    (DOCS / "learning_curve.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-    print(f"wrote {DOCS / 'learning_curve.png'} and {DOCS / 'learning_curve.json'}")
+    settings = {"eval_every": args.eval_every, "eval_deals": args.eval_deals}
+    record("learning_curve", {"preset": args.config, **settings, "runs": results}, command_line())
+    print(f"wrote {DOCS / 'learning_curve.png'}")
 
 
 if __name__ == "__main__":
