@@ -1,10 +1,12 @@
 """Training throughput: decisions/s collected and trained end to end with the default preset.
 
-Runs the ``default`` preset (its network, workers and update size) for ``--updates`` updates
-without evaluations and reports, per update after the first (which also waits for the worker
+Runs the ``default`` preset (its network, features, workers and update size) for ``--updates``
+updates without evaluations and reports, per update after the first (which also waits for the worker
 processes to start), every engine decision of the counted hands (forced ones and pool opponents'
 included) and the trained decisions, divided by the wall time of collection plus the PPO update.
-Target: at least 10,000 decisions/s on 2 CPU cores.
+A preset's imitation warm start is cut to ``WARM_START_HANDS`` teacher hands, not timed: the updates
+keep their cloning loss toward those decisions, so what is measured is the self-play updates'
+cost. Target: at least 10,000 decisions/s on 2 CPU cores.
 
 Usage: ``python benchmarks/train_speed.py [--updates 8] [--config default] [--set workers=1 ...]``.
 """
@@ -22,6 +24,9 @@ import torch
 from pinochle_train.config import build_config, load_preset, parse_value
 from pinochle_train.trainer import Trainer
 
+#: Teacher hands of a preset's warm start here (one chunk): enough for the cloning loss to have data.
+WARM_START_HANDS = 250
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -35,6 +40,8 @@ def main() -> None:
         values[name] = parse_value(name, text)
     with tempfile.TemporaryDirectory() as out:
         values.update(updates=args.updates, final_eval_deals=0, eval_every=0, checkpoint_every=0, out_dir=out)
+        if values.get("imitate"):
+            values["imitation_hands"] = min(values.get("imitation_hands", WARM_START_HANDS), WARM_START_HANDS)
         config = build_config({**values, "run_name": "speed"})
         trainer = Trainer(config, Path(out) / "speed")
         trainer.run()
@@ -46,7 +53,10 @@ def main() -> None:
         f"torch {torch.__version__}, learner on {trainer.device} ({torch.get_num_threads()} CPU threads), "
         f"{config.workers} rollout workers"
     )
-    print(f"network: policy {config.hidden}, critic {config.critic_hidden} on the {config.critic_input}")
+    print(
+        f"network: policy {config.hidden} (features: {config.features}), critic {config.critic_hidden} on the "
+        f"{config.critic_input}; cloning loss coefficient {config.imitation_coef}"
+    )
     print(f"updates measured: {len(steady)} of {config.decisions_per_update} trained decisions each")
     print(
         f"decisions/s (all engine decisions): median {statistics.median(rates):,.0f}, min {min(rates):,.0f}, "
