@@ -107,15 +107,20 @@ def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
         )
     if args.resume:
         path = Path(args.resume)
-        if path.is_dir():
-            found = sorted((path / "checkpoints").glob("update_*.pt"))
-            if not found:
+        payload: dict[str, Any] | None = None
+        if path.is_dir() and not any((path / "checkpoints").glob("update_*.pt")):
+            # Interrupted in the warm start, before its first checkpoint: start again from the stored
+            # config, the labels already played kept (the trainer reads them instead of playing them).
+            if not any((path / "labels").glob("chunk_*.npz")) or not (path / "config.toml").is_file():
                 raise ValueError(f"--resume {path}: no checkpoints/update_*.pt in that directory")
-            path = found[-1]
-        payload = load_checkpoint(path)
-        if "config" not in payload:
-            raise CheckpointError(f"--resume {path}: a policy export holds no training state")
-        stored = payload["config"]
+            stored, run_dir, done = load_preset(str(path / "config.toml")), path, 0
+        else:
+            if path.is_dir():
+                path = sorted((path / "checkpoints").glob("update_*.pt"))[-1]
+            payload = load_checkpoint(path)
+            if "config" not in payload:
+                raise CheckpointError(f"--resume {path}: a policy export holds no training state")
+            stored, run_dir, done = payload["config"], path.parent.parent, payload["counters"]["update"]
         changed = sorted(k for k, v in overrides.items() if k != "rules" and stored.get(k) != v)
         refused = [k for k in changed if k not in RESUMABLE_CHANGES] + (["rules"] if "rules" in overrides else [])
         if refused:
@@ -123,10 +128,9 @@ def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
                 f"--resume cannot change {', '.join(refused)} (only {', '.join(RESUMABLE_CHANGES)} may change)"
             )
         config = build_config({**stored, **overrides})
-        done = payload["counters"]["update"]
         if config.updates < done:
             raise ValueError(f"--updates {config.updates} is below the {done} updates {path} already holds")
-        return config, path.parent.parent, payload
+        return config, run_dir, payload
     preset_name = args.config or DEFAULT_PRESET
     preset = load_preset(preset_name)
     rules = {**preset.pop("rules", {}), **overrides.pop("rules", {})}
@@ -136,7 +140,8 @@ def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
     if "," in config.run_name or ":" in config.run_name:
         raise ValueError(f"run_name {config.run_name!r} may not contain ',' or ':' (agent specs name its files)")
     run_dir = Path(config.out_dir) / config.run_name
-    if (run_dir / "checkpoints").exists() and any((run_dir / "checkpoints").iterdir()):
+    started = any((run_dir / "checkpoints").glob("*")) or any((run_dir / "labels").glob("chunk_*.npz"))
+    if started:
         raise ValueError(f"{run_dir} already holds a run: continue it with --resume {run_dir}, or pick --run-name")
     return config, run_dir, None
 

@@ -12,7 +12,10 @@ legal action) carry no information and are left out. With ``sample_rules`` each 
 
 from __future__ import annotations
 
+import json
 import multiprocessing
+import os
+from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
@@ -22,6 +25,7 @@ from torch import nn
 from agents.base import decide, prepare
 from agents.neural.network import MLP, masked_logits
 from agents.registry import load_agent
+from pinochle_env.encoding import ENCODER_VERSION
 from pinochle_env.kit import margins
 from pinochle_env.records import to_arrays
 from pinochle_env.switches import Rules, random_rules
@@ -31,6 +35,10 @@ from .config import TrainConfig
 
 #: Hands one worker call plays (bounds the memory of one chunk's float arrays).
 CHUNK_HANDS = 250
+#: The labels folder: its description file, the arrays of each chunk, and the format's version.
+LABELS_INFO = "labels.json"
+LABEL_KEYS = ("observation", "critic_input", "action_mask", "action", "returns")
+LABELS_FORMAT = 1
 
 
 def play_records(spec: str, rules: Rules, hands: int, seed: list[int]) -> list[dict[str, Any]]:
@@ -75,20 +83,125 @@ def chunk_arrays(job: tuple[TrainConfig, int, int]) -> dict[str, np.ndarray]:
     }
 
 
-def collect_imitation_data(config: TrainConfig, log: TextIO | None = None) -> dict[str, np.ndarray]:
-    """Imitation arrays for ``config.imitation_hands`` hands of ``config.imitate`` (in chunk order)."""
+def play_chunk(job: tuple[TrainConfig, int, int, Path | None]) -> dict[str, np.ndarray]:
+    """:func:`chunk_arrays`, written to the labels folder (if one is given) as soon as it is made,
+    in the worker."""
+    config, chunk, hands, folder = job
+    data = chunk_arrays((config, chunk, hands))
+    if folder is not None:
+        save_chunk(chunk_path(folder, chunk), data)
+    return data
+
+
+def collect_imitation_data(
+    config: TrainConfig, log: TextIO | None = None, folder: Path | None = None
+) -> dict[str, np.ndarray]:
+    """Imitation arrays for ``config.imitation_hands`` hands of ``config.imitate`` (in chunk order).
+
+    With a labels ``folder`` (the trainer's ``RUN/labels``), every chunk is written there as it is
+    made and the chunks already there are read instead of played again: an interrupted warm start,
+    and a resumed run's cloning loss, continue from what was played.
+    """
     sizes = [
         min(CHUNK_HANDS, config.imitation_hands - start) for start in range(0, config.imitation_hands, CHUNK_HANDS)
     ]
-    jobs = [(config, chunk, hands) for chunk, hands in enumerate(sizes)]
-    # One-time set-up here, not in each worker (the search bot compiles its kernel, cached on disk).
-    prepare(load_agent(config.imitate, config.seed), config.rule_set())
-    if config.workers <= 1:
-        parts = _gather(map(chunk_arrays, jobs), len(jobs), log)
-    else:
-        with multiprocessing.get_context("spawn").Pool(config.workers) as pool:
-            parts = _gather(pool.imap(chunk_arrays, jobs), len(jobs), log)
-    return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+    stored: dict[int, dict[str, np.ndarray]] = {}
+    if folder is not None:
+        open_labels(folder, labels_identity(config))
+        stored = {
+            chunk: load_chunk(chunk_path(folder, chunk))
+            for chunk in range(len(sizes))
+            if chunk_path(folder, chunk).exists()
+        }
+        if stored and log is not None:
+            print(f"imitation: {len(stored)} of {len(sizes)} chunks read from {folder}", file=log, flush=True)
+    missing = [chunk for chunk in range(len(sizes)) if chunk not in stored]
+    if missing:
+        # One-time set-up here, not in each worker (the search bot compiles its kernel, cached on disk).
+        prepare(load_agent(config.imitate, config.seed), config.rule_set())
+        jobs = [(config, chunk, sizes[chunk], folder) for chunk in missing]
+        if config.workers <= 1:
+            played = _gather(map(play_chunk, jobs), len(jobs), log)
+        else:
+            with multiprocessing.get_context("spawn").Pool(config.workers) as pool:
+                played = _gather(pool.imap(play_chunk, jobs), len(jobs), log)
+        stored.update(zip(missing, played, strict=True))
+    parts = [stored[chunk] for chunk in range(len(sizes))]
+    return {key: np.concatenate([part[key] for part in parts]) for key in LABEL_KEYS}
+
+
+# ------------------------------------------------------------------------------ the labels folder
+
+
+def labels_identity(config: TrainConfig) -> dict[str, Any]:
+    """What the labels of ``config`` depend on, as ``labels.json`` records it: a folder made with
+    anything else is refused rather than mixed in."""
+    return {
+        "format": LABELS_FORMAT,
+        "encoder_version": ENCODER_VERSION,
+        "teacher": config.imitate,
+        "seed": config.seed,
+        "rules": config.rule_set().to_dict(),
+        "sample_rules": config.sample_rules,
+        "critic_input": config.critic_input,
+        "reward_scale": config.reward_scale,
+        "chunk_hands": CHUNK_HANDS,
+    }
+
+
+def open_labels(folder: Path, identity: dict[str, Any]) -> None:
+    """Create the labels folder with its ``labels.json``, or check the one there was made alike."""
+    info = folder / LABELS_INFO
+    if info.exists():
+        found = json.loads(info.read_text(encoding="utf-8"))
+        differ = sorted(key for key in identity.keys() | found.keys() if found.get(key) != identity.get(key))
+        if differ:
+            raise ValueError(
+                f"{folder} holds labels made with other settings ({', '.join(differ)} differ): move it away to play "
+                "the teacher's hands again"
+            )
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    _replace(info, lambda stream: stream.write(json.dumps(identity, indent=2).encode("utf-8")))
+
+
+def chunk_path(folder: Path, chunk: int) -> Path:
+    return folder / f"chunk_{chunk:05d}.npz"
+
+
+def save_chunk(path: Path, data: dict[str, np.ndarray]) -> None:
+    """One chunk's arrays as a compressed ``.npz``, written whole or not at all."""
+    savez: Any = np.savez_compressed  # numpy's stubs type ``**kwds`` against the ``allow_pickle`` flag
+    _replace(path, lambda stream: savez(stream, **data))
+
+
+def load_chunk(path: Path) -> dict[str, np.ndarray]:
+    """One chunk's arrays (``ValueError`` naming a file that is not a labels chunk)."""
+    try:
+        with np.load(path) as stored:
+            return {key: stored[key] for key in LABEL_KEYS}
+    except (OSError, ValueError, KeyError) as error:
+        raise ValueError(f"{path} is not a chunk of imitation labels ({error}): delete it to play it again") from None
+
+
+def load_labels(folder: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """A labels folder for reuse outside the trainer: its ``labels.json`` and every chunk's arrays
+    stacked in chunk order (the README's "Imitation labels")."""
+    folder = Path(folder)
+    identity = json.loads((folder / LABELS_INFO).read_text(encoding="utf-8"))
+    parts = [load_chunk(path) for path in sorted(folder.glob("chunk_*.npz"))]
+    if not parts:
+        raise ValueError(f"{folder} holds no chunk_*.npz of labels")
+    return identity, {key: np.concatenate([part[key] for part in parts]) for key in LABEL_KEYS}
+
+
+def _replace(path: Path, write: Any) -> None:
+    """Write ``path`` through a temporary file renamed over it, so that a reader (or a run
+    interrupted while writing) never sees half a file."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(temporary, "wb") as stream:
+        write(stream)
+    os.replace(temporary, path)
 
 
 def _gather(iterator: Any, total: int, log: TextIO | None) -> list[dict[str, np.ndarray]]:

@@ -257,21 +257,27 @@ class Trainer:
 
     def _say_interrupted(self, where: str) -> None:
         """The line an interruption (Ctrl-C, SIGTERM) leaves: how to continue."""
-        how = f"python train.py --resume {self.run_dir}" if self._latest_checkpoint() else "a new run"
+        resumable = self._latest_checkpoint() or any(self.labels_dir.glob("chunk_*.npz"))
+        how = f"python train.py --resume {self.run_dir}" if resumable else "a new run"
         self.say(f"train: interrupted {where}; continue with {how}")
 
     def _teacher_data(self) -> dict[str, torch.Tensor] | None:
         """The imitated agent's decisions for the behaviour-cloning loss (``imitation_coef > 0``): those
-        of the warm start, or, in a resumed run, the same ones played again (they depend only on the
-        seed)."""
+        of the warm start, or, in a resumed run, the same ones read from ``RUN/labels`` (or played
+        again where chunks are missing: they depend only on the seed)."""
         if self.config.imitation_coef <= 0:
             return None
         if self.teacher is None:
             from .imitation import collect_imitation_data
 
-            self.say("imitation: playing the imitated agent's hands again for the behaviour-cloning loss")
-            self.teacher = _teacher(collect_imitation_data(self.config, self.log))
+            self.say(f"imitation: the warm start's labels for the behaviour-cloning loss ({self.labels_dir})")
+            self.teacher = _teacher(collect_imitation_data(self.config, self.log, self.labels_dir))
         return self.teacher
+
+    @property
+    def labels_dir(self) -> Path:
+        """Where the warm start's labels go, chunk by chunk (:mod:`.imitation`, "the labels folder")."""
+        return self.run_dir / "labels"
 
     def _warm_start(self, writer: Any) -> None:
         """Imitation of ``config.imitate`` before the first update; saved as ``update_000000.pt``."""
@@ -280,7 +286,7 @@ class Trainer:
         config = self.config
         began = time.perf_counter()
         self.say(f"imitation: {config.imitation_hands} hands of {config.imitate!r}, {config.imitation_epochs} epochs")
-        data = collect_imitation_data(config, self.log)
+        data = collect_imitation_data(config, self.log, self.labels_dir)
         self.teacher = _teacher(data) if config.imitation_coef > 0 else None
         statistics = fit_imitation(self.policy, self.critic, self.optimizer, data, config, self.device, self.log)
         self._check_finite({name: {"all": value} for name, value in statistics.items()}, "the imitation warm start")

@@ -576,6 +576,59 @@ def test_imitation_with_sample_rules_plays_each_chunk_under_its_own_rule_set() -
     assert len(sizes) == 1
 
 
+def test_imitation_labels_are_kept_chunk_by_chunk_and_read_back(tmp_path: Path, monkeypatch) -> None:
+    """With a labels folder each chunk is written as it is played; a later call reads the chunks
+    there and plays only the missing one (a warm start interrupted midway), with the same arrays as
+    a run without the folder; a folder made with other settings is refused; load_labels reads it."""
+    from pinochle_train import imitation
+
+    monkeypatch.setattr(imitation, "CHUNK_HANDS", 2)
+    config = build_config({"workers": 0, "imitate": "heuristic", "imitation_hands": 6})
+    folder = tmp_path / "labels"
+    first = imitation.collect_imitation_data(config, folder=folder)
+    assert sorted(path.name for path in folder.iterdir()) == [
+        "chunk_00000.npz", "chunk_00001.npz", "chunk_00002.npz", "labels.json"
+    ]  # fmt: skip
+    (folder / "chunk_00001.npz").unlink()
+    played: list[int] = []
+    original = imitation.chunk_arrays
+    monkeypatch.setattr(imitation, "chunk_arrays", lambda job: played.append(job[1]) or original(job))
+    again = imitation.collect_imitation_data(config, folder=folder)
+    plain = imitation.collect_imitation_data(config)
+    assert played == [1, 0, 1, 2]  # the missing chunk, then every chunk without a folder
+    for key in imitation.LABEL_KEYS:
+        np.testing.assert_array_equal(again[key], first[key])
+        np.testing.assert_array_equal(plain[key], first[key])
+    identity, stacked = imitation.load_labels(folder)
+    assert identity["teacher"] == "heuristic" and identity["chunk_hands"] == 2
+    np.testing.assert_array_equal(stacked["action"], first["action"])
+    other = build_config({"workers": 0, "imitate": "heuristic", "imitation_hands": 6, "seed": 1})
+    with pytest.raises(ValueError, match=r"other settings \(seed differ\)"):
+        imitation.collect_imitation_data(other, folder=folder)
+    (folder / "chunk_00002.npz").write_bytes(b"not a chunk")
+    with pytest.raises(ValueError, match=r"chunk_00002\.npz is not a chunk of imitation labels"):
+        imitation.collect_imitation_data(config, folder=folder)
+
+
+def test_resume_of_a_run_stopped_in_its_warm_start_keeps_its_labels(tmp_path: Path) -> None:
+    """A run folder with labels but no checkpoint yet: --resume starts it again from its stored
+    config (the trainer reads the labels there), and a new run of that name is refused."""
+    from pinochle_train.config import to_toml
+
+    config = build_config({"imitate": "heuristic", "imitation_hands": 10, "updates": 7, "out_dir": str(tmp_path)})
+    run = tmp_path / "r"
+    (run / "labels").mkdir(parents=True)
+    (run / "config.toml").write_text(to_toml(config), encoding="utf-8")
+    with pytest.raises(ValueError, match="no checkpoints"):  # no chunk played yet: nothing to continue
+        cli.resolve(cli.build_parser().parse_args(["--resume", str(run)]))
+    (run / "labels" / "chunk_00000.npz").write_bytes(b"")
+    resumed, run_dir, payload = cli.resolve(cli.build_parser().parse_args(["--resume", str(run), "--updates", "9"]))
+    assert payload is None and run_dir == run
+    assert resumed.to_dict() == {**config.to_dict(), "updates": 9}
+    with pytest.raises(ValueError, match="already holds a run"):
+        cli.resolve(cli.build_parser().parse_args(["--config", "smoke", "--out-dir", str(tmp_path), "--run-name", "r"]))
+
+
 def test_imitation_warm_start_learns_the_bots_choices(tmp_path: Path) -> None:
     """The bot's hand records become training arrays, and fitting them raises the agreement with it."""
     from pinochle_train.imitation import collect_imitation_data, fit_imitation
