@@ -47,6 +47,7 @@ from pinochle_env.games.two_hand.game import NUM_TRICKS as TWO_HAND_TRICKS
 from pinochle_env.games.two_hand.game import PHASE_TRICKS
 from pinochle_env.games.two_hand.game import Phase as TwoHandPhase
 from pinochle_env.games.two_hand.melds import MELD_CARDS
+from pinochle_env.records import dealer_stuck
 from pinochle_env.switches import VARIANT_SWITCHES, Rules, spell
 from pinochle_env.variants import variant_kit
 
@@ -468,7 +469,7 @@ class AuctionTable(Table):
     def hand_result(self, record: dict[str, Any]) -> list[str]:
         """Who bid what and how it went, then per team its meld plus its tricks and its score."""
         declarer, bid = record["declarer"], record["bid"]
-        stuck = not any(isinstance(call, int) for _, call in record["auction"])
+        stuck = dealer_stuck(record)
         was = "were" if declarer == self.seat else "was"
         outcome = "threw the hand in" if record["thrown_in"] else ("made it" if record["made"] else f"{was} set")
         contract = f"{was} stuck at {bid}" if stuck else f"bid {bid}"

@@ -54,6 +54,8 @@ MILESTONES = [
 #: The pairing ``--rule-sets`` plays by default, and how many random rule sets it draws (and from what seed).
 RULE_SETS_PAIRING = ("checkpoint:bundled", "heuristic", 500)
 RANDOM_RULE_SETS, RULE_SETS_SEED = 10, 2026
+#: Deal pairs per rule set with ``--quick``.
+QUICK_PAIRS = 4
 HEADERS = ["A vs B", "pairs", "margin", "95% interval", "wall", "A dec/s", "B dec/s"]
 #: Widths of the columns after the first.
 COLUMNS = (7, 9, 22, 10, 11, 11)
@@ -128,13 +130,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="out directory (default runs/ladder/<timestamp>)")
     parser.add_argument("--resume", action="store_true", help="continue the rungs already in --out")
     parser.add_argument("--dry-run", action="store_true", help="print only: do not write docs/bot_ladder.json")
-    parser.add_argument("--figures", metavar="NAME", help="write docs/NAME.json (default bot_ladder, or _milestones)")
+    parser.add_argument("--figures", metavar="NAME", help="write docs/NAME.json (default: by mode)")
     args = parser.parse_args(argv)
     default = MILESTONES if args.milestones else QUICK if args.quick else LADDER
     if args.rule_sets:
-        default = [RULE_SETS_PAIRING]
-        if args.rule or (args.rung and len(args.rung) > 1):
-            parser.error("--rule-sets plays one pairing (at most one --rung) under its own rule sets (no --rule)")
+        a, b, pairs = RULE_SETS_PAIRING
+        default = [(a, b, QUICK_PAIRS if args.quick else pairs)]
+        if args.milestones or args.rule or (args.rung and len(args.rung) > 1):
+            parser.error(
+                "--rule-sets plays one pairing (at most one --rung) under its own rule sets: no --rule or --milestones"
+            )
     rungs = [(a, b, int(n)) for a, b, n in args.rung] if args.rung else default
     base = args.out or Path("runs", "ladder", time.strftime("%Y%m%d-%H%M%S"))
     try:
@@ -153,7 +158,9 @@ def main(argv: list[str] | None = None) -> int:
             validate(config)
     except ArenaError as error:
         parser.error(str(error))
-    width = max(len(f"{a} vs {b}") + len(label or "") + 3 for (a, b, _), label in zip(rungs, labels, strict=True))
+    width = 2 + max(
+        len(f"{a} vs {b}") + (len(label) + 3 if label else 0) for (a, b, _), label in zip(rungs, labels, strict=True)
+    )
     print(f"Bot ladder ({args.workers} workers, seed {args.seed}; A's margin per hand, paired t interval; {base})")
     print("decisions/s: per worker process, view and mask building included")
     print(format_row(HEADERS, width))
@@ -166,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
         print(format_row([f"{cells[0]} ({label})" if label else cells[0], *cells[1:]], width), flush=True)
     if not (args.quick or args.dry_run):
         figures = {"seed": args.seed, "workers": args.workers, "rules": rules.to_dict(), "rungs": rows}
+        if args.rule_sets:  # each rung has its own rules; say how the random ones were drawn
+            figures |= {"rules": None, "rule_sets_seed": RULE_SETS_SEED, "random_rule_sets": RANDOM_RULE_SETS}
         named = "rule_sets" if args.rule_sets else "bot_ladder_milestones" if args.milestones else "bot_ladder"
         name = args.figures or named
         record(name, figures, command_line())

@@ -215,8 +215,8 @@ def rule_sets_block(data: dict[str, Any]) -> str:
     first = figures["rungs"][0]
     intro = (
         measured_line(data) + f" `{first['a']}` (A) against `{first['b']}` (B), seed {figures['seed']}, "
-        f"{figures['workers']} worker processes; the random rule sets are drawn in turn from "
-        "`numpy.random.default_rng(2026)`."
+        f"{figures['workers']} worker processes; the {figures['random_rule_sets']} random rule sets are drawn in "
+        f"turn from `numpy.random.default_rng({figures['rule_sets_seed']})`."
     )
     headers = [
         "rule set", "switches changed", "deal pairs", "A's margin", "95% interval", "A declared", "A's contract",
@@ -230,7 +230,7 @@ def learning_curve_block(data: dict[str, Any]) -> str:
     heuristic (the final one last) and the final ones against each opponent with their intervals
     (``docs/learning_curve.png`` is the curve)."""
     figures = data["figures"]
-    opponents = [row["opponent"] for row in figures["runs"][0]["final"]]
+    opponents = [row["opponent"] for row in figures["runs"][0]["final"]]  # [] without a final evaluation
     rows = []
     for run in figures["runs"]:
         periodic = [
@@ -246,10 +246,11 @@ def learning_curve_block(data: dict[str, Any]) -> str:
             *(f"{finals[name]['estimate']:+.1f} [{finals[name]['low']:+.1f}, {finals[name]['high']:+.1f}]"
               for name in opponents),
         ])  # fmt: skip
-    pairs = figures["runs"][0]["final"][0]["deal_pairs"]
+    final = figures["runs"][0]["final"]
     intro = measured_line(data) + (
         f" Preset `{figures['preset']}`, evaluations every {figures['eval_every']} updates on "
-        f"{figures['eval_deals']} deal pairs, the final ones on {pairs} other deal pairs."
+        f"{figures['eval_deals']} deal pairs"
+        + (f", the final ones on {final[0]['deal_pairs']} other deal pairs." if final else ".")
     )
     headers = [
         "seed", "decisions", "wall time", "vs heuristic, every evaluation",

@@ -1,13 +1,14 @@
 """Learning curve of a preset over several seeds: arena margin against the bots as training goes.
 
-Runs the preset (``default``) once per seed with periodic arena evaluations (``--eval-every``
-updates, ``--eval-deals`` deal pairs against random and heuristic) and its final evaluation, then
-writes ``docs/learning_curve.png`` (margin per hand against decisions trained, one faint line
-per seed and their mean) and ``docs/learning_curve.json`` (every evaluation with its interval,
-with the commit, date and machine: :mod:`figures`, from which the README's table is made), and
-prints the final results per seed. Runs go to ``runs/learning_curve/seed<k>``.
+Runs the preset (``default``) once per seed with periodic arena evaluations (every
+``--eval-every`` updates, by default the preset's own period; ``--eval-deals`` deal pairs against
+random and heuristic) and its final evaluation, then writes ``docs/learning_curve.png`` (margin
+per hand against decisions trained, one faint line per seed and their mean) and
+``docs/learning_curve.json`` (every evaluation with its interval, with the commit, date and
+machine: :mod:`figures`, from which the README's table is made), and prints the final results per
+seed. Runs go to ``runs/learning_curve/seed<k>``.
 
-Usage: ``python benchmarks/learning_curve.py [--seeds 0 1 2] [--config default] [--eval-every 50]``.
+Usage: ``python benchmarks/learning_curve.py [--seeds 0 1 2] [--config default] [--eval-every N]``.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def run_seed(preset: str, seed: int, args: argparse.Namespace) -> dict:
         seed=seed,
         run_name=f"seed{seed}",
         out_dir=str(args.out),
-        eval_every=args.eval_every,
+        eval_every=args.eval_every or values.get("eval_every") or 50,
         eval_deals=args.eval_deals,
         eval_opponents=["random", "heuristic"],
     )
@@ -50,6 +51,7 @@ def run_seed(preset: str, seed: int, args: argparse.Namespace) -> dict:
         "decisions": trainer.counters["decisions"],
         "evaluations": trainer.evaluations,
         "final": final,
+        "eval_every": config.eval_every,
     }
 
 
@@ -85,14 +87,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", default="default")
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
-    parser.add_argument("--eval-every", type=int, default=50)
+    parser.add_argument("--eval-every", type=int, help="updates between evaluations (default: the preset's, or 50)")
     parser.add_argument("--eval-deals", type=int, default=50)
     parser.add_argument("--out", type=Path, default=Path("runs/learning_curve"))
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args()
     results = [run_seed(args.config, seed, args) for seed in args.seeds]
     plot(results, DOCS / "learning_curve.png", args.config)
-    settings = {"eval_every": args.eval_every, "eval_deals": args.eval_deals}
+    settings = {"eval_every": results[0]["eval_every"], "eval_deals": args.eval_deals}
     record("learning_curve", {"preset": args.config, **settings, "runs": results}, command_line())
     print(f"wrote {DOCS / 'learning_curve.png'}")
 

@@ -42,6 +42,7 @@ def main() -> None:
         values.update(updates=args.updates, final_eval_deals=0, eval_every=0, checkpoint_every=0, out_dir=out)
         if values.get("imitate"):
             values["imitation_hands"] = min(values.get("imitation_hands", WARM_START_HANDS), WARM_START_HANDS)
+            print(f"warm start cut to {values['imitation_hands']} hands of {values['imitate']!r} (not timed)")
         config = build_config({**values, "run_name": "speed"})
         trainer = Trainer(config, Path(out) / "speed")
         trainer.run()

@@ -111,8 +111,10 @@ def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
         if path.is_dir() and not any((path / "checkpoints").glob("update_*.pt")):
             # Interrupted in the warm start, before its first checkpoint: start again from the stored
             # config, the labels already played kept (the trainer reads them instead of playing them).
-            if not any((path / "labels").glob("chunk_*.npz")) or not (path / "config.toml").is_file():
+            if not any((path / "labels").glob("chunk_*.npz")):
                 raise ValueError(f"--resume {path}: no checkpoints/update_*.pt in that directory")
+            if not (path / "config.toml").is_file():
+                raise ValueError(f"--resume {path}: its warm start's labels are there but not its config.toml")
             stored, run_dir, done = load_preset(str(path / "config.toml")), path, 0
         else:
             if path.is_dir():

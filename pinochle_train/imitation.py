@@ -157,10 +157,12 @@ def open_labels(folder: Path, identity: dict[str, Any]) -> None:
         differ = sorted(key for key in identity.keys() | found.keys() if found.get(key) != identity.get(key))
         if differ:
             raise ValueError(
-                f"{folder} holds labels made with other settings ({', '.join(differ)} differ): move it away to play "
-                "the teacher's hands again"
+                f"{folder} holds labels made with other settings (not this run's: {', '.join(differ)}): move it away "
+                "to play the teacher's hands again"
             )
         return
+    if any(folder.glob("chunk_*.npz")):
+        raise ValueError(f"{folder} holds chunks of labels but no {LABELS_INFO} saying what made them: move it away")
     folder.mkdir(parents=True, exist_ok=True)
     _replace(info, lambda stream: stream.write(json.dumps(identity, indent=2).encode("utf-8")))
 
@@ -188,6 +190,8 @@ def load_labels(folder: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[st
     """A labels folder for reuse outside the trainer: its ``labels.json`` and every chunk's arrays
     stacked in chunk order (the README's "Imitation labels")."""
     folder = Path(folder)
+    if not (folder / LABELS_INFO).is_file():
+        raise ValueError(f"{folder} is not a folder of imitation labels: it has no {LABELS_INFO}")
     identity = json.loads((folder / LABELS_INFO).read_text(encoding="utf-8"))
     parts = [load_chunk(path) for path in sorted(folder.glob("chunk_*.npz"))]
     if not parts:

@@ -603,7 +603,7 @@ def test_imitation_labels_are_kept_chunk_by_chunk_and_read_back(tmp_path: Path, 
     assert identity["teacher"] == "heuristic" and identity["chunk_hands"] == 2
     np.testing.assert_array_equal(stacked["action"], first["action"])
     other = build_config({"workers": 0, "imitate": "heuristic", "imitation_hands": 6, "seed": 1})
-    with pytest.raises(ValueError, match=r"other settings \(seed differ\)"):
+    with pytest.raises(ValueError, match=r"other settings \(not this run's: seed\)"):
         imitation.collect_imitation_data(other, folder=folder)
     (folder / "chunk_00002.npz").write_bytes(b"not a chunk")
     with pytest.raises(ValueError, match=r"chunk_00002\.npz is not a chunk of imitation labels"):
