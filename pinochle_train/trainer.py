@@ -111,6 +111,7 @@ class Trainer:
         """The full training state as a checkpoint payload (tensors and plain values only)."""
         return {
             **self.metadata(),
+            "sample_rules": self.config.sample_rules,  # trained on every rule set, or on ``rules`` only
             "policy": {k: v.cpu() for k, v in self.policy.state_dict().items()},
             "critic": {k: v.cpu() for k, v in self.critic.state_dict().items()},
             "optimizer": self.optimizer.state_dict(),

@@ -266,6 +266,24 @@ def test_load_agent_specs_and_parameters(tmp_path, monkeypatch):
         load_agent(f"checkpoint:{saved}")
 
 
+def test_checkpoint_warns_of_rule_switches_it_never_trained_under():
+    """The bundled agent trained on the default rules: other switches warn (naming them), the
+    default rules and a game-level switch do not, and a policy trained on sampled rule sets never does."""
+    import warnings
+
+    from agents.neural.agent import UntrainedRulesWarning, untrained_switches
+
+    agent = load_agent("checkpoint:bundled", seed=0)
+    with pytest.warns(UntrainedRulesWarning, match=r"never played bid_raises='any', throw_in='always'"):
+        agent.check_rules(Rules(throw_in="always", bid_raises="any"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        agent.check_rules(Rules())
+        agent.check_rules(Rules(target_score=500))
+    assert untrained_switches(agent.meta, Rules(head_rule="none")) == {"head_rule": "none"}
+    assert untrained_switches({**agent.meta, "sample_rules": True}, Rules(head_rule="none")) == {}
+
+
 def test_checkpoint_probabilities_cover_the_legal_actions_and_match_its_play():
     """``NeuralAgent.probabilities``: zero off the mask, summing to one, greedy play takes the most
     probable action, and sampling draws from exactly these probabilities."""

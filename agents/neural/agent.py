@@ -14,6 +14,7 @@ never need it; loaded networks are cached per file, as the arena builds agents f
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +74,28 @@ def _load_policy(path: Path) -> tuple[dict[str, Any], Any]:
     return _CACHE[key]
 
 
+class UntrainedRulesWarning(UserWarning):
+    """A policy is asked to play rule switches it was not trained under."""
+
+
+#: Switches that end a game rather than change a hand's play: a policy needs no training for them.
+GAME_LEVEL_SWITCHES = ("target_score",)
+
+
+def untrained_switches(meta: dict[str, Any], rules: Rules) -> dict[str, Any]:
+    """The switches of ``rules`` that a checkpoint's policy never played: none when it trained on
+    sampled rule sets (``sample_rules`` in its metadata); otherwise those that differ from the rules it
+    trained under (game-level switches such as the target score aside)."""
+    if meta.get("sample_rules"):
+        return {}
+    trained = meta.get("rules", {})
+    return {
+        name: value
+        for name, value in rules.to_dict().items()
+        if name in trained and trained[name] != value and name not in GAME_LEVEL_SWITCHES
+    }
+
+
 class NeuralAgent:
     """Plays a trained policy from its view: greedy, or sampling when ``sample`` is true."""
 
@@ -90,8 +113,21 @@ class NeuralAgent:
     def check_rules(self, rules: Rules) -> None:
         """Refuse (``CheckpointError``, a ``ValueError``) rules whose game the policy was not trained
         for: another variant, or an observation or action layout of other sizes (another
-        ``max_bid``). Drivers call it up front through :func:`agents.base.check_plays`."""
+        ``max_bid``). Drivers call it up front through :func:`agents.base.check_plays`.
+
+        Rule switches the policy never played under (a policy trained on one rule set, without
+        ``sample_rules``) are not refused, since trying that is a fair experiment, but warned about
+        (:class:`UntrainedRulesWarning`): such a policy may play them badly (the README's "Rule
+        sets" measures the bundled agent's losses)."""
         self._kit(rules, variant_kit(rules).new_game(np.random.default_rng(0)).layout.size)
+        changed = untrained_switches(self.meta, rules)
+        if changed:
+            warnings.warn(
+                f"{self.name} was trained under other rules: it never played "
+                f"{', '.join(f'{name}={value!r}' for name, value in changed.items())}, and may play badly there",
+                UntrainedRulesWarning,
+                stacklevel=2,
+            )
 
     def _kit(self, rules: Rules, num_actions: int) -> VariantKit:
         """The kit of ``rules``, checked against the checkpoint once per rule set."""

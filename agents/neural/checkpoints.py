@@ -43,8 +43,9 @@ POLICY_KEYS = (
     "policy",
 )
 #: Keys a policy export may hold besides (absent in older files): ``features``, the derived-feature
-#: layer of the policy (:func:`agents.neural.network.build_policy`; absent or None: none).
-OPTIONAL_POLICY_KEYS = ("features",)
+#: layer of the policy (:func:`agents.neural.network.build_policy`; absent or None: none), and
+#: ``sample_rules``, whether it trained on sampled rule sets (absent or false: on ``rules`` only).
+OPTIONAL_POLICY_KEYS = ("features", "sample_rules")
 
 
 class CheckpointError(ValueError):
