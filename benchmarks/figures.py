@@ -328,6 +328,7 @@ BLOCKS: dict[str, Callable[[dict[str, Any]], str]] = {
     "bot_ladder_two_hand": bot_ladder_block,
     "bundled_agent": bot_ladder_block,
     "rule_sets": rule_sets_block,
+    "rule_sets_sampled": rule_sets_block,
     "learning_curve": learning_curve_block,
     "solver_speed": solver_speed_block,
     "pimc_profile": pimc_profile_block,

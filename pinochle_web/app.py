@@ -44,7 +44,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from agents.neural.agent import BUNDLED
+from agents.neural.agent import BUNDLED_FILES
 from pinochle_env.games import GAMES
 from pinochle_env.switches import CHOICES, INTEGER_SWITCHES, VARIANT_SWITCHES, Rules
 from pinochle_env.variants import variant_kit
@@ -65,6 +65,7 @@ SUGGESTED_AGENTS = {
     "pimc:samples=8,budget=0.25": tuple(GAMES),
     "pimc:evaluate=heuristic": ("partnership",),
     "checkpoint:bundled": ("partnership",),
+    "checkpoint:bundled-any-rules": ("partnership",),
 }
 _CHECKPOINT_PATH = re.compile(r"checkpoint:([^,]*)")
 
@@ -134,10 +135,10 @@ class Service:
     def _check_checkpoints(self, spec: str) -> None:
         """Refuse a ``checkpoint:PATH`` (also inside ``mix:``) that names a file not opened with
         ``--open``: a page may make the server load only what its command line named."""
-        opened = {entry.path for entry in self.catalogue.entries("checkpoint")} | {BUNDLED}
+        opened = {entry.path for entry in self.catalogue.entries("checkpoint")} | set(BUNDLED_FILES.values())
         for path in _CHECKPOINT_PATH.findall(spec):
             path = path.strip()
-            if path != "bundled" and Path(path).resolve() not in opened:
+            if path not in BUNDLED_FILES and Path(path).resolve() not in opened:
                 raise ApiError(
                     400, f"checkpoint {path!r} was not named with --open; open it there, or use checkpoint:bundled"
                 )

@@ -284,6 +284,26 @@ def test_checkpoint_warns_of_rule_switches_it_never_trained_under():
     assert untrained_switches({**agent.meta, "sample_rules": True}, Rules(head_rule="none")) == {}
 
 
+def test_bundled_any_rules_agent_plays_drawn_rule_sets_without_a_warning():
+    """``checkpoint:bundled-any-rules`` trained on sampled rule sets: it plays hands of drawn rule sets
+    legally (the driver checks every action) and is not warned about any of them."""
+    import warnings
+
+    from pinochle_env.switches import random_rules
+
+    agent = load_agent("checkpoint:bundled-any-rules", seed=0)
+    assert agent.meta["sample_rules"] is True
+    rng = np.random.default_rng(7)
+    for _ in range(3):
+        rules = random_rules(rng)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            agent.check_rules(rules)
+        game = Game(rules, rng)
+        while not game.hand_over:
+            game.apply(decide(agent, game))
+
+
 def test_checkpoint_probabilities_cover_the_legal_actions_and_match_its_play():
     """``NeuralAgent.probabilities``: zero off the mask, summing to one, greedy play takes the most
     probable action, and sampling draws from exactly these probabilities."""

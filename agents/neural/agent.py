@@ -6,9 +6,10 @@ mask and plays the most probable action (or samples, with ``sample=true``). It l
 checkpoints and policy exports alike (:mod:`.checkpoints`), with
 ``torch.load(weights_only=True)``, and refuses a file from another encoder version or one whose
 variant, observation or action sizes differ from the game's, naming what differs: at start-up,
-through :meth:`NeuralAgent.check_rules` (see :func:`agents.base.check_plays`). ``bundled`` is the agent
-shipped inside the package. PyTorch is imported only here, so the engine and the other agents
-never need it; loaded networks are cached per file, as the arena builds agents for every deal.
+through :meth:`NeuralAgent.check_rules` (see :func:`agents.base.check_plays`). ``bundled`` and
+``bundled-any-rules`` are the agents shipped inside the package. PyTorch is imported only here, so
+the engine and the other agents never need it; loaded networks are cached per file, as the arena
+builds agents for every deal.
 """
 
 from __future__ import annotations
@@ -26,19 +27,27 @@ from pinochle_env.variants import VariantKit, variant_kit
 
 from . import require_torch
 
-#: The agent shipped with the package (``checkpoint:bundled``).
-BUNDLED = Path(__file__).resolve().parents[1] / "bundled" / "pinochle_ppo.pt"
+#: The agents shipped with the package: ``checkpoint:bundled`` (trained on the default rules, the
+#: stronger there) and ``checkpoint:bundled-any-rules`` (trained on sampled rule sets, for the others).
+BUNDLED_DIR = Path(__file__).resolve().parents[1] / "bundled"
+BUNDLED_FILES = {
+    "bundled": BUNDLED_DIR / "pinochle_ppo.pt",
+    "bundled-any-rules": BUNDLED_DIR / "pinochle_ppo_any_rules.pt",
+}
+BUNDLED = BUNDLED_FILES["bundled"]
 _CACHE: dict[tuple[str, int, int], tuple[dict[str, Any], Any]] = {}
 
 
 def resolve_checkpoint(path: str | os.PathLike) -> Path:
-    """The file a ``checkpoint:`` spec names: ``bundled`` is the shipped agent; a run directory
+    """The file a ``checkpoint:`` spec names: ``bundled`` and ``bundled-any-rules`` are the shipped
+    agents; a run directory
     (``runs/<run>``, as ``--resume`` takes it) means its ``policy.pt``, or else its latest
     ``checkpoints/update_*.pt``; anything else is a file path, which must exist."""
-    if str(path) == "bundled":
-        if not BUNDLED.is_file():
-            raise ValueError(f"this installation has no bundled agent ({BUNDLED} is missing)")
-        return BUNDLED
+    if str(path) in BUNDLED_FILES:
+        bundled = BUNDLED_FILES[str(path)]
+        if not bundled.is_file():
+            raise ValueError(f"this installation has no bundled agent {path} ({bundled} is missing)")
+        return bundled
     if str(path) and os.path.isdir(path):
         directory = Path(path)
         if (directory / "policy.pt").is_file():
@@ -124,7 +133,8 @@ class NeuralAgent:
         if changed:
             warnings.warn(
                 f"{self.name} was trained under other rules: it never played "
-                f"{', '.join(f'{name}={value!r}' for name, value in changed.items())}, and may play badly there",
+                f"{', '.join(f'{name}={value!r}' for name, value in changed.items())}, and may play badly there "
+                "(checkpoint:bundled-any-rules was trained on sampled rule sets)",
                 UntrainedRulesWarning,
                 stacklevel=2,
             )
