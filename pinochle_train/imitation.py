@@ -23,6 +23,7 @@ import torch
 from torch import nn
 
 from agents.base import decide, prepare
+from agents.neural.checkpoints import write_atomically
 from agents.neural.network import MLP, masked_logits
 from agents.registry import load_agent
 from pinochle_env.encoding import ENCODER_VERSION
@@ -126,8 +127,7 @@ def collect_imitation_data(
             with multiprocessing.get_context("spawn").Pool(config.workers) as pool:
                 played = _gather(pool.imap(play_chunk, jobs), len(jobs), log)
         stored.update(zip(missing, played, strict=True))
-    parts = [stored[chunk] for chunk in range(len(sizes))]
-    return {key: np.concatenate([part[key] for part in parts]) for key in LABEL_KEYS}
+    return _stack([stored[chunk] for chunk in range(len(sizes))])
 
 
 # ------------------------------------------------------------------------------ the labels folder
@@ -163,8 +163,7 @@ def open_labels(folder: Path, identity: dict[str, Any]) -> None:
         return
     if any(folder.glob("chunk_*.npz")):
         raise ValueError(f"{folder} holds chunks of labels but no {LABELS_INFO} saying what made them: move it away")
-    folder.mkdir(parents=True, exist_ok=True)
-    _replace(info, lambda stream: stream.write(json.dumps(identity, indent=2).encode("utf-8")))
+    write_atomically(info, lambda stream: stream.write(json.dumps(identity, indent=2).encode("utf-8")))
 
 
 def chunk_path(folder: Path, chunk: int) -> Path:
@@ -174,7 +173,7 @@ def chunk_path(folder: Path, chunk: int) -> Path:
 def save_chunk(path: Path, data: dict[str, np.ndarray]) -> None:
     """One chunk's arrays as a compressed ``.npz``, written whole or not at all."""
     savez: Any = np.savez_compressed  # numpy's stubs type ``**kwds`` against the ``allow_pickle`` flag
-    _replace(path, lambda stream: savez(stream, **data))
+    write_atomically(path, lambda stream: savez(stream, **data))
 
 
 def load_chunk(path: Path) -> dict[str, np.ndarray]:
@@ -196,16 +195,12 @@ def load_labels(folder: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[st
     parts = [load_chunk(path) for path in sorted(folder.glob("chunk_*.npz"))]
     if not parts:
         raise ValueError(f"{folder} holds no chunk_*.npz of labels")
-    return identity, {key: np.concatenate([part[key] for part in parts]) for key in LABEL_KEYS}
+    return identity, _stack(parts)
 
 
-def _replace(path: Path, write: Any) -> None:
-    """Write ``path`` through a temporary file renamed over it, so that a reader (or a run
-    interrupted while writing) never sees half a file."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(temporary, "wb") as stream:
-        write(stream)
-    os.replace(temporary, path)
+def _stack(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Chunks' arrays joined in order, key by key."""
+    return {key: np.concatenate([part[key] for part in parts]) for key in LABEL_KEYS}
 
 
 def _gather(iterator: Any, total: int, log: TextIO | None) -> list[dict[str, np.ndarray]]:
