@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from figures import command_line, record
+from figures import changed_switches, command_line, record
 
 from agents.arena import ArenaConfig, ArenaError, parse_rules, run_arena, validate
 from agents.runtime import usable_cpus
@@ -67,12 +67,6 @@ def rule_sets() -> list[tuple[str, Rules]]:
     rng = np.random.default_rng(RULE_SETS_SEED)
     drawn = [(f"random {k}", random_rules(rng)) for k in range(1, RANDOM_RULE_SETS + 1)]
     return [*PRESETS.items(), *drawn]
-
-
-def changed_switches(rules: Rules) -> dict[str, object]:
-    """The switches of ``rules`` that differ from its variant's defaults."""
-    defaults = Rules(variant=rules.variant).to_dict()
-    return {name: value for name, value in rules.to_dict().items() if defaults[name] != value}
 
 
 def rung_dir(base: Path, index: int, a: str, b: str) -> Path:
@@ -168,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     for index, (config, label) in enumerate(zip(configs, labels, strict=True), start=1):
         rows.append(run_rung(config, rung_dir(base, index, *config.agents), args.workers, args.resume))
         if label is not None:
-            rows[-1] |= {"label": label, "rules": changed_switches(config.rules)}
+            rows[-1] |= {"label": label, "rules": changed_switches(config.rules.to_dict())}
         cells = result_cells(rows[-1])
         print(format_row([f"{cells[0]} ({label})" if label else cells[0], *cells[1:]], width), flush=True)
     if not (args.quick or args.dry_run):

@@ -105,6 +105,13 @@ def load(name: str) -> dict[str, Any]:
 # ------------------------------------------------------------------------------ the README's blocks
 
 
+def changed_switches(rules: dict[str, Any]) -> dict[str, Any]:
+    """The switches of a rule set (as ``Rules.to_dict`` writes it) that differ from its variant's own
+    defaults (the two-handed game's target score included)."""
+    defaults = Rules(variant=rules["variant"]).to_dict()
+    return {name: value for name, value in rules.items() if defaults.get(name) != value}
+
+
 def measured_line(data: dict[str, Any]) -> str:
     """Who measured what, where: command, commit, date and machine, as a README sentence."""
     machine = data["machine"]
@@ -188,8 +195,7 @@ def bot_ladder_block(data: dict[str, Any]) -> str:
     ]
     headers = ["A vs B", "deal pairs", "margin", "95% interval", "wall time", "A decisions/s", "B decisions/s"]
     variant = figures["rules"]["variant"]
-    defaults = Rules(variant=variant).to_dict()  # the variant's own defaults (the two-handed game's target)
-    changed = [f"{name}={value}" for name, value in figures["rules"].items() if defaults.get(name) != value]
+    changed = [f"{name}={value}" for name, value in changed_switches(figures["rules"]).items()]
     rules = f"{variant}, rules: {', '.join(changed) or 'default'}"
     intro = measured_line(data) + f" Seed {figures['seed']}, {figures['workers']} worker processes, {rules}."
     lines = [intro, "", *_table(headers, rows)]

@@ -30,8 +30,8 @@ def test_rule_sets_are_the_presets_then_ten_drawn_from_seed_2026():
     rng = np.random.default_rng(2026)
     assert [rules for _, rules in sets[len(PRESETS) :]] == [random_rules(rng) for _ in range(10)]
     assert len({rules for _, rules in sets}) == len(sets)  # 13 different rule sets
-    assert bot_ladder.changed_switches(Rules()) == {}
-    assert bot_ladder.changed_switches(PRESETS["casual"]) == {"head_rule": "none", "must_overtrump": False}
+    assert bot_ladder.changed_switches(Rules().to_dict()) == {}
+    assert bot_ladder.changed_switches(PRESETS["casual"].to_dict()) == {"head_rule": "none", "must_overtrump": False}
 
 
 def test_rule_sets_mode_plays_every_rule_set_and_refuses_a_rule(tmp_path: Path):
