@@ -30,6 +30,9 @@ _INSTALLED_CONFIGS = Path(__file__).resolve().parent / "configs"
 CONFIG_DIR = _INSTALLED_CONFIGS if _INSTALLED_CONFIGS.is_dir() else Path(__file__).resolve().parent.parent / "configs"
 DEVICES = ("auto", "cpu", "cuda")
 CRITIC_INPUTS = ("state", "observation")
+#: Imitation hands one worker call plays (bounds the memory of one chunk's float arrays); a DAgger
+#: round of the warm start is a run of whole chunks.
+CHUNK_HANDS = 250
 #: Derived features of the policy's input (agents/neural/features.py): none, or the partnership game's.
 FEATURES = ("none", "partnership")
 
@@ -82,7 +85,12 @@ class TrainConfig:
     reward_scale: float = _field(1000.0, "reward = own team's hand score minus the other's, divided by this")
     imitate: str = _field("", "agent spec whose decisions warm-start the networks before self-play (empty: none)")
     imitation_hands: int = _field(0, "hands the imitated agent plays for the warm start")
-    imitation_epochs: int = _field(3, "passes over the imitation data")
+    imitation_epochs: int = _field(3, "passes over the imitation data (in each round)")
+    imitation_rounds: int = _field(
+        1,
+        "rounds of the warm start (DAgger): the imitated agent plays the first round's hands; in each later "
+        "one the policy fitted so far plays and the imitated agent labels its decisions; a fit after each round",
+    )
     imitation_coef: float = _field(
         0.0,
         "weight of a behaviour-cloning loss toward the imitated agent during the PPO updates (0: none): "
@@ -293,6 +301,12 @@ def validate(config: TrainConfig) -> None:
     _require(
         not config.imitate or (config.imitation_hands >= 1 and config.imitation_epochs >= 1),
         f"config imitate={config.imitate!r} needs imitation_hands >= 1 and imitation_epochs >= 1",
+    )
+    chunks = -(-config.imitation_hands // CHUNK_HANDS)
+    _require(
+        1 <= config.imitation_rounds <= max(chunks, 1),
+        f"config imitation_rounds={config.imitation_rounds!r} must be from 1 to the number of chunks of "
+        f"{CHUNK_HANDS} imitation hands ({chunks})",
     )
     _require(
         config.imitation_coef == 0 or bool(config.imitate),

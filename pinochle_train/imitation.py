@@ -8,6 +8,12 @@ and the critic to each hand's outcome for the deciding seat's team (the Monte-Ca
 ``imitation_epochs`` passes. Self-play PPO then improves on that start. Forced decisions (one
 legal action) carry no information and are left out. With ``sample_rules`` each chunk of
 ``CHUNK_HANDS`` hands is played under a rule set of its own (:func:`chunk_rules`).
+
+With ``imitation_rounds = R > 1`` the hands are split into R rounds (DAgger): the first round's
+hands are the bot's own; in each later round the policy fitted so far (the student, saved in the
+labels folder as ``student_NN.pt``) plays every seat while the bot only labels each decision, so
+that the student learns the bot's choice in the positions its own mistakes lead to, not only in
+those the bot reaches; after each round the networks are fitted again on every label so far.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -32,28 +39,33 @@ from pinochle_env.records import to_arrays
 from pinochle_env.switches import Rules, random_rules
 from pinochle_env.variants import variant_kit
 
-from .config import TrainConfig
+from .config import CHUNK_HANDS, TrainConfig
 
-#: Hands one worker call plays (bounds the memory of one chunk's float arrays).
-CHUNK_HANDS = 250
 #: The labels folder: its description file, the arrays of each chunk, and the format's version.
 LABELS_INFO = "labels.json"
 LABEL_KEYS = ("observation", "critic_input", "action_mask", "action", "returns")
 LABELS_FORMAT = 1
 
 
-def play_records(spec: str, rules: Rules, hands: int, seed: list[int]) -> list[dict[str, Any]]:
-    """Hand records of ``hands`` hands of the agent ``spec`` in every seat, in the game of ``rules``."""
+def play_records(
+    spec: str, rules: Rules, hands: int, seed: list[int], student: str | None = None
+) -> tuple[list[dict[str, Any]], np.ndarray]:
+    """``hands`` hands in the game of ``rules``: their records, and the choice of the agent ``spec``
+    at each decision in record order (what :func:`~pinochle_env.records.to_arrays` lists). Every seat
+    plays ``spec``'s choice, or with a ``student`` spec the student's, ``spec`` only labelling."""
     kit = variant_kit(rules)
     rng = np.random.default_rng(np.random.SeedSequence(seed))
-    players = [load_agent(spec, int(rng.integers(2**31))) for _ in range(kit.num_seats)]
-    records = []
+    teachers = [load_agent(spec, int(rng.integers(2**31))) for _ in range(kit.num_seats)]
+    players = teachers if student is None else [load_agent(student, seat) for seat in range(kit.num_seats)]
+    records, labels = [], []
     for _ in range(hands):
         game = kit.new_game(rng)
         while not game.hand_over:
-            game.apply(decide(players[game.to_act], game))
+            label = decide(teachers[game.to_act], game)
+            labels.append(label)
+            game.apply(label if student is None else decide(players[game.to_act], game))
         records.append(game.record())
-    return records
+    return records, np.asarray(labels, np.int64)
 
 
 def chunk_rules(config: TrainConfig, chunk: int) -> Rules:
@@ -65,10 +77,34 @@ def chunk_rules(config: TrainConfig, chunk: int) -> Rules:
     return random_rules(np.random.default_rng([config.seed, chunk, 2**31 + 4]), config.rule_set())
 
 
-def chunk_arrays(job: tuple[TrainConfig, int, int]) -> dict[str, np.ndarray]:
-    """One chunk of imitation data: play, convert, drop forced decisions, compact to uint8."""
-    config, chunk, hands = job
-    records = play_records(config.imitate, chunk_rules(config, chunk), hands, [config.seed, 2**31 + 1, chunk])
+def chunk_count(config: TrainConfig) -> int:
+    """How many chunks of ``CHUNK_HANDS`` hands the warm start plays (the last one may be short)."""
+    return -(-config.imitation_hands // CHUNK_HANDS)
+
+
+def chunk_rounds(config: TrainConfig) -> list[range]:
+    """The chunks of each round of the warm start (``imitation_rounds`` runs of consecutive chunks)."""
+    chunks = chunk_count(config)
+    rounds = config.imitation_rounds
+    return [range(r * chunks // rounds, (r + 1) * chunks // rounds) for r in range(rounds)]
+
+
+def student_path(folder: Path, round_index: int) -> Path:
+    """The student that plays the hands of round ``round_index`` (from 1), kept beside its labels."""
+    return folder / f"student_{round_index:02d}.pt"
+
+
+def chunk_arrays(job: tuple[TrainConfig, int, int, Path | None]) -> dict[str, np.ndarray]:
+    """One chunk of imitation data: play (the ``student`` policy file playing, when given), convert,
+    drop forced decisions, compact to uint8."""
+    config, chunk, hands, student = job
+    records, labels = play_records(
+        config.imitate,
+        chunk_rules(config, chunk),
+        hands,
+        [config.seed, 2**31 + 1, chunk],
+        None if student is None else f"checkpoint:{student}",
+    )
     arrays = to_arrays(records, config.reward_scale, states=config.critic_input == "state")
     # Each seat's return: its team's hand score minus the mean of the other teams', as self-play pays it.
     teams = variant_kit(config.rule_set()).teams
@@ -79,55 +115,66 @@ def chunk_arrays(job: tuple[TrainConfig, int, int]) -> dict[str, np.ndarray]:
         "observation": arrays["observation"][keep].astype(np.uint8),
         "critic_input": arrays[critic_key][keep].astype(np.uint8),
         "action_mask": arrays["action_mask"][keep].astype(np.uint8),
-        "action": arrays["action"][keep],
+        "action": labels[keep],
         "returns": paid[arrays["hand"], arrays["seat"]][keep],
     }
 
 
-def play_chunk(job: tuple[TrainConfig, int, int, Path | None]) -> dict[str, np.ndarray]:
+def play_chunk(job: tuple[TrainConfig, int, int, Path | None, Path | None]) -> dict[str, np.ndarray]:
     """:func:`chunk_arrays`, written to the labels folder (if one is given) as soon as it is made,
     in the worker."""
-    config, chunk, hands, folder = job
-    data = chunk_arrays((config, chunk, hands))
+    config, chunk, hands, student, folder = job
+    data = chunk_arrays((config, chunk, hands, student))
     if folder is not None:
         save_chunk(chunk_path(folder, chunk), data)
     return data
 
 
 def collect_imitation_data(
-    config: TrainConfig, log: TextIO | None = None, folder: Path | None = None
+    config: TrainConfig, log: TextIO | None = None, folder: Path | None = None, rounds: Sequence[int] | None = None
 ) -> dict[str, np.ndarray]:
-    """Imitation arrays for ``config.imitation_hands`` hands of ``config.imitate`` (in chunk order).
+    """Imitation arrays of the chunks of ``rounds`` (default: every round) of ``config.imitate``'s
+    warm start, in chunk order.
 
     With a labels ``folder`` (the trainer's ``RUN/labels``), every chunk is written there as it is
     made and the chunks already there are read instead of played again: an interrupted warm start,
-    and a resumed run's cloning loss, continue from what was played.
+    and a resumed run's cloning loss, continue from what was played. A later round's chunks are
+    played by that round's student (:func:`student_path`), which must be there.
     """
-    sizes = [
-        min(CHUNK_HANDS, config.imitation_hands - start) for start in range(0, config.imitation_hands, CHUNK_HANDS)
-    ]
+    plan = chunk_rounds(config)
+    chunks = [(r, chunk) for r in (range(len(plan)) if rounds is None else rounds) for chunk in plan[r]]
+    last = chunk_count(config) - 1
+    sizes = {chunk: CHUNK_HANDS if chunk < last else config.imitation_hands - last * CHUNK_HANDS for _, chunk in chunks}
     stored: dict[int, dict[str, np.ndarray]] = {}
     if folder is not None:
         open_labels(folder, labels_identity(config))
         stored = {
-            chunk: load_chunk(chunk_path(folder, chunk))
-            for chunk in range(len(sizes))
-            if chunk_path(folder, chunk).exists()
+            chunk: load_chunk(chunk_path(folder, chunk)) for _, chunk in chunks if chunk_path(folder, chunk).exists()
         }
         if stored and log is not None:
-            print(f"imitation: {len(stored)} of {len(sizes)} chunks read from {folder}", file=log, flush=True)
-    missing = [chunk for chunk in range(len(sizes)) if chunk not in stored]
-    if missing:
+            print(f"imitation: {len(stored)} of {len(chunks)} chunks read from {folder}", file=log, flush=True)
+    jobs = []
+    for r, chunk in chunks:
+        if chunk in stored:
+            continue
+        student = None
+        if r > 0:
+            if folder is None:
+                raise ValueError(f"imitation round {r + 1} needs the labels folder that holds its student")
+            student = student_path(folder, r)
+            if not student.is_file():
+                raise ValueError(f"imitation round {r + 1} needs its student's policy file {student} to play its hands")
+        jobs.append((config, chunk, sizes[chunk], student, folder))
+    if jobs:
         # One-time set-up here, not in each worker (the search bot compiles its kernel, cached on disk).
         prepare(load_agent(config.imitate, config.seed), config.rule_set())
-        jobs = [(config, chunk, sizes[chunk], folder) for chunk in missing]
         if config.workers <= 1:
             played = _gather(map(play_chunk, jobs), len(jobs), log)
         else:
             with multiprocessing.get_context("spawn").Pool(config.workers) as pool:
                 played = _gather(pool.imap(play_chunk, jobs), len(jobs), log)
-        stored.update(zip(missing, played, strict=True))
-    return _stack([stored[chunk] for chunk in range(len(sizes))])
+        stored.update(zip([job[1] for job in jobs], played, strict=True))
+    return _stack([stored[chunk] for _, chunk in chunks])
 
 
 # ------------------------------------------------------------------------------ the labels folder
@@ -146,6 +193,8 @@ def labels_identity(config: TrainConfig) -> dict[str, Any]:
         "critic_input": config.critic_input,
         "reward_scale": config.reward_scale,
         "chunk_hands": CHUNK_HANDS,
+        # Recorded only for DAgger rounds, so that folders made before rounds existed still match.
+        **({"rounds": config.imitation_rounds} if config.imitation_rounds > 1 else {}),
     }
 
 

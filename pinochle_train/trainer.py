@@ -281,18 +281,30 @@ class Trainer:
         return self.run_dir / "labels"
 
     def _warm_start(self, writer: Any) -> None:
-        """Imitation of ``config.imitate`` before the first update; saved as ``update_000000.pt``."""
-        from .imitation import collect_imitation_data, fit_imitation
+        """Imitation of ``config.imitate`` before the first update, round by round (DAgger, see
+        :mod:`.imitation`); saved as ``update_000000.pt``."""
+        from .imitation import collect_imitation_data, fit_imitation, student_path
 
         config = self.config
         began = time.perf_counter()
-        self.say(f"imitation: {config.imitation_hands} hands of {config.imitate!r}, {config.imitation_epochs} epochs")
-        data = collect_imitation_data(config, self.log, self.labels_dir)
+        rounds = f", {config.imitation_rounds} rounds" if config.imitation_rounds > 1 else ""
+        self.say(
+            f"imitation: {config.imitation_hands} hands of {config.imitate!r}, {config.imitation_epochs} epochs{rounds}"
+        )
+        parts: list[dict[str, np.ndarray]] = []
+        for round_index in range(config.imitation_rounds):
+            if round_index:
+                student = student_path(self.labels_dir, round_index)
+                if not student.is_file():  # a resumed warm start plays with the student it saved
+                    export_policy(self.state(), student)
+                self.say(f"imitation: round {round_index + 1}, the policy fitted so far plays ({student.name})")
+            parts.append(collect_imitation_data(config, self.log, self.labels_dir, [round_index]))
+            data = {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+            statistics = fit_imitation(self.policy, self.critic, self.optimizer, data, config, self.device, self.log)
+            self._check_finite({name: {"all": value} for name, value in statistics.items()}, "the imitation warm start")
+            for name, value in statistics.items():
+                writer.add_scalar(f"imitation/{name}", value, round_index)
         self.teacher = _teacher(data) if config.imitation_coef > 0 else None
-        statistics = fit_imitation(self.policy, self.critic, self.optimizer, data, config, self.device, self.log)
-        self._check_finite({name: {"all": value} for name, value in statistics.items()}, "the imitation warm start")
-        for name, value in statistics.items():
-            writer.add_scalar(f"imitation/{name}", value, 0)
         self.counters["imitated"] = True
         self.save()
         self.say(

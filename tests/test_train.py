@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -545,10 +546,11 @@ def test_imitation_data_of_every_variant_pays_each_seat_its_own_margin(variant: 
     from pinochle_train.imitation import chunk_arrays, play_records
 
     config = build_config({"workers": 0, "imitate": "heuristic", "imitation_hands": 4, "rules": {"variant": variant}})
-    data = chunk_arrays((config, 0, 4))
-    records = play_records(config.imitate, config.rule_set(), 4, [config.seed, 2**31 + 1, 0])
+    data = chunk_arrays((config, 0, 4, None))
+    records, labels = play_records(config.imitate, config.rule_set(), 4, [config.seed, 2**31 + 1, 0])
     assert {record["variant"] for record in records} == {variant}
     arrays = to_arrays(records, config.reward_scale)
+    np.testing.assert_array_equal(labels, arrays["action"])  # the teacher played: its labels are the actions
     teams = config.rule_set().teams
     expected = (
         np.array(
@@ -572,7 +574,7 @@ def test_imitation_with_sample_rules_plays_each_chunk_under_its_own_rule_set() -
     drawn = [chunk_rules(config, chunk) for chunk in range(6)]
     assert len(set(drawn)) > 1 and drawn == [chunk_rules(config, chunk) for chunk in range(6)]
     assert chunk_rules(build_config({"workers": 0}), 3) == build_config({"workers": 0}).rule_set()
-    sizes = {chunk_arrays((config, chunk, 1))["observation"].shape[1] for chunk in range(3)}
+    sizes = {chunk_arrays((config, chunk, 1, None))["observation"].shape[1] for chunk in range(3)}
     assert len(sizes) == 1
 
 
@@ -608,6 +610,61 @@ def test_imitation_labels_are_kept_chunk_by_chunk_and_read_back(tmp_path: Path, 
     (folder / "chunk_00002.npz").write_bytes(b"not a chunk")
     with pytest.raises(ValueError, match=r"chunk_00002\.npz is not a chunk of imitation labels"):
         imitation.collect_imitation_data(config, folder=folder)
+
+
+def test_a_student_plays_the_hands_while_the_teacher_labels_every_decision() -> None:
+    """DAgger's hands: the records are the student's play (random here, which the heuristic would
+    not play), and each label is the heuristic's choice in that very position."""
+    from agents.base import decide
+    from pinochle_env.variants import variant_kit
+    from pinochle_train.imitation import play_records
+
+    records, labels = play_records("heuristic", Rules(), 2, [3], student="random")
+    kit = variant_kit(Rules())
+    decisions = [(game.clone(), seat, action) for record in records for game, seat, action in kit.decisions(record)]
+    assert len(labels) == len(decisions)
+    seeds = np.random.default_rng(np.random.SeedSequence([3])).integers(2**31, size=4)  # as each seat's teacher
+    teachers = [load_agent("heuristic", int(seed)) for seed in seeds]
+    assert all(label == decide(teachers[seat], game) for label, (game, seat, _) in zip(labels, decisions, strict=True))
+    assert any(label != action for label, (_, _, action) in zip(labels, decisions, strict=True))
+
+
+def test_dagger_rounds_train_a_student_that_plays_the_later_rounds_and_resume(tmp_path: Path, monkeypatch) -> None:
+    """``imitation_rounds = 2``: the second round's chunks are played by the policy fitted on the
+    first (saved beside the labels, recorded in labels.json), and a run interrupted in the second
+    round continues with the student it saved, reading the chunks it has."""
+    from pinochle_train import config as config_module
+    from pinochle_train import imitation
+
+    for module in (imitation, config_module):
+        monkeypatch.setattr(module, "CHUNK_HANDS", 2)
+    base = {
+        "workers": 0, "imitate": "heuristic", "imitation_hands": 8, "imitation_rounds": 2, "updates": 1,
+        "games_per_worker": 4, "decisions_per_update": 64, "hidden": [16], "critic_hidden": [16],
+        "final_eval_deals": 0,
+    }  # fmt: skip
+    config = build_config({**base, "out_dir": str(tmp_path), "run_name": "dagger"})
+    assert [list(r) for r in imitation.chunk_rounds(config)] == [[0, 1], [2, 3]]
+    students: list[object] = []
+    original = imitation.chunk_arrays
+    monkeypatch.setattr(imitation, "chunk_arrays", lambda job: students.append(job[3]) or original(job))
+    Trainer(config, tmp_path / "dagger").run()
+    labels = tmp_path / "dagger" / "labels"
+    student = labels / "student_01.pt"
+    assert students == [None, None, student, student] and student.is_file()
+    assert json.loads((labels / "labels.json").read_text())["rounds"] == 2
+    (labels / "chunk_00003.npz").unlink()
+    students.clear()
+    resumed, run_dir, _ = cli.resolve(cli.build_parser().parse_args(["--resume", str(tmp_path / "dagger")]))
+    assert run_dir == tmp_path / "dagger"
+    assert imitation.collect_imitation_data(resumed, folder=labels)["action"].size > 0
+    assert students == [student]  # only the missing chunk, by the saved student
+    (labels / "chunk_00003.npz").unlink()
+    student.unlink()
+    with pytest.raises(ValueError, match="round 2 needs its student's policy file"):
+        imitation.collect_imitation_data(resumed, folder=labels)
+    with pytest.raises(ValueError, match="imitation_rounds=5 must be from 1 to the number of chunks"):
+        build_config({**base, "imitation_rounds": 5})
 
 
 def test_resume_of_a_run_stopped_in_its_warm_start_keeps_its_labels(tmp_path: Path) -> None:
