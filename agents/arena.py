@@ -115,7 +115,7 @@ class ArenaConfig:
 def provenance(config: ArenaConfig) -> dict[str, Any]:
     """What ``config.json`` records besides the config: the code version and the SHA-256 of every
     checkpoint file an agent plays (also inside a ``mix:``)."""
-    files = [(spec, path) for spec in config.agents for path in checkpoint_files(spec)]
+    files = [(spec, path) for spec in config.agents for path in checkpoint_files(spec, config.rules.variant)]
     return {
         "code_version": code_version(),
         "checkpoints": [{"spec": spec, "file": str(path), "sha256": file_sha256(path)} for spec, path in files],

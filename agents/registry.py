@@ -71,16 +71,16 @@ def load_agent(spec: str, seed: int | None = None) -> Agent:
     return agent
 
 
-def checkpoint_files(spec: str) -> list[Path]:
-    """The checkpoint files a spec plays: its own (``checkpoint:PATH``, resolved as the agent resolves
-    it) or its parts' (``mix:``); without loading them."""
+def checkpoint_files(spec: str, variant: str) -> list[Path]:
+    """The checkpoint files a spec plays in the game ``variant``: its own (``checkpoint:PATH``,
+    resolved as the agent resolves it) or its parts' (``mix:``); without loading them."""
     name, _, rest = spec.strip().partition(":")
     if name == "mix":
-        return [path for sub in _parse_mix(rest).values() for path in checkpoint_files(sub)]
+        return [path for sub in _parse_mix(rest).values() for path in checkpoint_files(sub, variant)]
     if name == "checkpoint":
         from .neural.agent import resolve_checkpoint  # imports no PyTorch
 
-        return [resolve_checkpoint(rest.partition(",")[0].strip())]
+        return [resolve_checkpoint(rest.partition(",")[0].strip(), variant)]
     return []
 
 

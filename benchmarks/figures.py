@@ -333,6 +333,8 @@ BLOCKS: dict[str, Callable[[dict[str, Any]], str]] = {
     "bot_ladder_cutthroat": bot_ladder_block,
     "bot_ladder_two_hand": bot_ladder_block,
     "bundled_agent": bot_ladder_block,
+    "bundled_cutthroat": bot_ladder_block,
+    "bundled_two_hand": bot_ladder_block,
     "rule_sets": rule_sets_block,
     "rule_sets_sampled": rule_sets_block,
     "learning_curve": learning_curve_block,

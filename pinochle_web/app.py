@@ -64,8 +64,7 @@ SUGGESTED_AGENTS = {
     "pimc": tuple(GAMES),
     "pimc:samples=8,budget=0.25": tuple(GAMES),
     "pimc:evaluate=heuristic": ("partnership",),
-    "checkpoint:bundled": ("partnership",),
-    "checkpoint:bundled-any-rules": ("partnership",),
+    **{f"checkpoint:{name}": tuple(files) for name, files in BUNDLED_FILES.items()},
 }
 _CHECKPOINT_PATH = re.compile(r"checkpoint:([^,]*)")
 
@@ -135,7 +134,9 @@ class Service:
     def _check_checkpoints(self, spec: str) -> None:
         """Refuse a ``checkpoint:PATH`` (also inside ``mix:``) that names a file not opened with
         ``--open``: a page may make the server load only what its command line named."""
-        opened = {entry.path for entry in self.catalogue.entries("checkpoint")} | set(BUNDLED_FILES.values())
+        opened = {entry.path for entry in self.catalogue.entries("checkpoint")} | {
+            path for files in BUNDLED_FILES.values() for path in files.values()
+        }
         for path in _CHECKPOINT_PATH.findall(spec):
             path = path.strip()
             if path not in BUNDLED_FILES and Path(path).resolve() not in opened:

@@ -109,8 +109,8 @@ def analysis(record: dict[str, Any], seat: int, checkpoint: str | Path) -> dict[
     critic's value where the checkpoint has one. ``ValueError`` (``CheckpointError``) when the
     checkpoint cannot be read or does not play this game."""
     policy = NeuralAgent(checkpoint)
+    policy.check_rules(Rules.from_mapping(record["options"]))  # picks a bundled name's policy of the game
     critic = critic_of(policy.path)
-    policy.check_rules(Rules.from_mapping(record["options"]))
     steps: dict[str, Any] = {}
     for step, (game, who, action) in enumerate(decisions(record)):
         if who != seat:

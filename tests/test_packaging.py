@@ -75,7 +75,12 @@ def test_wheel_holds_every_module_the_presets_the_bundled_agent_and_type_markers
     presets = {f"pinochle_train/configs/{path.name}" for path in (ROOT / "configs").glob("*.toml")}
     assert len(presets) >= 5 and presets <= names, sorted(presets - names)
     assert {f"{package}/py.typed" for package in PACKAGES} <= names
-    assert "agents/bundled/pinochle_ppo.pt" in names and "agents/bundled/pinochle_ppo_any_rules.pt" in names
+    bundled = {
+        f"agents/bundled/pinochle_ppo{suffix}.{ext}"
+        for suffix in ("", "_any_rules", "_cutthroat", "_two_hand")
+        for ext in ("pt", "json")
+    }
+    assert bundled <= names, sorted(bundled - names)
 
 
 def test_presets_load_from_the_installed_wheel(wheel: Path, tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from agents.arena import ArenaConfig, run_arena
 from agents.arena_report import deal_pair_margin
 from agents.base import check_plays, decide
 from agents.gym_env import SingleSeatEnv
+from agents.neural.agent import BUNDLED_FILES
 from agents.neural.checkpoints import CheckpointError
 from agents.registry import load_agent
 from pinochle_env import BatchedGames, Rules
@@ -200,13 +201,13 @@ def test_arena_results_do_not_depend_on_workers(variant, tmp_path: Path):
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_trainer_preset_smoke_run_and_checkpoint_agent(variant, tmp_path: Path, capsys):
-    """The variant's preset trains (tiny), evaluates through the arena, and its policy plays as an
-    agent in that variant only."""
+    """The variant's preset trains (tiny: a 2-hand warm start in one round), evaluates through the
+    arena, and its policy plays as an agent in that variant only."""
     args = [
         "--config", variant, "--workers", "0", "--games-per-worker", "4", "--updates", "2",
         "--decisions-per-update", "200", "--hidden", "32", "--critic-hidden", "32", "--minibatch-size", "64",
         "--eval-every", "0", "--final-eval-deals", "2", "--out-dir", str(tmp_path), "--run-name", "r",
-        "--log-every", "100",
+        "--log-every", "100", "--imitation-hands", "2", "--imitation-epochs", "1", "--imitation-rounds", "1",
     ]  # fmt: skip
     assert cli.main(args) == 0
     assert "final evaluation" in capsys.readouterr().err
@@ -222,18 +223,32 @@ def test_trainer_preset_smoke_run_and_checkpoint_agent(variant, tmp_path: Path, 
         decide(load_agent(f"checkpoint:{run / 'policy.pt'}", seed=0), game)
 
 
-def test_bundled_partnership_agent_refuses_the_variants():
-    game = new_game(Rules(variant="cutthroat"), np.random.default_rng(0))
-    with pytest.raises(CheckpointError, match="plays the partnership game"):
-        decide(load_agent("checkpoint:bundled", seed=0), game)
+@pytest.mark.parametrize("variant", ["partnership", "cutthroat", "two_hand"])
+def test_bundled_agent_plays_each_game_with_the_policy_trained_for_it(variant):
+    """``checkpoint:bundled`` is one agent per variant: one instance plays a whole hand of the game it
+    is given, legally (the driver checks each action), with the policy whose metadata names that game,
+    and turns to another game's policy when the next game differs."""
+    agent = load_agent("checkpoint:bundled", seed=0)
+    for rules in (Rules(variant=variant), Rules()):
+        check_plays(agent, rules)
+        assert agent.meta["rules"]["variant"] == rules.variant
+        assert agent.path.name == {"partnership": "pinochle_ppo.pt"}.get(
+            rules.variant, f"pinochle_ppo_{rules.variant}.pt"
+        )
+        game = new_game(rules, np.random.default_rng(0))
+        while not game.hand_over:
+            game.apply(decide(agent, game))
 
 
 def test_checkpoint_agents_refuse_a_variant_up_front():
-    """``check_plays`` refuses a checkpoint trained for another game before any deal, as for pimc."""
-    agent = load_agent("checkpoint:bundled", seed=0)
-    check_plays(agent, Rules())
+    """``check_plays`` refuses a checkpoint trained for another game before any deal, as for pimc:
+    a run's policy, and the bundled agents that exist for the partnership game only."""
+    run_policy = load_agent(f"checkpoint:{BUNDLED_FILES['bundled']['partnership']}", seed=0)
+    check_plays(run_policy, Rules())
     for variant in ("cutthroat", "two_hand"):
         with pytest.raises(CheckpointError, match="plays the partnership game"):
-            check_plays(agent, Rules(variant=variant))
+            check_plays(run_policy, Rules(variant=variant))
+        with pytest.raises(ValueError, match="bundled-any-rules plays the partnership game only"):
+            check_plays(load_agent("checkpoint:bundled-any-rules", seed=0), Rules(variant=variant))
     with pytest.raises(CheckpointError, match="observation_size"):
-        check_plays(agent, Rules(max_bid=500))
+        check_plays(load_agent("checkpoint:bundled", seed=0), Rules(max_bid=500))

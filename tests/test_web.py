@@ -186,7 +186,11 @@ def test_a_restart_keeps_every_saved_hand(tmp_path, material):
             400,
             "partnership game only",
         ),
-        ({"rules": {"variant": "two_hand"}, "agents": ["human", "checkpoint:bundled"]}, 400, "plays the partnership"),
+        (
+            {"rules": {"variant": "two_hand"}, "agents": ["human", "checkpoint:bundled-any-rules"]},
+            400,
+            "plays the partnership game only",
+        ),
         ({"agents": ["human", "checkpoint:/etc/passwd", "random", "random"]}, 400, "not named with --open"),
         ({"agents": ["human", "mix:play=checkpoint:x.pt,default=random", "random", "random"]}, 400, "'x.pt' was not"),
         ({"seat": 4}, 400, "seat must be an integer 0..3"),
@@ -403,7 +407,6 @@ def test_a_hand_replays_step_by_step_from_every_point_of_view(client, material):
         ("/api/sources/{hands}/hands/0?viewer=-1", 400),
         ("/api/sources/{hands}/hands/0/analysis", 400),
         ("/api/sources/{hands}/hands/0/analysis?seat=0&checkpoint=0000", 404),
-        ("/api/sources/{hands}/hands/1/analysis?seat=0&checkpoint=bundled", 422),
         ("/api/sources/{secret}", 404),
         ("/api/arenas/{hands}", 404),
     ],
@@ -414,11 +417,13 @@ def test_bad_replay_requests_are_refused(client, material, path, status):
     assert answer.status_code == status and answer.json()["error"], answer.text
 
 
-def test_the_bundled_checkpoint_tells_its_probabilities_at_each_decision_of_a_seat(client, material):
+@pytest.mark.parametrize("hand", [0, 1, 2])
+def test_the_bundled_checkpoint_tells_its_probabilities_at_each_decision_of_a_seat(client, material, hand):
+    """In a hand of each game (the bundled agent of that game answering)."""
     source = entry_id(material["hands"])
-    record = next(read_jsonl(material["hands"]))
-    seat = 2
-    analysis = client.get(f"/api/sources/{source}/hands/0/analysis?seat={seat}&checkpoint=bundled").json()
+    record = list(read_jsonl(material["hands"]))[hand]
+    seat = 1
+    analysis = client.get(f"/api/sources/{source}/hands/{hand}/analysis?seat={seat}&checkpoint=bundled").json()
     expected = {
         str(step): (game.legal_actions(), action)
         for step, (game, who, action) in enumerate(decisions(record))

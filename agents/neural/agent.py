@@ -7,7 +7,8 @@ checkpoints and policy exports alike (:mod:`.checkpoints`), with
 ``torch.load(weights_only=True)``, and refuses a file from another encoder version or one whose
 variant, observation or action sizes differ from the game's, naming what differs: at start-up,
 through :meth:`NeuralAgent.check_rules` (see :func:`agents.base.check_plays`). ``bundled`` and
-``bundled-any-rules`` are the agents shipped inside the package. PyTorch is imported only here, so
+``bundled-any-rules`` are the agents shipped inside the package; ``bundled`` holds one policy per
+variant and plays the one of the game it is asked to play. PyTorch is imported only here, so
 the engine and the other agents never need it; loaded networks are cached per file, as the arena
 builds agents for every deal.
 """
@@ -27,27 +28,42 @@ from pinochle_env.variants import VariantKit, variant_kit
 
 from . import require_torch
 
-#: The agents shipped with the package: ``checkpoint:bundled`` (trained on the default rules, the
-#: stronger there) and ``checkpoint:bundled-any-rules`` (trained on sampled rule sets, for the others).
+#: The agents shipped with the package, by name and variant: ``checkpoint:bundled`` (trained on the
+#: default rules of each game, the stronger there) and ``checkpoint:bundled-any-rules`` (the
+#: partnership game on sampled rule sets, for the others).
 BUNDLED_DIR = Path(__file__).resolve().parents[1] / "bundled"
 BUNDLED_FILES = {
-    "bundled": BUNDLED_DIR / "pinochle_ppo.pt",
-    "bundled-any-rules": BUNDLED_DIR / "pinochle_ppo_any_rules.pt",
+    "bundled": {
+        "partnership": BUNDLED_DIR / "pinochle_ppo.pt",
+        "cutthroat": BUNDLED_DIR / "pinochle_ppo_cutthroat.pt",
+        "two_hand": BUNDLED_DIR / "pinochle_ppo_two_hand.pt",
+    },
+    "bundled-any-rules": {"partnership": BUNDLED_DIR / "pinochle_ppo_any_rules.pt"},
 }
-BUNDLED = BUNDLED_FILES["bundled"]
+#: The variant a bundled name means before the agent learns the game's rules.
+DEFAULT_VARIANT = Rules().variant
+BUNDLED = BUNDLED_FILES["bundled"][DEFAULT_VARIANT]
 _CACHE: dict[tuple[str, int, int], tuple[dict[str, Any], Any]] = {}
 
 
-def resolve_checkpoint(path: str | os.PathLike) -> Path:
+def resolve_checkpoint(path: str | os.PathLike, variant: str = DEFAULT_VARIANT) -> Path:
     """The file a ``checkpoint:`` spec names: ``bundled`` and ``bundled-any-rules`` are the shipped
-    agents; a run directory
+    agents, the file of the game ``variant``; a run directory
     (``runs/<run>``, as ``--resume`` takes it) means its ``policy.pt``, or else its latest
-    ``checkpoints/update_*.pt``; anything else is a file path, which must exist."""
+    ``checkpoints/update_*.pt``; anything else is a file path, which must exist (``variant`` aside:
+    the file's own game is checked against the rules when the agent plays)."""
     if str(path) in BUNDLED_FILES:
-        bundled = BUNDLED_FILES[str(path)]
-        if not bundled.is_file():
-            raise ValueError(f"this installation has no bundled agent {path} ({bundled} is missing)")
-        return bundled
+        files = BUNDLED_FILES[str(path)]
+        if variant not in files:
+            raise ValueError(
+                f"checkpoint:{path} plays the {' and '.join(files)} game only, this game is variant={variant!r} "
+                f"(checkpoint:bundled has an agent for each of {', '.join(BUNDLED_FILES['bundled'])})"
+            )
+        if not files[variant].is_file():
+            raise ValueError(
+                f"this installation has no bundled agent {path} for {variant} ({files[variant]} is missing)"
+            )
+        return files[variant]
     if str(path) and os.path.isdir(path):
         directory = Path(path)
         if (directory / "policy.pt").is_file():
@@ -109,12 +125,21 @@ class NeuralAgent:
     """Plays a trained policy from its view: greedy, or sampling when ``sample`` is true."""
 
     def __init__(self, path: str | os.PathLike, seed: int | None = None, sample: bool = False) -> None:
-        self.path = resolve_checkpoint(path)
         self.name = f"checkpoint:{path}"
         self.sample = sample
-        self.meta, self.policy = _load_policy(self.path)
+        self._source = path
+        self._policies: dict[str, tuple[Path, dict[str, Any], Any]] = {}
         self._kits: dict[tuple[str, int], VariantKit] = {}
+        self._use_variant(DEFAULT_VARIANT)
         self.reset(seed)
+
+    def _use_variant(self, variant: str) -> None:
+        """Point ``path``, ``meta`` and ``policy`` at the policy that plays ``variant``: a bundled
+        name's file of that game, or the one file of any other spec (whose game ``_kit`` checks)."""
+        if variant not in self._policies:
+            path = resolve_checkpoint(self._source, variant)
+            self._policies[variant] = (path, *_load_policy(path))
+        self.path, self.meta, self.policy = self._policies[variant]
 
     def reset(self, seed: int | None = None) -> None:
         self._rng = np.random.default_rng(seed)
@@ -131,10 +156,15 @@ class NeuralAgent:
         self._kit(rules, variant_kit(rules).new_game(np.random.default_rng(0)).layout.size)
         changed = untrained_switches(self.meta, rules)
         if changed:
+            sampled = "bundled-any-rules"
+            hint = (
+                f" (checkpoint:{sampled} was trained on sampled rule sets)"
+                if rules.variant in BUNDLED_FILES[sampled]
+                else ""
+            )
             warnings.warn(
                 f"{self.name} was trained under other rules: it never played "
-                f"{', '.join(f'{name}={value!r}' for name, value in changed.items())}, and may play badly there "
-                "(checkpoint:bundled-any-rules was trained on sampled rule sets)",
+                f"{', '.join(f'{name}={value!r}' for name, value in changed.items())}, and may play badly there{hint}",
                 UntrainedRulesWarning,
                 stacklevel=2,
             )
@@ -143,6 +173,7 @@ class NeuralAgent:
         """The kit of ``rules``, checked against the checkpoint once per rule set."""
         from .checkpoints import CheckpointError, check_compatible
 
+        self._use_variant(rules.variant)
         key = (rules.variant, rules.max_bid)
         if key not in self._kits:
             trained = self.meta.get("rules", {}).get("variant", "partnership")
@@ -186,11 +217,11 @@ class NeuralAgent:
 
 
 def load_checkpoint_agent(path: str | os.PathLike, seed: int | None = None, sample: bool = False) -> NeuralAgent:
-    """The policy saved at ``path`` (or ``bundled``) as an agent.
+    """The policy saved at ``path`` (or a bundled name: ``bundled``, ``bundled-any-rules``) as an agent.
 
     Raises ``ValueError`` (a ``CheckpointError`` for a bad file) when the file is missing, corrupt,
     not a checkpoint or incompatible, and ``ImportError`` when PyTorch is missing.
     """
-    resolve_checkpoint(path)
+    resolve_checkpoint(path)  # a missing file is named before PyTorch is asked for
     require_torch(f"the agent checkpoint:{path}")
     return NeuralAgent(path, seed=seed, sample=sample)
