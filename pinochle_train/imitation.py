@@ -120,6 +120,13 @@ def chunk_arrays(job: tuple[TrainConfig, int, int, Path | None]) -> dict[str, np
     }
 
 
+def _one_thread() -> None:
+    """A pool worker runs a student's network one position at a time on one thread: the pool
+    already uses the cores (with PyTorch's default of a thread per core in each of 2 workers on 2
+    cores, a student's hands took 2.5 times as long)."""
+    torch.set_num_threads(1)
+
+
 def play_chunk(job: tuple[TrainConfig, int, int, Path | None, Path | None]) -> dict[str, np.ndarray]:
     """:func:`chunk_arrays`, written to the labels folder (if one is given) as soon as it is made,
     in the worker."""
@@ -171,7 +178,7 @@ def collect_imitation_data(
         if config.workers <= 1:
             played = _gather(map(play_chunk, jobs), len(jobs), log)
         else:
-            with multiprocessing.get_context("spawn").Pool(config.workers) as pool:
+            with multiprocessing.get_context("spawn").Pool(config.workers, initializer=_one_thread) as pool:
                 played = _gather(pool.imap(play_chunk, jobs), len(jobs), log)
         stored.update(zip([job[1] for job in jobs], played, strict=True))
     return _stack([stored[chunk] for _, chunk in chunks])
