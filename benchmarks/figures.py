@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import math
 import os
 import platform
 import re
@@ -157,22 +158,31 @@ def env_speed_block(data: dict[str, Any]) -> str:
 
 SIDES_CAPTION = (
     "How each side bid and scored (declared: share of hands; stuck: share of hands it declared as the dealer nobody "
-    "bid over, - where the file predates that figure; contract, made, set, thrown in: as declarer):"
+    "bid over, - where the file predates that figure; contract, made, set, thrown in: as declarer, - in a game "
+    "without an auction):"
 )
+
+
+def _figure(value: float, spec: str) -> str:
+    """A figure, or "-" where there is none (no contract declared, a file that predates it), as the
+    arena's own summary writes it."""
+    return "-" if math.isnan(value) else format(value, spec)
 
 
 def _sides_table(rungs: list[dict[str, Any]]) -> list[str]:
     """Per rung and side: the share of hands declared (and stuck with as dealer), the average
-    contract, made / set / thrown-in rates when declaring, and meld and trick points per hand."""
+    contract, made / set / thrown-in rates when declaring ("-" in a game without an auction), and
+    meld and trick points per hand."""
     rows = []
     for rung in rungs:
         for side in ("a", "b"):
             stats = rung["sides"][side]
-            stuck = f"{stats['stuck']:.1%}" if "stuck" in stats else "-"
+            stuck = _figure(stats.get("stuck", math.nan), ".1%")
             rows.append([
-                f"{rung['a']} vs {rung['b']}", rung[side], f"{stats['declared']:.1%}", stuck, f"{stats['bid']:.1f}",
-                f"{stats['made']:.1%}", f"{stats['set']:.1%}", f"{stats['thrown_in']:.1%}", f"{stats['meld']:.1f}",
-                f"{stats['tricks']:.1f}",
+                f"{rung['a']} vs {rung['b']}", rung[side], f"{stats['declared']:.1%}", stuck,
+                _figure(stats["bid"], ".1f"), _figure(stats["made"], ".1%"), _figure(stats["set"], ".1%"),
+                _figure(stats["thrown_in"], ".1%"),
+                f"{stats['meld']:.1f}", f"{stats['tricks']:.1f}",
             ])  # fmt: skip
     headers = ["A vs B", "side", "declared", "stuck", "average contract", "made", "set", "thrown in", "meld", "tricks"]
     return _table(headers, rows)
