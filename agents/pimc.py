@@ -159,15 +159,24 @@ class PIMCAgent:
 
     def choose_card(self, view: Any, cards: list[int]) -> int:
         """The legal card (type) with the best average margin over the sampled deals."""
+        fallback = self._heuristic_card(view, cards)
+        values = self.card_values(view, cards)
+        if values is None:
+            return fallback
+        return max(cards, key=lambda c: (values[c], c == fallback))
+
+    def card_values(self, view: Any, cards: list[int]) -> dict[int, float] | None:
+        """Each legal card's (type's) average hand-score margin for the seat over the sampled deals,
+        as the search values them; None when no deal consistent with the view can be drawn. A
+        network-guided search (:mod:`agents.neural.guided`) weighs these against a policy's prior."""
         from pinochle_env.kernel.search import evaluate_cards
         from pinochle_env.kernel.state import PlayState
 
-        fallback = self._heuristic_card(view, cards)
         state = PlayState.from_view(view)
         seat = view.seat
         deals = self._deals(view, state)
         if deals is None:
-            return fallback
+            return None
         hands, gifts, bonus = deals
         solve = state.left <= (SOLVE_FROM[view.rules.variant] if self.solve is None else self.solve)
         seeds = self._rng.integers(0, 2**63, size=len(hands), dtype=np.uint64)
@@ -184,9 +193,8 @@ class PIMCAgent:
             done = min(len(hands), done + BATCH)
         self.searched += 1
         self.cut_short += done < len(hands)
-        means = totals[cards] if solve else totals
-        values = dict(zip(cards, means.tolist(), strict=True))
-        return max(cards, key=lambda c: (values[c], c == fallback))
+        means = (totals[cards] if solve else totals) / done
+        return dict(zip(cards, means.tolist(), strict=True))
 
     def _deals(self, view: Any, state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """(hands, gifts, bonus) of the deals to search: sampled, or the one deal phase 2 of the

@@ -73,14 +73,18 @@ def load_agent(spec: str, seed: int | None = None) -> Agent:
 
 def checkpoint_files(spec: str, variant: str) -> list[Path]:
     """The checkpoint files a spec plays in the game ``variant``: its own (``checkpoint:PATH``,
-    resolved as the agent resolves it) or its parts' (``mix:``); without loading them."""
+    resolved as the agent resolves it; ``guided:checkpoint=...``'s policy) or its parts' (``mix:``);
+    without loading them."""
     name, _, rest = spec.strip().partition(":")
     if name == "mix":
         return [path for sub in _parse_mix(rest).values() for path in checkpoint_files(sub, variant)]
-    if name == "checkpoint":
-        from .neural.agent import resolve_checkpoint  # imports no PyTorch
+    from .neural.agent import resolve_checkpoint  # imports no PyTorch
 
+    if name == "checkpoint":
         return [resolve_checkpoint(rest.partition(",")[0].strip(), variant)]
+    if name == "guided":
+        parameters = dict(item.strip().partition("=")[::2] for item in rest.split(",") if item.strip())
+        return [resolve_checkpoint(parameters.get("checkpoint", "bundled"), variant)]
     return []
 
 
@@ -163,6 +167,13 @@ class MixAgent:
         return agent.act(view, mask)
 
 
+def _guided_search(seed: int | None = None, **parameters: Any) -> Agent:
+    """``guided:...`` (:mod:`agents.neural.guided`), imported when asked for: it needs PyTorch."""
+    from .neural.guided import GuidedSearchAgent
+
+    return GuidedSearchAgent(seed, **parameters)
+
+
 def _load_builtins() -> None:
     """Register the bundled agents on first use (keeps imports light and avoids cycles)."""
     global _BUILTINS_LOADED
@@ -194,6 +205,7 @@ def _load_builtins() -> None:
             },
         ),
         "checkpoint": (load_checkpoint_agent, {"sample": bool}),
+        "guided": (_guided_search, {"checkpoint": str, "prior": float, "samples": int, "budget": float}),
     }
     for name, entry in builtins.items():  # a user's own registration under the same name wins
         _REGISTRY.setdefault(name, entry)

@@ -1,0 +1,81 @@
+"""``guided``: the search bot's card play guided by a trained policy's prior (network-guided search).
+
+For a card with a choice, :class:`GuidedSearchAgent` has ``pimc`` value every legal card on its
+sampled deals (:meth:`agents.pimc.PIMCAgent.card_values`, the seat's average hand-score margin)
+and plays the card with the best
+
+    value + prior * log p(card)
+
+where ``p`` is the policy's probability of the card (:meth:`agents.neural.agent.NeuralAgent.probabilities`):
+the search's estimate, from a couple of dozen deals, is noisy and blind to what a deal sample cannot
+show (strategy fusion: it plays each deal as if it saw every hand); the network has seen hundreds of
+thousands of positions. ``prior`` is in points per unit of log-probability (``prior=10``: a card
+the network finds e times less likely needs 10 more points of searched value). Every other decision
+(bidding, trump, passing, throw-in) is ``pimc``'s own, as are positions where no deal can be drawn.
+
+Parameters (``guided:checkpoint=bundled,prior=10,samples=24,budget=1.0``): ``checkpoint`` (a
+``checkpoint:`` path or bundled name), ``prior``, and ``pimc``'s ``samples`` and ``budget``. The
+plain search bot stays free of PyTorch; this agent needs it (the ``train`` extra).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from agents.base import check_plays, prepare
+from agents.pimc import PIMCAgent, view_card0
+from pinochle_env.switches import Rules
+
+from . import require_torch
+from .agent import NeuralAgent, resolve_checkpoint
+
+#: The phases of card play (the two-handed game's second phase included).
+PLAY_PHASES = ("PLAY", "PLAY2")
+
+
+class GuidedSearchAgent:
+    """``pimc`` whose card choice adds a policy's log-prior to each card's searched value."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        checkpoint: str = "bundled",
+        prior: float = 10.0,
+        samples: int | None = None,
+        budget: float | None = None,
+    ) -> None:
+        if not (math.isfinite(prior) and prior >= 0):
+            raise ValueError(f"guided parameter prior must be a number >= 0 (points per log-probability), got {prior}")
+        resolve_checkpoint(checkpoint)  # a missing file is named before PyTorch is asked for
+        require_torch(f"the agent guided:checkpoint={checkpoint}")
+        self.name = f"guided:checkpoint={checkpoint},prior={prior:g}"
+        self.prior = prior
+        self.search = PIMCAgent(seed, samples=samples, budget=budget)
+        self.policy = NeuralAgent(checkpoint, seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.search.reset(seed)
+        self.policy.reset(seed)
+
+    def check_rules(self, rules: Rules) -> None:
+        """Both parts must play the game (the policy refuses another variant or ``max_bid``)."""
+        check_plays(self.search, rules)
+        check_plays(self.policy, rules)
+
+    def prepare(self, rules: Rules) -> None:
+        prepare(self.search, rules)
+
+    def act(self, view: Any, mask: np.ndarray) -> int:
+        legal = np.flatnonzero(mask).tolist()
+        if len(legal) == 1 or view.phase.name not in PLAY_PHASES:
+            return self.search.act(view, mask)
+        card0 = view_card0(view)
+        values = self.search.card_values(view, [action - card0 for action in legal])
+        if values is None:
+            return self.search.act(view, mask)
+        probabilities = self.policy.probabilities(view, mask)
+        log_prior = np.log(np.maximum(probabilities, 1e-12))
+        return max(legal, key=lambda action: values[action - card0] + self.prior * log_prior[action])
