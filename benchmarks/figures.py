@@ -345,6 +345,7 @@ BLOCKS: dict[str, Callable[[dict[str, Any]], str]] = {
     "bundled_agent": bot_ladder_block,
     "bundled_cutthroat": bot_ladder_block,
     "bundled_two_hand": bot_ladder_block,
+    "guided_search": bot_ladder_block,
     "rule_sets": rule_sets_block,
     "rule_sets_sampled": rule_sets_block,
     "learning_curve": learning_curve_block,

@@ -6,16 +6,18 @@ and plays the card with the best
 
     value + prior * log p(card)
 
-where ``p`` is the policy's probability of the card (:meth:`agents.neural.agent.NeuralAgent.probabilities`):
-the search's estimate, from a couple of dozen deals, is noisy and blind to what a deal sample cannot
-show (strategy fusion: it plays each deal as if it saw every hand); the network has seen hundreds of
-thousands of positions. ``prior`` is in points per unit of log-probability (``prior=10``: a card
-the network finds e times less likely needs 10 more points of searched value). Every other decision
-(bidding, trump, passing, throw-in) is ``pimc``'s own, as are positions where no deal can be drawn.
+where ``p`` is the policy's probability of the card
+(:meth:`agents.neural.agent.NeuralAgent.probabilities`): the search's estimate, from a couple of
+dozen deals, is noisy and blind to what a deal sample cannot show (strategy fusion: it plays each
+deal as if it saw every hand); the network has seen hundreds of thousands of positions. ``prior``
+is in points per unit of log-probability (``prior=2``: a card the network finds e times less likely
+needs 2 more points of searched value; the README's "Search" says how it was picked). Every other
+decision (bidding, trump, passing, throw-in) is ``pimc``'s own, as are positions where no deal can
+be drawn.
 
-Parameters (``guided:checkpoint=bundled,prior=10,samples=24,budget=1.0``): ``checkpoint`` (a
-``checkpoint:`` path or bundled name), ``prior``, and ``pimc``'s ``samples`` and ``budget``. The
-plain search bot stays free of PyTorch; this agent needs it (the ``train`` extra).
+Parameters, with their defaults (``guided:checkpoint=bundled,prior=2,samples=24,budget=1.0``):
+``checkpoint`` (a ``checkpoint:`` path or bundled name), ``prior``, and ``pimc``'s ``samples`` and
+``budget``. The plain search bot stays free of PyTorch; this agent needs it (the ``train`` extra).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ class GuidedSearchAgent:
         self,
         seed: int | None = None,
         checkpoint: str = "bundled",
-        prior: float = 10.0,
+        prior: float = 2.0,
         samples: int | None = None,
         budget: float | None = None,
     ) -> None:
