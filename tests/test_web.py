@@ -466,6 +466,8 @@ def test_a_training_checkpoints_critic_gives_its_value_in_replay(tmp_path, mater
         assert spec in client.get("/api/options").json()["variants"]["partnership"]["agents"]
         body = {"agents": ["human", spec, "random", "random"], "seed": 1}
         assert client.post("/api/tables", json=body).status_code == 201  # an opened checkpoint may play
+        answer = client.get(f"/api/sources/{source}/hands/1/analysis?seat=1&checkpoint={entry['id']}")
+        assert answer.status_code == 422 and "plays the partnership game" in answer.json()["error"]  # a cutthroat hand
 
 
 # ------------------------------------------------------------------------------ arena
