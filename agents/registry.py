@@ -71,21 +71,26 @@ def load_agent(spec: str, seed: int | None = None) -> Agent:
     return agent
 
 
-def checkpoint_files(spec: str, variant: str) -> list[Path]:
-    """The checkpoint files a spec plays in the game ``variant``: its own (``checkpoint:PATH``,
-    resolved as the agent resolves it; ``guided:checkpoint=...``'s policy) or its parts' (``mix:``);
-    without loading them."""
+def checkpoint_names(spec: str) -> list[str]:
+    """The checkpoints a spec names, as written (a path or a bundled name): its own
+    (``checkpoint:PATH``, ``guided:checkpoint=...``'s policy) or its parts' (``mix:``); without
+    resolving them. ``ValueError`` for a malformed ``mix:`` or ``guided:`` spec."""
     name, _, rest = spec.strip().partition(":")
     if name == "mix":
-        return [path for sub in _parse_mix(rest).values() for path in checkpoint_files(sub, variant)]
+        return [path for sub in _parse_mix(rest).values() for path in checkpoint_names(sub)]
+    if name == "checkpoint":
+        return [rest.partition(",")[0].strip()]
+    if name == "guided":
+        return [_parse_parameters(name, rest, GUIDED_PARAMETERS).get("checkpoint", GUIDED_CHECKPOINT)]
+    return []
+
+
+def checkpoint_files(spec: str, variant: str) -> list[Path]:
+    """The checkpoint files a spec plays in the game ``variant`` (:func:`checkpoint_names`, resolved
+    as the agent resolves them); without loading them."""
     from .neural.agent import resolve_checkpoint  # imports no PyTorch
 
-    if name == "checkpoint":
-        return [resolve_checkpoint(rest.partition(",")[0].strip(), variant)]
-    if name == "guided":
-        parameters = dict(item.strip().partition("=")[::2] for item in rest.split(",") if item.strip())
-        return [resolve_checkpoint(parameters.get("checkpoint", "bundled"), variant)]
-    return []
+    return [resolve_checkpoint(name, variant) for name in checkpoint_names(spec)]
 
 
 def _parse_parameters(name: str, text: str, parameters: dict[str, type]) -> dict[str, Any]:
@@ -167,6 +172,11 @@ class MixAgent:
         return agent.act(view, mask)
 
 
+#: ``guided``'s parameters, and the policy it plays without ``checkpoint=``.
+GUIDED_PARAMETERS: dict[str, type] = {"checkpoint": str, "prior": float, "samples": int, "budget": float}
+GUIDED_CHECKPOINT = "bundled"
+
+
 def _guided_search(seed: int | None = None, **parameters: Any) -> Agent:
     """``guided:...`` (:mod:`agents.neural.guided`), imported when asked for: it needs PyTorch."""
     from .neural.guided import GuidedSearchAgent
@@ -205,7 +215,7 @@ def _load_builtins() -> None:
             },
         ),
         "checkpoint": (load_checkpoint_agent, {"sample": bool}),
-        "guided": (_guided_search, {"checkpoint": str, "prior": float, "samples": int, "budget": float}),
+        "guided": (_guided_search, GUIDED_PARAMETERS),
     }
     for name, entry in builtins.items():  # a user's own registration under the same name wins
         _REGISTRY.setdefault(name, entry)

@@ -28,7 +28,6 @@ run in Starlette's thread pool, so the event loop answers other requests meanwhi
 from __future__ import annotations
 
 import contextlib
-import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -45,6 +44,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from agents.neural.agent import BUNDLED_FILES
+from agents.registry import checkpoint_names
 from pinochle_env.games import GAMES
 from pinochle_env.switches import CHOICES, INTEGER_SWITCHES, VARIANT_SWITCHES, Rules
 from pinochle_env.variants import variant_kit
@@ -66,7 +66,6 @@ SUGGESTED_AGENTS = {
     "pimc:evaluate=heuristic": ("partnership",),
     **{f"checkpoint:{name}": tuple(files) for name, files in BUNDLED_FILES.items()},
 }
-_CHECKPOINT_PATH = re.compile(r"checkpoint:([^,]*)")
 
 
 class ApiError(Exception):
@@ -132,13 +131,17 @@ class Service:
         return JSONResponse(table.state(), status_code=201)
 
     def _check_checkpoints(self, spec: str) -> None:
-        """Refuse a ``checkpoint:PATH`` (also inside ``mix:``) that names a file not opened with
+        """Refuse a checkpoint a spec names (``checkpoint:PATH``, ``guided:checkpoint=PATH``, also
+        inside ``mix:``: :func:`agents.registry.checkpoint_names`) that is a file not opened with
         ``--open``: a page may make the server load only what its command line named."""
         opened = {entry.path for entry in self.catalogue.entries("checkpoint")} | {
             path for files in BUNDLED_FILES.values() for path in files.values()
         }
-        for path in _CHECKPOINT_PATH.findall(spec):
-            path = path.strip()
+        try:
+            names = checkpoint_names(spec)
+        except ValueError as error:
+            raise ApiError(400, str(error)) from None
+        for path in names:
             if path not in BUNDLED_FILES and Path(path).resolve() not in opened:
                 raise ApiError(
                     400, f"checkpoint {path!r} was not named with --open; open it there, or use checkpoint:bundled"

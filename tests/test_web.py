@@ -193,6 +193,8 @@ def test_a_restart_keeps_every_saved_hand(tmp_path, material):
         ),
         ({"agents": ["human", "checkpoint:/etc/passwd", "random", "random"]}, 400, "not named with --open"),
         ({"agents": ["human", "mix:play=checkpoint:x.pt,default=random", "random", "random"]}, 400, "'x.pt' was not"),
+        ({"agents": ["human", "guided:checkpoint=/etc/passwd", "random", "random"]}, 400, "not named with --open"),
+        ({"agents": ["human", "guided:depth=2", "random", "random"]}, 400, "unknown parameter 'depth=2'"),
         ({"seat": 4}, 400, "seat must be an integer 0..3"),
         ({"seat": "0"}, 400, "seat must be an integer"),
         ({"seed": -1}, 400, "seed must be a non-negative integer"),
