@@ -61,6 +61,8 @@ EVALUATORS = ("search", "heuristic")
 SOLVE_FROM = {"partnership": 4, "cutthroat": 5, "two_hand": 12}
 #: The compiled play-out policy of each game: its heuristic bot's card play.
 PLAY_OUT_POLICY = {"partnership": "heuristic", "cutthroat": "simple", "two_hand": "simple"}
+#: The phases of card play, by name (the two-handed game's second phase included).
+PLAY_PHASES = ("PLAY", "PLAY2")
 #: Deals per card decision and seconds per decision, per evaluator, where not given.
 DEFAULT_SAMPLES = {"search": 24, "heuristic": 16}
 DEFAULT_BUDGET = {"search": 1.0, "heuristic": 1.0}
@@ -141,7 +143,7 @@ class PIMCAgent:
         phase = view.phase.name
         variant = view.rules.variant
         card0 = view_card0(view)
-        if phase in ("PLAY", "PLAY2"):
+        if phase in PLAY_PHASES:
             return card0 + self.choose_card(view, [a - card0 for a in legal])
         if phase == "THROW_IN" and variant != "two_hand":
             layout = layout_for(view.rules.max_bid)

@@ -28,14 +28,10 @@ from typing import Any
 import numpy as np
 
 from agents.base import check_plays, prepare
-from agents.pimc import PIMCAgent, view_card0
+from agents.pimc import PLAY_PHASES, PIMCAgent, view_card0
 from pinochle_env.switches import Rules
 
-from . import require_torch
-from .agent import NeuralAgent, resolve_checkpoint
-
-#: The phases of card play (the two-handed game's second phase included).
-PLAY_PHASES = ("PLAY", "PLAY2")
+from .agent import load_checkpoint_agent
 
 
 class GuidedSearchAgent:
@@ -51,12 +47,10 @@ class GuidedSearchAgent:
     ) -> None:
         if not (math.isfinite(prior) and prior >= 0):
             raise ValueError(f"guided parameter prior must be a number >= 0 (points per log-probability), got {prior}")
-        resolve_checkpoint(checkpoint)  # a missing file is named before PyTorch is asked for
-        require_torch(f"the agent guided:checkpoint={checkpoint}")
+        self.policy = load_checkpoint_agent(checkpoint, seed)  # names a missing file, then a missing PyTorch
         self.name = f"guided:checkpoint={checkpoint},prior={prior:g}"
         self.prior = prior
         self.search = PIMCAgent(seed, samples=samples, budget=budget)
-        self.policy = NeuralAgent(checkpoint, seed)
 
     def reset(self, seed: int | None = None) -> None:
         self.search.reset(seed)
