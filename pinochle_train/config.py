@@ -242,6 +242,11 @@ def _require(condition: bool, message: str) -> None:
         raise ValueError(message)
 
 
+def imitation_chunks(config: TrainConfig) -> int:
+    """How many chunks of ``CHUNK_HANDS`` hands the warm start plays (the last one may be short)."""
+    return -(-config.imitation_hands // CHUNK_HANDS)
+
+
 def validate(config: TrainConfig) -> None:
     """Refuse values that cannot run, naming the key and what is allowed."""
     _require(config.seed >= 0, f"config seed={config.seed!r} must be >= 0")
@@ -302,7 +307,7 @@ def validate(config: TrainConfig) -> None:
         not config.imitate or (config.imitation_hands >= 1 and config.imitation_epochs >= 1),
         f"config imitate={config.imitate!r} needs imitation_hands >= 1 and imitation_epochs >= 1",
     )
-    chunks = -(-config.imitation_hands // CHUNK_HANDS)
+    chunks = imitation_chunks(config)
     _require(
         1 <= config.imitation_rounds <= max(chunks, 1),
         f"config imitation_rounds={config.imitation_rounds!r} must be from 1 to the number of chunks of "

@@ -39,7 +39,7 @@ from pinochle_env.records import to_arrays
 from pinochle_env.switches import Rules, random_rules
 from pinochle_env.variants import variant_kit
 
-from .config import CHUNK_HANDS, TrainConfig
+from .config import CHUNK_HANDS, TrainConfig, imitation_chunks
 
 #: The labels folder: its description file, the arrays of each chunk, and the format's version.
 LABELS_INFO = "labels.json"
@@ -77,14 +77,9 @@ def chunk_rules(config: TrainConfig, chunk: int) -> Rules:
     return random_rules(np.random.default_rng([config.seed, chunk, 2**31 + 4]), config.rule_set())
 
 
-def chunk_count(config: TrainConfig) -> int:
-    """How many chunks of ``CHUNK_HANDS`` hands the warm start plays (the last one may be short)."""
-    return -(-config.imitation_hands // CHUNK_HANDS)
-
-
 def chunk_rounds(config: TrainConfig) -> list[range]:
     """The chunks of each round of the warm start (``imitation_rounds`` runs of consecutive chunks)."""
-    chunks = chunk_count(config)
+    chunks = imitation_chunks(config)
     rounds = config.imitation_rounds
     return [range(r * chunks // rounds, (r + 1) * chunks // rounds) for r in range(rounds)]
 
@@ -150,7 +145,7 @@ def collect_imitation_data(
     """
     plan = chunk_rounds(config)
     chunks = [(r, chunk) for r in (range(len(plan)) if rounds is None else rounds) for chunk in plan[r]]
-    last = chunk_count(config) - 1
+    last = imitation_chunks(config) - 1
     sizes = {chunk: CHUNK_HANDS if chunk < last else config.imitation_hands - last * CHUNK_HANDS for _, chunk in chunks}
     stored: dict[int, dict[str, np.ndarray]] = {}
     if folder is not None:
@@ -181,7 +176,7 @@ def collect_imitation_data(
             with multiprocessing.get_context("spawn").Pool(config.workers, initializer=_one_thread) as pool:
                 played = _gather(pool.imap(play_chunk, jobs), len(jobs), log)
         stored.update(zip([job[1] for job in jobs], played, strict=True))
-    return _stack([stored[chunk] for _, chunk in chunks])
+    return stack_chunks([stored[chunk] for _, chunk in chunks])
 
 
 # ------------------------------------------------------------------------------ the labels folder
@@ -251,11 +246,11 @@ def load_labels(folder: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[st
     parts = [load_chunk(path) for path in sorted(folder.glob("chunk_*.npz"))]
     if not parts:
         raise ValueError(f"{folder} holds no chunk_*.npz of labels")
-    return identity, _stack(parts)
+    return identity, stack_chunks(parts)
 
 
-def _stack(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    """Chunks' arrays joined in order, key by key."""
+def stack_chunks(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Arrays of labels (chunks, or the rounds of a warm start) joined in order, key by key."""
     return {key: np.concatenate([part[key] for part in parts]) for key in LABEL_KEYS}
 
 

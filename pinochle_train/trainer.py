@@ -283,7 +283,7 @@ class Trainer:
     def _warm_start(self, writer: Any) -> None:
         """Imitation of ``config.imitate`` before the first update, round by round (DAgger, see
         :mod:`.imitation`); saved as ``update_000000.pt``."""
-        from .imitation import collect_imitation_data, fit_imitation, student_path
+        from .imitation import collect_imitation_data, fit_imitation, stack_chunks, student_path
 
         config = self.config
         began = time.perf_counter()
@@ -299,7 +299,7 @@ class Trainer:
                     export_policy(self.state(), student)
                 self.say(f"imitation: round {round_index + 1}, the policy fitted so far plays ({student.name})")
             parts.append(collect_imitation_data(config, self.log, self.labels_dir, [round_index]))
-            data = {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+            data = stack_chunks(parts)
             statistics = fit_imitation(self.policy, self.critic, self.optimizer, data, config, self.device, self.log)
             self._check_finite({name: {"all": value} for name, value in statistics.items()}, "the imitation warm start")
             for name, value in statistics.items():

@@ -578,13 +578,22 @@ def test_imitation_with_sample_rules_plays_each_chunk_under_its_own_rule_set() -
     assert len(sizes) == 1
 
 
+def _small_chunks(monkeypatch, hands: int = 2) -> None:
+    """Chunks of ``hands`` imitation hands, for the config's count of chunks and the warm start's play alike."""
+    from pinochle_train import config as config_module
+    from pinochle_train import imitation
+
+    for module in (config_module, imitation):
+        monkeypatch.setattr(module, "CHUNK_HANDS", hands)
+
+
 def test_imitation_labels_are_kept_chunk_by_chunk_and_read_back(tmp_path: Path, monkeypatch) -> None:
     """With a labels folder each chunk is written as it is played; a later call reads the chunks
     there and plays only the missing one (a warm start interrupted midway), with the same arrays as
     a run without the folder; a folder made with other settings is refused; load_labels reads it."""
     from pinochle_train import imitation
 
-    monkeypatch.setattr(imitation, "CHUNK_HANDS", 2)
+    _small_chunks(monkeypatch)
     config = build_config({"workers": 0, "imitate": "heuristic", "imitation_hands": 6})
     folder = tmp_path / "labels"
     first = imitation.collect_imitation_data(config, folder=folder)
@@ -633,11 +642,9 @@ def test_dagger_rounds_train_a_student_that_plays_the_later_rounds_and_resume(tm
     """``imitation_rounds = 2``: the second round's chunks are played by the policy fitted on the
     first (saved beside the labels, recorded in labels.json), and a run interrupted in the second
     round continues with the student it saved, reading the chunks it has."""
-    from pinochle_train import config as config_module
     from pinochle_train import imitation
 
-    for module in (imitation, config_module):
-        monkeypatch.setattr(module, "CHUNK_HANDS", 2)
+    _small_chunks(monkeypatch)
     base = {
         "workers": 0, "imitate": "heuristic", "imitation_hands": 8, "imitation_rounds": 2, "updates": 1,
         "games_per_worker": 4, "decisions_per_update": 64, "hidden": [16], "critic_hidden": [16],
