@@ -83,13 +83,35 @@ def legal_mask(game: Engine) -> np.ndarray:
 
 def decide(agent: Agent, game: Engine) -> int:
     """Ask ``agent`` for the action of the seat to act in ``game`` (view and mask only) and check it."""
+    return decide_with_values(agent, game, values=False)[0]
+
+
+#: What an agent that can value its choice returns: the action and, where it valued the legal
+#: actions, each one's value (action id -> points of the seat's hand-score margin), else None.
+ValuedAction = tuple[int, dict[int, float] | None]
+
+
+def act_with_values(agent: Agent, view: View, mask: np.ndarray) -> ValuedAction:
+    """The agent's action and its values of the legal actions, through its ``act_with_values``
+    where it has one (else the action alone, values None)."""
+    valued = getattr(agent, "act_with_values", None)
+    return valued(view, mask) if valued is not None else (agent.act(view, mask), None)
+
+
+def decide_with_values(agent: Agent, game: Engine, values: bool = True) -> ValuedAction:
+    """:func:`decide`, with the values of the legal actions where the agent gives them.
+
+    An agent may have ``act_with_values(view, mask)`` returning ``(action, values)`` (the search
+    bot does for the card it searches; a ``mix`` spec for the decisions of such a part); its
+    action must be the one ``act`` would choose. Imitation labels keep the values as soft targets.
+    """
     view = game.view(game.to_act)
     mask = legal_mask(game)
-    action = agent.act(view, mask)
+    action, action_values = act_with_values(agent, view, mask) if values else (agent.act(view, mask), None)
     if not (isinstance(action, (int, np.integer)) and 0 <= action < len(mask) and mask[action]):
         legal = ", ".join(game.layout.to_string(int(a)) for a in np.flatnonzero(mask))
         raise IllegalAgentActionError(
             f"agent {agent.name!r} (player {game.to_act}, phase {game.phase.decision}) returned illegal action "
             f"{action!r}; legal actions: {legal}"
         )
-    return int(action)
+    return int(action), action_values

@@ -159,13 +159,28 @@ class PIMCAgent:
 
     # ------------------------------------------------------------------ card play
 
+    def act_with_values(self, view: Any, mask: np.ndarray) -> tuple[int, dict[int, float] | None]:
+        """:meth:`act`, with each legal card's searched value (by action id) where it searched the
+        card (:func:`agents.base.decide_with_values`): the soft targets of imitation labels."""
+        legal = np.flatnonzero(mask).tolist()
+        if self.original is not None or len(legal) == 1 or view.phase.name not in PLAY_PHASES:
+            return self.act(view, mask), None
+        card0 = view_card0(view)
+        card, values = self._card_choice(view, [a - card0 for a in legal])
+        return card0 + card, None if values is None else {card0 + c: v for c, v in values.items()}
+
     def choose_card(self, view: Any, cards: list[int]) -> int:
         """The legal card (type) with the best average margin over the sampled deals."""
+        return self._card_choice(view, cards)[0]
+
+    def _card_choice(self, view: Any, cards: list[int]) -> tuple[int, dict[int, float] | None]:
+        """The card :meth:`choose_card` plays, and the values it chose by (None: the heuristic's card,
+        no deal could be drawn)."""
         fallback = self._heuristic_card(view, cards)
         values = self.card_values(view, cards)
         if values is None:
-            return fallback
-        return max(cards, key=lambda c: (values[c], c == fallback))
+            return fallback, None
+        return max(cards, key=lambda c: (values[c], c == fallback)), values
 
     def card_values(self, view: Any, cards: list[int]) -> dict[int, float] | None:
         """Each legal card's (type's) average hand-score margin for the seat over the sampled deals,
@@ -224,10 +239,10 @@ class PIMCAgent:
 
 def view_card0(view: Any) -> int:
     """The action id of card type 0 in the view's game."""
-    return _card0(view.rules)
+    return card_action0(view.rules)
 
 
 @functools.lru_cache(maxsize=64)
-def _card0(rules: Rules) -> int:
+def card_action0(rules: Rules) -> int:
     """The action id of card type 0 under ``rules`` (read off a new game's layout, once per rule set)."""
     return int(variant_kit(rules).new_game(np.random.default_rng(0)).layout.card0)

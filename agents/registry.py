@@ -24,7 +24,7 @@ from pinochle_env.protocol import DECISIONS, View
 from pinochle_env.switches import Rules
 from pinochle_env.variants import variant_kit
 
-from .base import Agent, RandomAgent, check_plays, prepare
+from .base import Agent, RandomAgent, ValuedAction, act_with_values, check_plays, prepare
 
 #: name -> (factory taking keyword parameters, {parameter: type}).
 Factory = Callable[..., Any]  # returns an Agent
@@ -165,11 +165,18 @@ class MixAgent:
             )
 
     def act(self, view: View, mask: np.ndarray) -> int:
+        return self._part(view).act(view, mask)
+
+    def act_with_values(self, view: View, mask: np.ndarray) -> ValuedAction:
+        """The part's action, with its values where that part gives them (:func:`decide_with_values`)."""
+        return act_with_values(self._part(view), view, mask)
+
+    def _part(self, view: View) -> Agent:
         phase = view.phase.decision or "default"
         agent = self._agents.get(phase) or self._agents.get("default")
         if agent is None:
             raise ValueError(f"mix spec {self.name!r} has no agent for phase {phase}; add {phase}=SPEC or default=SPEC")
-        return agent.act(view, mask)
+        return agent
 
 
 #: ``guided``'s parameters, and the policy it plays without ``checkpoint=``.

@@ -18,6 +18,7 @@ from typing import Any
 
 from agents.runtime import BACKENDS, import_ray
 from pinochle_env.switches import PRESETS, Rules, rules_from_command_line
+from pinochle_env.variants import variant_kit
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -90,6 +91,16 @@ class TrainConfig:
         1,
         "rounds of the warm start (DAgger): the imitated agent plays the first round's hands; in each later "
         "one the policy fitted so far plays and the imitated agent labels its decisions; a fit after each round",
+    )
+    imitation_auction_hands: int = _field(
+        0,
+        "more warm-start hands, played by the heuristic, of which the imitated agent labels the auction only: "
+        "bidding labels are cheap where its bidding is (the heuristic's, say), and a network's bidding errors compound",
+    )
+    imitation_temperature: float = _field(
+        0.0,
+        "soft targets (points, 0: none): where the imitated agent values the legal cards (pimc's card play), fit "
+        "the policy to softmax(value / imitation_temperature) over them instead of its choice alone",
     )
     imitation_coef: float = _field(
         0.0,
@@ -243,8 +254,14 @@ def _require(condition: bool, message: str) -> None:
 
 
 def imitation_chunks(config: TrainConfig) -> int:
-    """How many chunks of ``CHUNK_HANDS`` hands the warm start plays (the last one may be short)."""
+    """How many chunks of ``CHUNK_HANDS`` hands the warm start plays (the last one may be short),
+    before its auction-only chunks (:func:`auction_chunks`)."""
     return -(-config.imitation_hands // CHUNK_HANDS)
+
+
+def auction_chunks(config: TrainConfig) -> int:
+    """How many chunks of ``CHUNK_HANDS`` auction-only hands (``imitation_auction_hands``) follow."""
+    return -(-config.imitation_auction_hands // CHUNK_HANDS)
 
 
 def validate(config: TrainConfig) -> None:
@@ -257,6 +274,7 @@ def validate(config: TrainConfig) -> None:
         "workers",
         "imitation_hands",
         "imitation_epochs",
+        "imitation_auction_hands",
         "pool_size",
         "pool_every",
         "checkpoint_every",
@@ -294,7 +312,7 @@ def validate(config: TrainConfig) -> None:
         config.learning_rate <= 1,
         f"config learning_rate={config.learning_rate!r} must be at most 1 (Adam diverges far below that)",
     )
-    for name in ("entropy_coef", "value_coef", "imitation_coef"):
+    for name in ("entropy_coef", "value_coef", "imitation_coef", "imitation_temperature"):
         _require(getattr(config, name) >= 0, f"config {name}={getattr(config, name)!r} must be >= 0")
     _require(0 <= config.gae_lambda <= 1, f"config gae_lambda={config.gae_lambda!r} must be in [0, 1]")
     _require(0 <= config.pool_prob <= 1, f"config pool_prob={config.pool_prob!r} must be in [0, 1]")
@@ -325,6 +343,12 @@ def validate(config: TrainConfig) -> None:
         rules = config.rule_set()
     except ValueError as error:
         raise ValueError(f"config rules: {error}") from None
+    _require(
+        config.imitation_auction_hands == 0
+        or (bool(config.imitate) and "auction" in variant_kit(rules).decisions_taken),
+        f"config imitation_auction_hands={config.imitation_auction_hands!r} needs an agent to imitate (imitate = SPEC) "
+        f"in a game with an auction (variant={rules.variant!r})",
+    )
     _require(
         config.features != "partnership" or rules.variant == "partnership",
         f"config features=partnership needs the partnership game, not variant={rules.variant!r}",

@@ -13,8 +13,10 @@ import torch
 from torch import nn
 
 from agents.neural.network import MLP, masked_logits
+from agents.pimc import card_action0
 from pinochle_env.protocol import DECISIONS
 
+from .cloning import CLONED_KEYS, cloning_loss
 from .config import TrainConfig
 from .rollout import Samples
 
@@ -33,10 +35,11 @@ def ppo_update(
 ) -> dict[str, dict[str, float]]:
     """Run ``config.epochs`` passes of minibatch PPO over ``samples``; statistics[name][phase or "all"].
 
-    With ``teacher`` (the imitation data: observations, masks, the imitated agent's actions) and
-    ``config.imitation_coef > 0``, every minibatch adds that weight times the cross-entropy of the
-    policy on as many of the teacher's decisions, drawn afresh: self-play improves on the imitated
-    agent without forgetting what it learned from it (``imitation`` in the statistics).
+    With ``teacher`` (the imitation data: observations, masks, the imitated agent's actions and card
+    values) and ``config.imitation_coef > 0``, every minibatch adds that weight times the cloning
+    loss (:func:`~.cloning.cloning_loss`) of the policy on as many of the teacher's decisions,
+    drawn afresh: self-play improves on the imitated agent without forgetting what it learned from
+    it (``imitation`` in the statistics).
     """
     n = len(samples)
     tensors = {
@@ -54,6 +57,7 @@ def ppo_update(
     counts = torch.zeros(groups)
     parameters = [*policy.parameters(), *critic.parameters()]
     cloning = teacher is not None and config.imitation_coef > 0
+    card0 = card_action0(config.rule_set())
     cloned: list[float] = []
     for _ in range(config.epochs):
         order = torch.from_numpy(rng.permutation(n))
@@ -69,10 +73,9 @@ def ppo_update(
             if cloning:
                 assert teacher is not None
                 drawn = torch.from_numpy(rng.integers(len(teacher["action"]), size=len(index)))
-                logits = masked_logits(
-                    policy(teacher["observation"][drawn].to(device).float()), teacher["action_mask"][drawn].to(device)
-                )
-                imitation = nn.functional.cross_entropy(logits, teacher["action"][drawn].to(device))
+                taught = {name: teacher[name][drawn].to(device) for name in CLONED_KEYS}
+                logits = masked_logits(policy(taught["observation"].float()), taught["action_mask"])
+                imitation = cloning_loss(logits, taught, card0, config.imitation_temperature)
                 loss = loss + config.imitation_coef * imitation
                 cloned.append(float(imitation.detach()))
             optimizer.zero_grad(set_to_none=True)

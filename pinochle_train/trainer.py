@@ -28,6 +28,7 @@ from pinochle_env.protocol import DECISIONS
 from pinochle_env.variants import variant_kit
 
 from .backends import make_backend
+from .cloning import CLONED_KEYS
 from .config import TrainConfig, to_toml
 from .evaluate import evaluate, format_evaluation, spec_slug
 from .ppo import ppo_update
@@ -288,6 +289,8 @@ class Trainer:
         config = self.config
         began = time.perf_counter()
         rounds = f", {config.imitation_rounds} rounds" if config.imitation_rounds > 1 else ""
+        if config.imitation_auction_hands:
+            rounds += f", and the auctions of {config.imitation_auction_hands} hands of the heuristic"
         self.say(
             f"imitation: {config.imitation_hands} hands of {config.imitate!r}, {config.imitation_epochs} epochs{rounds}"
         )
@@ -470,8 +473,8 @@ class Trainer:
 
 
 def _teacher(data: dict[str, np.ndarray]) -> dict[str, torch.Tensor]:
-    """The imitation data a behaviour-cloning loss reads: observations, masks and actions, as tensors."""
-    return {name: torch.from_numpy(data[name]) for name in ("observation", "action_mask", "action")}
+    """The imitation data a behaviour-cloning loss reads (observations, masks, actions, card values), as tensors."""
+    return {name: torch.from_numpy(data[name]) for name in CLONED_KEYS}
 
 
 class _Progress:

@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.base import decide
+from agents.base import decide, legal_mask
 from agents.heuristic import HeuristicAgent
-from agents.pimc import PIMCAgent
+from agents.pimc import PLAY_PHASES, PIMCAgent
 from agents.registry import load_agent
 from agents.simulation import race
 from pinochle_env import Game, Rules, new_game
@@ -88,6 +88,29 @@ def test_search_plays_legal_actions_in_every_game(rules):
         agents = [PIMCAgent(seed + s, samples=4, budget=60) if s % 2 == 0 else HeuristicAgent(s) for s in range(seats)]
         play_hand(game, agents)  # ``decide`` refuses an illegal action
         assert game.hand_over
+
+
+def test_the_search_gives_the_values_it_chose_its_card_by():
+    """act_with_values plays what act plays (same seed, same hand) and values every legal card where
+    it searched the card play, nothing elsewhere; a mix spec passes on its part's values."""
+    game = Game(Rules(), np.random.default_rng(4))
+    plain, valued = PIMCAgent(2, samples=3, budget=60), PIMCAgent(2, samples=3, budget=60)
+    mixed = load_agent("mix:auction=heuristic,default=pimc:samples=3", 2)
+    searched = 0
+    while not game.hand_over:
+        view, mask = game.view(game.to_act), legal_mask(game)
+        action, values = valued.act_with_values(view, mask)
+        assert action == plain.act(view, mask)
+        legal = np.flatnonzero(mask).tolist()
+        if view.phase.name in PLAY_PHASES and len(legal) > 1:
+            searched += 1
+            assert sorted(values) == legal and values[action] == max(values.values())
+        else:
+            assert values is None
+        if view.phase.decision == "auction":
+            assert mixed.act_with_values(view, mask)[1] is None  # the heuristic's part values nothing
+        game.apply(action)
+    assert searched > 10
 
 
 def test_search_is_reproducible_for_a_seed():

@@ -547,10 +547,11 @@ def test_imitation_data_of_every_variant_pays_each_seat_its_own_margin(variant: 
 
     config = build_config({"workers": 0, "imitate": "heuristic", "imitation_hands": 4, "rules": {"variant": variant}})
     data = chunk_arrays((config, 0, 4, None))
-    records, labels = play_records(config.imitate, config.rule_set(), 4, [config.seed, 2**31 + 1, 0])
+    records, labels, card_values = play_records(config.imitate, config.rule_set(), 4, [config.seed, 2**31 + 1, 0])
     assert {record["variant"] for record in records} == {variant}
     arrays = to_arrays(records, config.reward_scale)
     np.testing.assert_array_equal(labels, arrays["action"])  # the teacher played: its labels are the actions
+    assert card_values.shape == (len(labels), 24) and np.isnan(card_values).all()  # the heuristic values nothing
     teams = config.rule_set().teams
     expected = (
         np.array(
@@ -621,6 +622,42 @@ def test_imitation_labels_are_kept_chunk_by_chunk_and_read_back(tmp_path: Path, 
         imitation.collect_imitation_data(config, folder=folder)
 
 
+def test_auction_only_hands_are_the_heuristics_with_the_teachers_bids(tmp_path: Path, monkeypatch) -> None:
+    """imitation_auction_hands: chunks after the teacher's, in the first round, of hands the heuristic
+    plays; only their auction decisions are kept, each labelled with the teacher's bid there; the
+    labels folder records them; a game without an auction refuses them."""
+    from agents.pimc import card_action0
+    from pinochle_env.variants import variant_kit
+    from pinochle_train import imitation
+
+    _small_chunks(monkeypatch)
+    values = {"workers": 0, "imitate": "random", "imitation_hands": 2, "imitation_auction_hands": 3}
+    config = build_config(values)
+    assert imitation.chunk_rounds(config) == [[0, 1, 2]] and imitation.chunk_sizes(config) == {0: 2, 1: 2, 2: 1}
+    teacher_only = imitation.chunk_arrays((config, 0, 2, None))
+    auction = imitation.chunk_arrays((config, 1, 2, None))
+    card0 = card_action0(Rules())
+    assert (teacher_only["action"] >= card0).any()  # the teacher's own hands: every decision kind
+    assert len(auction["action"]) > 0 and (auction["action"] < card0 - 4).all()  # bids, passes only
+    # The positions are the heuristic's auctions: the random teacher's labels differ from its bids.
+    records, labels, _ = imitation.play_records(
+        "random", Rules(), 2, [config.seed, 2**31 + 1, 1], "heuristic", ["auction"]
+    )
+    kit = variant_kit(Rules())
+    decisions = [(game.phase.decision, action) for record in records for game, _, action in kit.decisions(record)]
+    assert [kind == "auction" for kind, _ in decisions] == (labels >= 0).tolist()
+    played = np.array([action for _, action in decisions])
+    assert (played[labels >= 0] != labels[labels >= 0]).any()  # the heuristic bid, the random teacher labelled
+    folder = tmp_path / "labels"
+    data = imitation.collect_imitation_data(config, folder=folder)
+    assert imitation.load_labels(folder)[0]["auction_hands"] == 3
+    assert len(data["action"]) == len(teacher_only["action"]) + len(auction["action"]) + len(
+        imitation.chunk_arrays((config, 2, 1, None))["action"]
+    )
+    with pytest.raises(ValueError, match=r"imitation_auction_hands=3 needs .* game with an auction"):
+        build_config({**values, "rules": {"variant": "two_hand"}})
+
+
 def test_a_student_plays_the_hands_while_the_teacher_labels_every_decision() -> None:
     """DAgger's hands: the records are the student's play (random here, which the heuristic would
     not play), and each label is the heuristic's choice in that very position."""
@@ -628,7 +665,7 @@ def test_a_student_plays_the_hands_while_the_teacher_labels_every_decision() -> 
     from pinochle_env.variants import variant_kit
     from pinochle_train.imitation import play_records
 
-    records, labels = play_records("heuristic", Rules(), 2, [3], student="random")
+    records, labels, _ = play_records("heuristic", Rules(), 2, [3], student="random")
     kit = variant_kit(Rules())
     decisions = [(game.clone(), seat, action) for record in records for game, seat, action in kit.decisions(record)]
     assert len(labels) == len(decisions)
@@ -691,6 +728,57 @@ def test_resume_of_a_run_stopped_in_its_warm_start_keeps_its_labels(tmp_path: Pa
     assert resumed.to_dict() == {**config.to_dict(), "updates": 9}
     with pytest.raises(ValueError, match="already holds a run"):
         cli.resolve(cli.build_parser().parse_args(["--config", "smoke", "--out-dir", str(tmp_path), "--run-name", "r"]))
+
+
+def test_search_labels_keep_the_card_values_the_search_chose_by() -> None:
+    """A search teacher's labels hold its value of every legal card where it searched the card play
+    (the label is the best of them), NaN at every other decision; they stack with the chunk."""
+    from agents.base import legal_mask
+    from agents.pimc import card_action0
+    from pinochle_env.variants import variant_kit
+    from pinochle_train.imitation import chunk_arrays, play_records
+
+    spec = "mix:auction=heuristic,default=pimc:samples=2"
+    records, labels, card_values = play_records(spec, Rules(), 1, [5])
+    kit = variant_kit(Rules())
+    decisions = [(game.clone(), action) for record in records for game, _, action in kit.decisions(record)]
+    card0 = card_action0(Rules())
+    valued = 0
+    for (game, _), label, row in zip(decisions, labels, card_values, strict=True):
+        legal = np.flatnonzero(legal_mask(game))
+        if game.phase.decision == "play" and len(legal) > 1:
+            valued += 1
+            assert set(np.flatnonzero(~np.isnan(row)) + card0) == set(legal)
+            assert row[label - card0] == np.nanmax(row)
+        else:
+            assert np.isnan(row).all()
+    assert valued > 10
+    config = build_config({"workers": 0, "imitate": spec, "imitation_hands": 1, "seed": 5})
+    data = chunk_arrays((config, 0, 1, None))
+    assert data["card_values"].shape == (len(data["action"]), 24) and (~np.isnan(data["card_values"])).any()
+
+
+def test_the_cloning_loss_takes_the_teachers_choice_or_its_soft_targets() -> None:
+    """Temperature 0: the cross-entropy of the teacher's action. Above 0, in a row with card values:
+    the cross-entropy of softmax(values / T) over the valued cards (rows without values keep the
+    action); a near-zero temperature is the best card's cross-entropy."""
+    from pinochle_train.cloning import cloning_loss
+
+    torch.manual_seed(0)
+    card0 = 6
+    logits = torch.randn(3, 40)
+    values = torch.full((3, 24), float("nan"))
+    values[1, [2, 5, 9]] = torch.tensor([10.0, 0.0, 4.0])
+    batch = {"action": torch.tensor([7, card0 + 5, 9]), "card_values": values}
+    hard = torch.nn.functional.cross_entropy(logits, batch["action"])
+    assert torch.allclose(cloning_loss(logits, batch, card0, 0.0), hard)
+    log_p = torch.log_softmax(logits, dim=1)
+    target = torch.softmax(torch.tensor([10.0, 0.0, 4.0]) / 5.0, dim=0)
+    soft_row = -(target * log_p[1, [card0 + 2, card0 + 5, card0 + 9]]).sum()
+    expected = (-log_p[0, 7] + soft_row - log_p[2, 9]) / 3
+    assert torch.allclose(cloning_loss(logits, batch, card0, 5.0), expected)
+    best = (-log_p[0, 7] - log_p[1, card0 + 2] - log_p[2, 9]) / 3  # the best card, not the action (card 5)
+    assert torch.allclose(cloning_loss(logits, batch, card0, 1e-4), best)
 
 
 def test_imitation_warm_start_learns_the_bots_choices(tmp_path: Path) -> None:
@@ -767,6 +855,7 @@ def test_sampled_rules_give_each_rollout_its_own_rule_set_seen_in_the_observatio
 def test_the_behaviour_cloning_loss_keeps_the_policy_near_the_imitated_agent(tmp_path: Path) -> None:
     """imitation_coef: a PPO update with the cloning loss leaves the policy closer to the imitated
     agent's decisions (lower cross-entropy on them) than the same update without it."""
+    from pinochle_train.cloning import CLONED_KEYS
     from pinochle_train.imitation import collect_imitation_data
     from pinochle_train.ppo import ppo_update
     from pinochle_train.trainer import minibatch_rng
@@ -774,7 +863,7 @@ def test_the_behaviour_cloning_loss_keeps_the_policy_near_the_imitated_agent(tmp
     base = {"workers": 0, "games_per_worker": 8, "decisions_per_update": 400, "hidden": [32], "epochs": 4}
     base |= {"imitate": "heuristic", "imitation_hands": 10, "minibatch_size": 128, "learning_rate": 3e-3}
     data = collect_imitation_data(build_config(base))
-    teacher = {name: torch.from_numpy(data[name]) for name in ("observation", "action_mask", "action")}
+    teacher = {name: torch.from_numpy(data[name]) for name in CLONED_KEYS}
 
     def cross_entropy_after(coef: float) -> float:
         torch.manual_seed(0)
