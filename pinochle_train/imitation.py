@@ -126,11 +126,13 @@ def chunk_rounds(config: TrainConfig) -> list[list[int]]:
 def chunk_sizes(config: TrainConfig) -> dict[int, int]:
     """Hands in each chunk of the warm start (the last of the teacher's and of the auction-only
     chunks may be short)."""
-    sizes = {}
-    for first, hands in ((0, config.imitation_hands), (imitation_chunks(config), config.imitation_auction_hands)):
-        for k in range(-(-hands // CHUNK_HANDS)):
-            sizes[first + k] = min(CHUNK_HANDS, hands - k * CHUNK_HANDS)
-    return sizes
+    first = imitation_chunks(config)
+    teacher = {k: min(CHUNK_HANDS, config.imitation_hands - k * CHUNK_HANDS) for k in range(first)}
+    auction = {
+        first + k: min(CHUNK_HANDS, config.imitation_auction_hands - k * CHUNK_HANDS)
+        for k in range(auction_chunks(config))
+    }
+    return teacher | auction
 
 
 def student_path(folder: Path, round_index: int) -> Path:
