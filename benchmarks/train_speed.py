@@ -4,7 +4,8 @@ Runs the ``default`` preset (its network, features, workers and update size) for
 updates without evaluations and reports, per update after the first (which also waits for the worker
 processes to start), every engine decision of the counted hands (forced ones and pool opponents'
 included) and the trained decisions, divided by the wall time of collection plus the PPO update.
-A preset's imitation warm start is cut to ``WARM_START_HANDS`` teacher hands, not timed: the updates
+A preset's imitation warm start is cut to ``WARM_START_HANDS`` teacher hands (and at most as many
+auction-only hands), not timed: the updates
 keep their cloning loss toward those decisions, so what is measured is the self-play updates'
 cost. Target: at least 10,000 decisions/s on 2 CPU cores.
 
@@ -42,7 +43,11 @@ def main() -> None:
         values.update(updates=args.updates, final_eval_deals=0, eval_every=0, checkpoint_every=0, out_dir=out)
         if values.get("imitate"):
             values["imitation_hands"] = min(values.get("imitation_hands", WARM_START_HANDS), WARM_START_HANDS)
-            print(f"warm start cut to {values['imitation_hands']} hands of {values['imitate']!r} (not timed)")
+            values["imitation_auction_hands"] = min(values.get("imitation_auction_hands", 0), WARM_START_HANDS)
+            print(
+                f"warm start cut to {values['imitation_hands']} hands of {values['imitate']!r} and "
+                f"{values['imitation_auction_hands']} auction-only hands (not timed)"
+            )
         config = build_config({**values, "run_name": "speed"})
         trainer = Trainer(config, Path(out) / "speed")
         trainer.run()

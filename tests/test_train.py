@@ -779,6 +779,8 @@ def test_the_cloning_loss_takes_the_teachers_choice_or_its_soft_targets() -> Non
     assert torch.allclose(cloning_loss(logits, batch, card0, 5.0), expected)
     best = (-log_p[0, 7] - log_p[1, card0 + 2] - log_p[2, 9]) / 3  # the best card, not the action (card 5)
     assert torch.allclose(cloning_loss(logits, batch, card0, 1e-4), best)
+    unvalued = {**batch, "card_values": torch.full((3, 24), float("nan"))}  # a teacher that values nothing
+    assert torch.allclose(cloning_loss(logits, unvalued, card0, 5.0), hard)
 
 
 def test_imitation_warm_start_learns_the_bots_choices(tmp_path: Path) -> None:
