@@ -253,15 +253,20 @@ def _require(condition: bool, message: str) -> None:
         raise ValueError(message)
 
 
+def chunk_hands(hands: int) -> list[int]:
+    """``hands`` split into chunks of ``CHUNK_HANDS``: the hands of each chunk, the last one maybe short."""
+    return [min(CHUNK_HANDS, hands - start) for start in range(0, hands, CHUNK_HANDS)]
+
+
 def imitation_chunks(config: TrainConfig) -> int:
     """How many chunks of ``CHUNK_HANDS`` hands the warm start plays (the last one may be short),
     before its auction-only chunks (:func:`auction_chunks`)."""
-    return -(-config.imitation_hands // CHUNK_HANDS)
+    return len(chunk_hands(config.imitation_hands))
 
 
 def auction_chunks(config: TrainConfig) -> int:
     """How many chunks of ``CHUNK_HANDS`` auction-only hands (``imitation_auction_hands``) follow."""
-    return -(-config.imitation_auction_hands // CHUNK_HANDS)
+    return len(chunk_hands(config.imitation_auction_hands))
 
 
 def validate(config: TrainConfig) -> None:

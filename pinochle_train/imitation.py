@@ -54,7 +54,7 @@ from pinochle_env.switches import Rules, random_rules
 from pinochle_env.variants import variant_kit
 
 from .cloning import cloning_loss
-from .config import CHUNK_HANDS, TrainConfig, auction_chunks, imitation_chunks
+from .config import CHUNK_HANDS, TrainConfig, auction_chunks, chunk_hands, imitation_chunks
 
 #: The labels folder: its description file, the arrays of each chunk, and the format's version.
 LABELS_INFO = "labels.json"
@@ -126,13 +126,7 @@ def chunk_rounds(config: TrainConfig) -> list[list[int]]:
 def chunk_sizes(config: TrainConfig) -> dict[int, int]:
     """Hands in each chunk of the warm start (the last of the teacher's and of the auction-only
     chunks may be short)."""
-    first = imitation_chunks(config)
-    teacher = {k: min(CHUNK_HANDS, config.imitation_hands - k * CHUNK_HANDS) for k in range(first)}
-    auction = {
-        first + k: min(CHUNK_HANDS, config.imitation_auction_hands - k * CHUNK_HANDS)
-        for k in range(auction_chunks(config))
-    }
-    return teacher | auction
+    return dict(enumerate(chunk_hands(config.imitation_hands) + chunk_hands(config.imitation_auction_hands)))
 
 
 def student_path(folder: Path, round_index: int) -> Path:
