@@ -36,6 +36,9 @@ CRITIC_INPUTS = ("state", "observation")
 CHUNK_HANDS = 250
 #: Derived features of the policy's input (agents/neural/features.py): none, or the partnership game's.
 FEATURES = ("none", "partnership")
+#: The policy's output heads (agents/neural/network.py): flat, or cards (a card-centred score added
+#: to the card actions' logits; needs the partnership features).
+POLICY_HEADS = ("flat", "cards")
 
 
 def _field(default: Any, help: str) -> Any:
@@ -74,6 +77,11 @@ class TrainConfig:
     )
     features: str = _field(
         "none", "derived features the policy computes from its observation: none, or partnership (the partnership game)"
+    )
+    policy_head: str = _field(
+        "flat",
+        "the policy's output: flat (one logit per action), or cards (plus a score per card from one small "
+        "network shared by the 24 card types, over what each card means now; needs features = partnership)",
     )
     learning_rate: float = _field(3e-4, "Adam learning rate")
     epochs: int = _field(2, "passes over each update's data")
@@ -149,6 +157,7 @@ FIELD_CHOICES: dict[str, tuple[str, ...]] = {
     "backend": BACKENDS,
     "critic_input": CRITIC_INPUTS,
     "features": FEATURES,
+    "policy_head": POLICY_HEADS,
     "rules_preset": tuple(PRESETS),
 }
 #: Fields that may differ when a run is resumed (they do not change what the run computes).
@@ -302,6 +311,14 @@ def validate(config: TrainConfig) -> None:
         f"config critic_input={config.critic_input!r}; allowed: {', '.join(CRITIC_INPUTS)}",
     )
     _require(config.features in FEATURES, f"config features={config.features!r}; allowed: {', '.join(FEATURES)}")
+    _require(
+        config.policy_head in POLICY_HEADS,
+        f"config policy_head={config.policy_head!r}; allowed: {', '.join(POLICY_HEADS)}",
+    )
+    _require(
+        config.policy_head != "cards" or config.features == "partnership",
+        "config policy_head=cards needs features = partnership (its card scores read the derived features)",
+    )
     for name in ("hidden", "critic_hidden"):
         widths = getattr(config, name)
         _require(

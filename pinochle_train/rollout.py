@@ -137,6 +137,7 @@ class RolloutWorker:
             "hidden": config.hidden,
             "rules": config.rule_set().to_dict(),
             "features": None if config.features == "none" else config.features,
+            "policy_head": config.policy_head,
         }
         self.policy = policy_for(self._policy_shape)
         self.critic = build_critic(sizes["critic_input_size"][config.critic_input], config.critic_hidden)

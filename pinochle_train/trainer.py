@@ -106,6 +106,7 @@ class Trainer:
             "hidden": list(self.config.hidden),
             "critic_hidden": list(self.config.critic_hidden),
             "features": None if self.config.features == "none" else self.config.features,
+            "policy_head": self.config.policy_head,
         }
 
     def state(self) -> dict[str, Any]:

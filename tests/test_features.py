@@ -16,7 +16,7 @@ import pytest
 import torch
 
 from agents.base import decide
-from agents.neural.features import GROUPS, SIZE, PartnershipFeatures
+from agents.neural.features import CARD_GROUPS, CARD_SIZE, GROUPS, SIZE, PartnershipFeatures
 from agents.registry import load_agent
 from pinochle_env import Game, Phase, Rules
 from pinochle_env import rules as R
@@ -54,7 +54,7 @@ def test_features_agree_with_the_whole_game_state(switches: dict) -> None:
     layer = PartnershipFeatures(kit.spec.offsets, kit.spec.num_bids, rules.counting)
     values = COUNTING_VALUES[rules.counting]
     bots = [load_agent("heuristic", seed=seat) for seat in range(SEATS)]
-    checked = {"known": 0, "master": 0, "winning": 0, "voids": 0}
+    checked = {"known": 0, "master": 0, "winning": 0, "voids": 0, "beats": 0, "does_not_beat": 0}
     for seed in range(6):
         game = Game(rules, np.random.default_rng(seed))
         encoder = kit.make_encoder()
@@ -115,6 +115,7 @@ def test_features_agree_with_the_whole_game_state(switches: dict) -> None:
                 checked["winning"] += 1
             else:
                 assert not winner.any()
+            check_card_features(layer, observation, game, seat, checked)
             taken = sum(game.trick_points) / 250
             assert f["points"][0] == pytest.approx(1 - taken, abs=1e-6)
             assert f["points"][1] == pytest.approx(R.trick_points(game.trick, values, False) / 250, abs=1e-6)
@@ -126,6 +127,31 @@ def test_features_agree_with_the_whole_game_state(switches: dict) -> None:
                 assert f["contract"][1] == float(team == seat % 2)
             game.apply(decide(bots[seat], game))
     assert min(checked.values()) > 20, checked  # the checks were not vacuous
+
+
+def check_card_features(
+    layer: PartnershipFeatures, observation: np.ndarray, game: Game, seat: int, checked: dict
+) -> None:
+    """The card-centred head's input for each card type: my copies, the master flag and the suit
+    flags are the game's, and a card of my hand "beats" exactly when playing it would win the
+    trick in progress as it stands (never when leading)."""
+    x = torch.from_numpy(observation)[None]
+    parts = layer.parts(x)
+    cards = layer.card_features(parts)[0].numpy()
+    assert cards.shape == (NUM_TYPES, CARD_SIZE)
+    column = {name: k for k, name in enumerate(CARD_GROUPS)}
+    assert (cards[:, column["mine"]] * 2 == np.array(game.hands[seat])).all()
+    assert (cards[:, column["master"]] == _split(layer(x)[0, len(observation) :].numpy())["master"]).all()
+    trump = game.trump if game.trump is not None and game.trump >= 0 else None
+    for t in range(NUM_TYPES):
+        assert cards[t, column["trump"]] == float(SUIT_OF[t] == trump)
+        led = SUIT_OF[game.trick[0]] if game.trick else None
+        assert cards[t, column["led_suit"]] == float(SUIT_OF[t] == led)
+        if game.phase != Phase.PLAY or not game.hands[seat][t]:
+            continue
+        beats = bool(game.trick) and R.trick_winner([*game.trick, t], game.trump) == len(game.trick)
+        assert cards[t, column["beats"]] == float(beats), (game.trick, t)
+        checked["beats" if beats else "does_not_beat"] += 1
 
 
 def test_hand_value_holds_the_meld_of_every_trump() -> None:

@@ -810,24 +810,55 @@ def test_imitation_warm_start_learns_the_bots_choices(tmp_path: Path) -> None:
     assert statistics["agreement"] > before
 
 
-def test_a_policy_with_derived_features_trains_resumes_and_plays(tmp_path: Path) -> None:
-    """``features=partnership``: the policy computes its derived features itself; its checkpoints and
-    policy export say so, it resumes, and as a ``checkpoint:`` agent it plays legal moves."""
-    from agents.neural.network import FeaturePolicy
+@pytest.mark.parametrize("head", ["flat", "cards"])
+def test_a_policy_with_derived_features_trains_resumes_and_plays(tmp_path: Path, head: str) -> None:
+    """``features=partnership`` (with either policy head): the policy computes its derived features
+    itself; its checkpoints and policy export say so, it resumes, and as a ``checkpoint:`` agent it
+    plays legal moves."""
+    from agents.neural.network import CardPolicy, FeaturePolicy
 
-    arguments = ["--config", "smoke", "--features", "partnership", "--out-dir", str(tmp_path), "--run-name", "f"]
+    arguments = ["--config", "smoke", "--features", "partnership", "--policy-head", head]
+    arguments += ["--out-dir", str(tmp_path), "--run-name", "f"]
     assert cli.main([*arguments, "--updates", "1", "--final-eval-deals", "0"]) == 0
     assert cli.main(["--resume", str(tmp_path / "f"), "--updates", "2", "--final-eval-deals", "0"]) == 0
-    assert load_checkpoint(tmp_path / "f" / "policy.pt")["features"] == "partnership"  # the export says so
+    export = load_checkpoint(tmp_path / "f" / "policy.pt")
+    assert export["features"] == "partnership" and export["policy_head"] == head  # the export says so
     checkpoint = load_checkpoint(tmp_path / "f" / "checkpoints" / "update_000002.pt")
     assert checkpoint["features"] == "partnership" and checkpoint["counters"]["update"] == 2
     agent = load_agent(f"checkpoint:{tmp_path / 'f' / 'policy.pt'}", seed=0)
-    assert isinstance(agent.policy, FeaturePolicy)
+    assert isinstance(agent.policy, CardPolicy if head == "cards" else FeaturePolicy)
     game = Game(Rules(), np.random.default_rng(3))
     while not game.hand_over:
         game.apply(decide(agent, game))  # decide() refuses an illegal action
     with pytest.raises(ValueError, match="features=partnership needs the partnership game"):
         build_config({"features": "partnership", "rules": {"variant": "cutthroat"}})
+    with pytest.raises(ValueError, match="policy_head=cards needs features = partnership"):
+        build_config({"policy_head": "cards"})
+
+
+def test_the_card_head_scores_every_card_type_with_the_same_network(monkeypatch) -> None:
+    """The card-centred head adds to each card action's logit a score that depends on the card
+    only through what it means now: two card types given the same card features get the same score,
+    different ones different scores, and the other actions' logits are the flat head's."""
+    from agents.neural.network import build_policy
+    from pinochle_env.actions import ActionLayout
+    from pinochle_env.variants import variant_kit
+
+    kit = variant_kit(Rules())
+    torch.manual_seed(0)
+    policy = build_policy(kit.spec.size, [32], ActionLayout().size, "partnership", kit.spec, head="cards")
+    torch.nn.init.normal_(policy.score.weight)  # scores well away from 0
+    x = torch.from_numpy(kit.make_encoder().observation(Game(Rules(), np.random.default_rng(1)), 0))[None]
+    card0, layer = policy.card0, policy.features
+    real = layer.card_features
+    with torch.no_grad():
+        flat = policy.mlp(layer(x))
+        scores = (policy(x) - flat)[0]
+        monkeypatch.setattr(layer, "card_features", lambda parts: torch.cat([real(parts)[:, 17:18]] * 24, dim=1))
+        alike = (policy(x) - flat)[0]
+    assert torch.equal(scores[:card0], torch.zeros(card0)) and torch.equal(scores[card0 + 24 :], torch.zeros(2))
+    assert len({round(v, 4) for v in scores[card0 : card0 + 24].tolist()}) > 12  # the cards differ
+    assert alike[card0 : card0 + 24].tolist() == pytest.approx([scores[card0 + 17].item()] * 24, abs=1e-6)
 
 
 def test_sampled_rules_give_each_rollout_its_own_rule_set_seen_in_the_observation() -> None:

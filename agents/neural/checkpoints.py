@@ -44,9 +44,10 @@ POLICY_KEYS = (
     "policy",
 )
 #: Keys a policy export may hold besides (absent in older files): ``features``, the derived-feature
-#: layer of the policy (:func:`agents.neural.network.build_policy`; absent or None: none), and
-#: ``sample_rules``, whether it trained on sampled rule sets (absent or false: on ``rules`` only).
-OPTIONAL_POLICY_KEYS = ("features", "sample_rules")
+#: layer of the policy (:func:`agents.neural.network.build_policy`; absent or None: none),
+#: ``policy_head``, its output head (absent: flat), and ``sample_rules``, whether it trained on
+#: sampled rule sets (absent or false: on ``rules`` only).
+OPTIONAL_POLICY_KEYS = ("features", "policy_head", "sample_rules")
 
 
 class CheckpointError(ValueError):

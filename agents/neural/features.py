@@ -24,6 +24,11 @@ The features (seats relative to the observer: me, left, partner, right):
 - ``hand_value`` (3 x 4, per suit): the meld the seat's hand holds with that suit as trump (/ 1000,
   :func:`pinochle_env.rules.meld` under ``run_extras="consume"``), the suit's length (/ 12) and its
   aces and tens (/ 4): what the seat's bid and trump rest on.
+
+Per card type, :meth:`PartnershipFeatures.card_features` says what that card means now (the
+card-centred policy head's input, ``CARD_GROUPS``): my copies, copies unseen and higher copies
+out, master, trump, of the led suit, whether it would take the trick in progress, its points, my
+length in its suit, copies the partner or an opponent is known to hold, and its rank.
 """
 
 from __future__ import annotations
@@ -61,6 +66,23 @@ COUNTINGS = CHOICES["counting"]
 #: Sizes of the feature groups, in output order.
 GROUPS = {"unseen": 48, "known": 3 * 48, "master": 24, "winning": 6, "points": 2, "contract": 2, "hand_value": 12}
 SIZE = sum(GROUPS.values())
+#: What :meth:`PartnershipFeatures.card_features` says of each card type, in order (the card-centred
+#: policy head's input, :class:`agents.neural.network.CardPolicy`).
+CARD_GROUPS = {
+    "mine": 1,
+    "unseen": 1,
+    "master": 1,
+    "higher_out": 1,
+    "trump": 1,
+    "led_suit": 1,
+    "beats": 1,
+    "points": 1,
+    "suit_length": 1,
+    "partner_holds": 1,
+    "opponents_hold": 1,
+    "rank": NUM_RANKS,
+}
+CARD_SIZE = sum(CARD_GROUPS.values())
 
 
 def _counts(thermometer: torch.Tensor) -> torch.Tensor:
@@ -84,6 +106,7 @@ class PartnershipFeatures(nn.Module):
     points: torch.Tensor
     values_by_counting: torch.Tensor
     bids: torch.Tensor
+    rank_one_hot: torch.Tensor
 
     def __init__(self, offsets: dict[str, int], num_bids: int, counting: str = "counters") -> None:
         super().__init__()
@@ -110,6 +133,8 @@ class PartnershipFeatures(nn.Module):
         self.register_buffer("higher", higher, persistent=False)
         self.register_buffer("suit_of", suit, persistent=False)
         self.register_buffer("rank", torch.tensor(RANK_OF, dtype=torch.float32), persistent=False)
+        ranks = nn.functional.one_hot(torch.tensor(RANK_OF), NUM_RANKS).float()[None]  # (1, 24, 6)
+        self.register_buffer("rank_one_hot", ranks, persistent=False)
         self.register_buffer(
             "points",
             torch.tensor([values[RANK_OF[t]] for t in range(NUM_TYPES)], dtype=torch.float32),
@@ -126,6 +151,21 @@ class PartnershipFeatures(nn.Module):
 
     def features(self, x: torch.Tensor) -> torch.Tensor:
         """The (B, SIZE) derived features of a batch of observations."""
+        return self.groups(self.parts(x))
+
+    def groups(self, parts: dict[str, torch.Tensor]) -> torch.Tensor:
+        """The (B, SIZE) feature groups, in ``GROUPS`` order, from :meth:`parts`."""
+        batch = parts["unseen"].shape[0]
+        known = _thermometer(parts["known"]).reshape(batch, -1)
+        fixed = [_thermometer(parts["unseen"]), known, parts["master"], parts["winning"], parts["points"]]
+        return torch.cat([*fixed, parts["contract"], parts["hand_value"]], dim=1)
+
+    def parts(self, x: torch.Tensor) -> dict[str, torch.Tensor]:
+        """What the features are made of, by name: copies per card type (``mine``, ``out``: not mine
+        and not played, ``unseen``, ``known``: (B, 3, 24) in left, partner and right), ``master``,
+        the trick in progress (``winning``, ``best``: the winning card's strength, -1 before the first
+        card, ``led_suit`` and ``trump``: one-hot), ``values`` (B, 24) of this game's counting and
+        the groups ``points``, ``contract`` and ``hand_value``."""
         batch = x.shape[0]
         mine = _counts(self._piece(x, "hand", 48))
         played = _counts(self._piece(x, "played", SEATS * 48).reshape(batch, SEATS, 48))  # (B, 4, 24)
@@ -144,12 +184,51 @@ class PartnershipFeatures(nn.Module):
         going = (passing * (1 - passed_on) - played[:, 2]).clamp(min=0)
         unseen = (out - known.sum(dim=1) - going).clamp(min=0)
         master = ((out @ self.higher.T) == 0).float()  # no higher card of the suit is still out
-        winning = self._winning(x, batch)
-        points = self._points(x, played.sum(dim=1))
-        contract = self._contract(x)
-        hand_value = self.hand_value(mine)
-        groups = [_thermometer(unseen), _thermometer(known).reshape(batch, -1), master, winning, points, contract]
-        return torch.cat([*groups, hand_value], dim=1)
+        winning, best, led_suit, trump = self._winning(x, batch)
+        values = self._values(x)
+        return {
+            "mine": mine,
+            "out": out,
+            "unseen": unseen,
+            "known": known,
+            "master": master,
+            "winning": winning,
+            "best": best,
+            "led_suit": led_suit,
+            "trump": trump,
+            "values": values,
+            "points": self._points(x, values),
+            "contract": self._contract(x),
+            "hand_value": self.hand_value(mine),
+        }
+
+    def card_features(self, parts: dict[str, torch.Tensor]) -> torch.Tensor:
+        """(B, 24, CARD_SIZE): what each card type means now, in ``CARD_GROUPS`` order, from :meth:`parts`."""
+        is_trump = parts["trump"] @ self.suit_of.T  # (B, 24)
+        is_led = parts["led_suit"] @ self.suit_of.T
+        strength = 100.0 * is_trump + 50.0 * is_led + self.rank  # as the trick's winner is found
+        best = parts["best"][:, None]
+        beats = ((strength > best) & (best >= 0)).float()  # would take the lead of the trick in progress
+        mine = parts["mine"]
+        suit_length = (mine @ self.suit_of) @ self.suit_of.T  # my cards of this card's suit
+        known = parts["known"]
+        batch = mine.shape[0]
+        columns = [
+            mine / 2,
+            parts["unseen"] / 2,
+            parts["master"],
+            (parts["out"] @ self.higher.T) / 10,
+            is_trump,
+            is_led,
+            beats,
+            parts["values"] / 11,
+            suit_length / 12,
+            known[:, 1] / 2,
+            (known[:, 0] + known[:, 2]) / 2,
+        ]
+        per_card = torch.stack(columns, dim=2)
+        ranks = self.rank_one_hot.expand(batch, -1, -1)
+        return torch.cat([per_card, ranks], dim=2)
 
     def hand_value(self, mine: torch.Tensor) -> torch.Tensor:
         """Per suit: the hand's meld with that suit as trump (/ 1000), its length (/ 12), its aces and tens (/ 4)."""
@@ -172,9 +251,10 @@ class PartnershipFeatures(nn.Module):
         high = (by_suit[:, :, ACE] + by_suit[:, :, TEN]) / 4.0
         return torch.cat([meld / POINT_SCALE, length, high], dim=1)
 
-    def _winning(self, x: torch.Tensor, batch: int) -> torch.Tensor:
+    def _winning(self, x: torch.Tensor, batch: int) -> tuple[torch.Tensor, ...]:
         """Who wins the trick in progress (one-hot, all zero before its first card), and whether
-        it is the observer's team, or its partner."""
+        it is the observer's team, or its partner; the winning card's strength (-1 before the
+        first card), the led suit and trump (one-hot)."""
         trick = self._piece(x, "trick", SEATS * NUM_TYPES).reshape(batch, SEATS, NUM_TYPES)
         present = trick.sum(dim=2) > 0  # (B, 4): the seat has played to the trick
         leader = self._piece(x, "trick_leader", SEATS).argmax(dim=1)  # (B,)
@@ -191,17 +271,21 @@ class PartnershipFeatures(nn.Module):
         score = torch.where(present, score, torch.full_like(score, -1.0))
         winner = nn.functional.one_hot(score.argmax(dim=1), SEATS).float() * present.any(dim=1, keepdim=True)
         ours = winner[:, 0] + winner[:, 2]
-        return torch.cat([winner, ours[:, None], winner[:, 2:3]], dim=1)
+        best = torch.where(present, score.div(SEATS, rounding_mode="floor"), -1.0).amax(dim=1)
+        return torch.cat([winner, ours[:, None], winner[:, 2:3]], dim=1), best, led_suit, trump
 
-    def _points(self, x: torch.Tensor, played: torch.Tensor) -> torch.Tensor:
+    def _values(self, x: torch.Tensor) -> torch.Tensor:
+        """The points of each card type (B, 24) under this game's counting (read off the "rules"
+        piece where the observation has one, else the layer's ``counting``)."""
+        if self.counting_at is None:
+            return self.points.expand(x.shape[0], -1)
+        return x[:, self.counting_at] @ self.values_by_counting
+
+    def _points(self, x: torch.Tensor, values: torch.Tensor) -> torch.Tensor:
         """Trick points not taken yet (the last trick's included), and those on the table now."""
         taken = self._piece(x, "trick_points", 2).sum(dim=1)  # / 250
         trick = self._piece(x, "trick", SEATS * NUM_TYPES).reshape(x.shape[0], SEATS, NUM_TYPES).sum(dim=1)
-        if self.counting_at is None:
-            on_table = (trick @ self.points) / HAND_POINTS
-        else:
-            values = x[:, self.counting_at] @ self.values_by_counting  # (B, 24): this game's counting
-            on_table = (trick * values).sum(dim=1) / HAND_POINTS
+        on_table = (trick * values).sum(dim=1) / HAND_POINTS
         return torch.stack([(1.0 - taken).clamp(min=0), on_table], dim=1)
 
     def _contract(self, x: torch.Tensor) -> torch.Tensor:
