@@ -262,6 +262,16 @@ def _require(condition: bool, message: str) -> None:
         raise ValueError(message)
 
 
+def policy_shape(config: TrainConfig) -> dict[str, Any]:
+    """The config's share of what shapes the policy network, as a checkpoint's metadata holds it
+    (:func:`agents.neural.network.policy_for` reads it): hidden layers, derived features, head."""
+    return {
+        "hidden": list(config.hidden),
+        "features": None if config.features == "none" else config.features,
+        "policy_head": config.policy_head,
+    }
+
+
 def chunk_hands(hands: int) -> list[int]:
     """``hands`` split into chunks of ``CHUNK_HANDS``: the hands of each chunk, the last one maybe short."""
     return [min(CHUNK_HANDS, hands - start) for start in range(0, hands, CHUNK_HANDS)]

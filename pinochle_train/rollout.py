@@ -32,7 +32,7 @@ from pinochle_env.protocol import DECISIONS
 from pinochle_env.records import dealer_stuck
 from pinochle_env.switches import Rules, random_rules
 
-from .config import TrainConfig
+from .config import TrainConfig, policy_shape
 
 #: Per-hand statistics a worker reports (one row per counted hand), for TensorBoard.
 HAND_STATS = (
@@ -134,10 +134,8 @@ class RolloutWorker:
         self._policy_shape = {
             "observation_size": sizes["observation_size"],
             "num_actions": sizes["num_actions"],
-            "hidden": config.hidden,
             "rules": config.rule_set().to_dict(),
-            "features": None if config.features == "none" else config.features,
-            "policy_head": config.policy_head,
+            **policy_shape(config),
         }
         self.policy = policy_for(self._policy_shape)
         self.critic = build_critic(sizes["critic_input_size"][config.critic_input], config.critic_hidden)

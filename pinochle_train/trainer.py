@@ -29,7 +29,7 @@ from pinochle_env.variants import variant_kit
 
 from .backends import make_backend
 from .cloning import CLONED_KEYS
-from .config import TrainConfig, to_toml
+from .config import TrainConfig, policy_shape, to_toml
 from .evaluate import evaluate, format_evaluation, spec_slug
 from .ppo import ppo_update
 from .rollout import HAND_STATS, Samples, network_sizes, to_numpy
@@ -103,10 +103,8 @@ class Trainer:
             "num_actions": self.sizes["num_actions"],
             "critic_input_size": self.sizes["critic_input_size"],
             "rules": self.rules.to_dict(),
-            "hidden": list(self.config.hidden),
+            **policy_shape(self.config),
             "critic_hidden": list(self.config.critic_hidden),
-            "features": None if self.config.features == "none" else self.config.features,
-            "policy_head": self.config.policy_head,
         }
 
     def state(self) -> dict[str, Any]:
