@@ -5,9 +5,8 @@ updates without evaluations and reports, per update after the first (which also 
 processes to start), every engine decision of the counted hands (forced ones and pool opponents'
 included) and the trained decisions, divided by the wall time of collection plus the PPO update.
 A preset's imitation warm start is cut to ``WARM_START_HANDS`` teacher hands (and at most as many
-auction-only hands), not timed: the updates
-keep their cloning loss toward those decisions, so what is measured is the self-play updates'
-cost. Target: at least 10,000 decisions/s on 2 CPU cores.
+auction-only hands), not timed: the updates keep their cloning loss toward those decisions, so what
+is measured is the self-play updates' cost. Target: at least 10,000 decisions/s on 2 CPU cores.
 
 Usage: ``python benchmarks/train_speed.py [--updates 8] [--config default] [--set workers=1 ...]``.
 """

@@ -142,10 +142,9 @@ def check_card_features(
     column = {name: k for k, name in enumerate(CARD_GROUPS)}
     assert (cards[:, column["mine"]] * 2 == np.array(game.hands[seat])).all()
     assert (cards[:, column["master"]] == _split(layer(x)[0, len(observation) :].numpy())["master"]).all()
-    trump = game.trump if game.trump is not None and game.trump >= 0 else None
+    led = SUIT_OF[game.trick[0]] if game.trick else None
     for t in range(NUM_TYPES):
-        assert cards[t, column["trump"]] == float(SUIT_OF[t] == trump)
-        led = SUIT_OF[game.trick[0]] if game.trick else None
+        assert cards[t, column["trump"]] == float(SUIT_OF[t] == game.trump)  # trump is -1 until named
         assert cards[t, column["led_suit"]] == float(SUIT_OF[t] == led)
         if game.phase != Phase.PLAY or not game.hands[seat][t]:
             continue

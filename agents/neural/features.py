@@ -90,6 +90,11 @@ def _counts(thermometer: torch.Tensor) -> torch.Tensor:
     return thermometer[..., :NUM_TYPES] + thermometer[..., NUM_TYPES:]
 
 
+def _strength(is_trump: torch.Tensor, is_led: torch.Tensor, rank: torch.Tensor) -> torch.Tensor:
+    """How strongly a card stands in a trick: trump beats the led suit beats the rest, rank within."""
+    return 100.0 * is_trump + 50.0 * is_led + rank
+
+
 def _thermometer(counts: torch.Tensor) -> torch.Tensor:
     """Thermometers (..., 48) of counts (..., 24): at least one copy, then both."""
     return torch.cat([(counts >= 1).float(), (counts >= 2).float()], dim=-1)
@@ -206,7 +211,7 @@ class PartnershipFeatures(nn.Module):
         """(B, 24, CARD_SIZE): what each card type means now, in ``CARD_GROUPS`` order, from :meth:`parts`."""
         is_trump = parts["trump"] @ self.suit_of.T  # (B, 24)
         is_led = parts["led_suit"] @ self.suit_of.T
-        strength = 100.0 * is_trump + 50.0 * is_led + self.rank  # as the trick's winner is found
+        strength = _strength(is_trump, is_led, self.rank)
         best = parts["best"][:, None]
         beats = ((strength > best) & (best >= 0)).float()  # would take the lead of the trick in progress
         mine = parts["mine"]
@@ -265,9 +270,9 @@ class PartnershipFeatures(nn.Module):
         rank = trick @ self.rank  # (B, 4)
         is_trump = (card_suit * trump[:, None]).sum(dim=2)
         is_led = (card_suit * led_suit[:, None]).sum(dim=2)
-        # Trump beats the led suit beats the rest; rank within; of two identical cards the first wins.
+        # Of two identical cards the first wins.
         order = (torch.arange(SEATS, device=x.device)[None] - leader[:, None]) % SEATS
-        score = (100.0 * is_trump + 50.0 * is_led + rank) * SEATS + (SEATS - 1 - order)
+        score = _strength(is_trump, is_led, rank) * SEATS + (SEATS - 1 - order)
         score = torch.where(present, score, torch.full_like(score, -1.0))
         winner = nn.functional.one_hot(score.argmax(dim=1), SEATS).float() * present.any(dim=1, keepdim=True)
         ours = winner[:, 0] + winner[:, 2]
