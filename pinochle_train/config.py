@@ -16,8 +16,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from agents.runtime import BACKENDS, import_ray
-from pinochle_env.switches import PRESETS, Rules, rules_from_command_line
+from pinochle_env.switches import PRESETS, Rules, random_rules, rules_from_command_line
 from pinochle_env.variants import variant_kit
 
 if sys.version_info >= (3, 11):
@@ -39,6 +41,8 @@ FEATURES = ("none", "partnership")
 #: The policy's output heads (agents/neural/network.py): flat, or cards (a card-centred score added
 #: to the card actions' logits; needs the partnership features).
 POLICY_HEADS = ("flat", "cards")
+#: Who labels the warm start's auction (``auction_labels``).
+AUCTION_LABELS = ("teacher", "simulated")
 
 
 def _field(default: Any, help: str) -> Any:
@@ -61,7 +65,7 @@ class TrainConfig:
     backend: str = _field("local", "where rollout workers run: local (processes here) or ray (actors on a Ray cluster)")
     ray_address: str = _field("", "Ray cluster to join with backend=ray: auto or HOST:PORT (empty: start a local one)")
     games_per_worker: int = _field(64, "games each worker steps in lockstep (batched inference)")
-    updates: int = _field(100, "PPO updates to run")
+    updates: int = _field(100, "PPO updates to run (0: the imitation warm start alone, then the final evaluation)")
     decisions_per_update: int = _field(16384, "trained decisions collected per update, over all workers")
     hidden: list = dataclasses.field(
         default_factory=lambda: [256, 256], metadata={"help": "widths of the policy network's hidden layers"}
@@ -74,6 +78,11 @@ class TrainConfig:
         False,
         "draw each rollout's rule set at random over the rule switches (per worker and update; the "
         "integer switches stay the config's), so that one policy learns every rule set",
+    )
+    sampled_rules_share: float = _field(
+        1.0,
+        "with sample_rules: the share of rollouts and warm-start chunks under a drawn rule set; the others "
+        "play the config's own rules, so that the policy stays as strong there",
     )
     features: str = _field(
         "none", "derived features the policy computes from its observation: none, or partnership (the partnership game)"
@@ -92,6 +101,11 @@ class TrainConfig:
     value_coef: float = _field(0.5, "weight of the value loss")
     max_grad_norm: float = _field(0.5, "gradient clipping norm")
     reward_scale: float = _field(1000.0, "reward = own team's hand score minus the other's, divided by this")
+    initial_policy: str = _field(
+        "",
+        "a policy checkpoint whose weights start the run's policy (a file, a run directory, or bundled; empty: "
+        "random initialisation); its network must have this run's shape (features, policy_head, hidden)",
+    )
     imitate: str = _field("", "agent spec whose decisions warm-start the networks before self-play (empty: none)")
     imitation_hands: int = _field(0, "hands the imitated agent plays for the warm start")
     imitation_epochs: int = _field(3, "passes over the imitation data (in each round)")
@@ -109,6 +123,15 @@ class TrainConfig:
         0.0,
         "soft targets (points, 0: none): where the imitated agent values the legal cards (pimc's card play), fit "
         "the policy to softmax(value / imitation_temperature) over them instead of its choice alone",
+    )
+    auction_labels: str = _field(
+        "teacher",
+        "who labels the warm start's auction decisions: teacher (the imitated agent's calls) or simulated (each "
+        "legal call valued by playing the true deal out on the search kernel; the auction's logits are fitted to "
+        "those values by regression: the learned bidding, partnership game)",
+    )
+    value_temperature: float = _field(
+        20.0, "points of simulated value per logit (auction_labels = simulated): the policy's softmax over calls"
     )
     imitation_coef: float = _field(
         0.0,
@@ -149,6 +172,15 @@ class TrainConfig:
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
+    def drawn_rules(self, rng: np.random.Generator) -> Rules:
+        """The rules of one rollout or warm-start chunk: the config's, or with ``sample_rules`` a rule
+        set drawn from ``rng`` over the switches (in a share ``sampled_rules_share`` of the draws;
+        the integer switches stay the config's)."""
+        rules = self.rule_set()
+        if not self.sample_rules or (self.sampled_rules_share < 1 and rng.random() >= self.sampled_rules_share):
+            return rules
+        return random_rules(rng, rules)
+
 
 FIELDS = {field.name: field for field in dataclasses.fields(TrainConfig)}
 #: The fields with a fixed set of values (the command line lists them).
@@ -158,6 +190,7 @@ FIELD_CHOICES: dict[str, tuple[str, ...]] = {
     "critic_input": CRITIC_INPUTS,
     "features": FEATURES,
     "policy_head": POLICY_HEADS,
+    "auction_labels": AUCTION_LABELS,
     "rules_preset": tuple(PRESETS),
 }
 #: Fields that may differ when a run is resumed (they do not change what the run computes).
@@ -291,10 +324,11 @@ def auction_chunks(config: TrainConfig) -> int:
 def validate(config: TrainConfig) -> None:
     """Refuse values that cannot run, naming the key and what is allowed."""
     _require(config.seed >= 0, f"config seed={config.seed!r} must be >= 0")
-    positive = ("games_per_worker", "updates", "decisions_per_update", "epochs", "minibatch_size")
+    positive = ("games_per_worker", "decisions_per_update", "epochs", "minibatch_size")
     for name in positive:
         _require(getattr(config, name) >= 1, f"config {name}={getattr(config, name)!r} must be >= 1")
     non_negative = (
+        "updates",
         "workers",
         "imitation_hands",
         "imitation_epochs",
@@ -338,7 +372,7 @@ def validate(config: TrainConfig) -> None:
     for name, value in config.to_dict().items():
         if type(value) is float:  # inf and nan pass the range checks below, and training turns them into NaN
             _require(math.isfinite(value), f"config {name}={value!r} must be a finite number")
-    for name in ("learning_rate", "clip_range", "reward_scale", "max_grad_norm", "log_every"):
+    for name in ("learning_rate", "clip_range", "reward_scale", "max_grad_norm", "log_every", "value_temperature"):
         _require(getattr(config, name) > 0, f"config {name}={getattr(config, name)!r} must be > 0")
     _require(
         config.learning_rate <= 1,
@@ -348,6 +382,10 @@ def validate(config: TrainConfig) -> None:
         _require(getattr(config, name) >= 0, f"config {name}={getattr(config, name)!r} must be >= 0")
     _require(0 <= config.gae_lambda <= 1, f"config gae_lambda={config.gae_lambda!r} must be in [0, 1]")
     _require(0 <= config.pool_prob <= 1, f"config pool_prob={config.pool_prob!r} must be in [0, 1]")
+    _require(
+        0 <= config.sampled_rules_share <= 1,
+        f"config sampled_rules_share={config.sampled_rules_share!r} must be in [0, 1]",
+    )
     _require(
         all(isinstance(spec, str) and spec for spec in config.eval_opponents),
         f"config eval_opponents={config.eval_opponents!r} must be a list of agent specs",
@@ -380,6 +418,15 @@ def validate(config: TrainConfig) -> None:
         or (bool(config.imitate) and "auction" in variant_kit(rules).decisions_taken),
         f"config imitation_auction_hands={config.imitation_auction_hands!r} needs an agent to imitate (imitate = SPEC) "
         f"in a game with an auction (variant={rules.variant!r})",
+    )
+    _require(
+        config.auction_labels in AUCTION_LABELS,
+        f"config auction_labels={config.auction_labels!r}; allowed: {', '.join(AUCTION_LABELS)}",
+    )
+    _require(
+        config.auction_labels == "teacher" or (bool(config.imitate) and rules.variant == "partnership"),
+        f"config auction_labels={config.auction_labels!r} needs an agent to imitate (imitate = SPEC) in the "
+        f"partnership game (variant={rules.variant!r}): the simulation plays partnership hands",
     )
     _require(
         config.features != "partnership" or rules.variant == "partnership",

@@ -75,7 +75,7 @@ def ppo_update(
                 drawn = torch.from_numpy(rng.integers(len(teacher["action"]), size=len(index)))
                 taught = {name: teacher[name][drawn].to(device) for name in CLONED_KEYS}
                 logits = masked_logits(policy(taught["observation"].float()), taught["action_mask"])
-                imitation = cloning_loss(logits, taught, card0, config.imitation_temperature)
+                imitation = cloning_loss(logits, taught, card0, config.imitation_temperature, config.value_temperature)
                 loss = loss + config.imitation_coef * imitation
                 cloned.append(float(imitation.detach()))
             optimizer.zero_grad(set_to_none=True)

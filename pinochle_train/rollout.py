@@ -30,7 +30,7 @@ from pinochle_env import BatchedGames
 from pinochle_env.kit import margins
 from pinochle_env.protocol import DECISIONS
 from pinochle_env.records import dealer_stuck
-from pinochle_env.switches import Rules, random_rules
+from pinochle_env.switches import Rules
 
 from .config import TrainConfig, policy_shape
 
@@ -102,9 +102,7 @@ def rollout_seeds(seed: int, update: int, worker: int) -> tuple[int, np.random.G
 def rollout_rules(config: TrainConfig, update: int, worker: int) -> Rules:
     """The rules of one worker's rollout for one update: the config's, or with ``sample_rules`` a rule
     set drawn afresh over the switches (the same for the same seed, update and worker)."""
-    if not config.sample_rules:
-        return config.rule_set()
-    return random_rules(np.random.default_rng([config.seed, update, worker, 2**31 + 3]), config.rule_set())
+    return config.drawn_rules(np.random.default_rng([config.seed, update, worker, 2**31 + 3]))
 
 
 def gae(values: np.ndarray, reward: float, lam: float) -> np.ndarray:

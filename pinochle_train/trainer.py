@@ -66,6 +66,8 @@ class Trainer:
         sizes = network_sizes(BatchedGames(1, self.rules))
         self.sizes = {**sizes, "critic_input_size": sizes["critic_input_size"][config.critic_input]}
         self.policy = policy_for(self.metadata())
+        if config.initial_policy:
+            self._load_initial_policy(config.initial_policy)
         self.critic = build_critic(self.sizes["critic_input_size"], config.critic_hidden)
         self.policy.to(self.device)
         self.critic.to(self.device)
@@ -106,6 +108,17 @@ class Trainer:
             **policy_shape(self.config),
             "critic_hidden": list(self.config.critic_hidden),
         }
+
+    def _load_initial_policy(self, spec: str) -> None:
+        """Start the policy from another run's weights (``initial_policy``): a later stage of a
+        pipeline refines an earlier stage's network; the critic starts afresh."""
+        from agents.neural.agent import resolve_checkpoint
+        from agents.neural.checkpoints import load_checkpoint
+
+        payload = load_checkpoint(resolve_checkpoint(spec, self.rules.variant))
+        shape = {key: value for key, value in self.metadata().items() if key != "rules"}  # weights fit any rule set
+        check_compatible(payload, shape, f"this run (initial_policy = {spec!r})")
+        self.policy.load_state_dict(payload["policy"])
 
     def state(self) -> dict[str, Any]:
         """The full training state as a checkpoint payload (tensors and plain values only)."""
@@ -178,23 +191,29 @@ class Trainer:
         writer = SummaryWriter(str(self.run_dir), purge_step=start + 1 if start else None)
         if start == 0:
             writer.add_text("config", "```toml\n" + to_toml(config) + "```", 0)
-        if start >= config.updates:
+        warm_start = bool(config.imitate) and not self.counters.get("imitated")
+        if start >= config.updates and not warm_start:
             try:
                 return self._finished(writer)
             finally:
                 writer.close()
-        backend = make_backend(config, self.log)
+        backend = make_backend(config, self.log) if start < config.updates else None
+        plan = (
+            f"updates {start + 1}..{config.updates}, {config.decisions_per_update} trained decisions per update"
+            if start < config.updates
+            else "the warm start alone (updates = 0)"
+        )
         self.say(
-            f"train: run {self.run_dir}, updates {start + 1}..{config.updates}, {config.decisions_per_update} "
-            f"trained decisions per update, {config.workers} {config.backend} worker(s), learner on {self.device}"
+            f"train: run {self.run_dir}, {plan}, {config.workers} {config.backend} worker(s), learner on {self.device}"
         )
         progress = _Progress(self, start)
         checkpoint: Path | None = None
         try:
-            if config.imitate and not self.counters.get("imitated"):
+            if warm_start:
                 self._warm_start(writer)
             for update in range(start, config.updates):
                 began = time.perf_counter()
+                assert backend is not None  # made whenever updates remain
                 samples = Samples.concatenate(backend.collect(update, self.weights(), config.decisions_per_update))
                 collected = time.perf_counter()
                 statistics = ppo_update(
@@ -223,7 +242,8 @@ class Trainer:
             self._say_interrupted(f"at update {self.counters['update']}")
             raise
         finally:
-            backend.close()
+            if backend is not None:
+                backend.close()
             writer.flush()
         try:
             rows = self._final_evaluation(writer)
@@ -429,7 +449,8 @@ class Trainer:
     def _final_evaluation(self, writer: Any) -> list[dict[str, Any]]:
         config = self.config
         hparams = {k: (v if isinstance(v, (int, float, str, bool)) else str(v)) for k, v in config.to_dict().items()}
-        metrics: dict[str, float] = {"final/decisions_per_s": self.counters["decisions"] / self.counters["seconds"]}
+        seconds = self.counters["seconds"]  # 0 without updates: a warm start alone has no self-play rate
+        metrics: dict[str, float] = {"final/decisions_per_s": self.counters["decisions"] / seconds} if seconds else {}
         rows: list[dict[str, Any]] = []
         if config.final_eval_deals and config.eval_opponents:
             self.say(f"train: final evaluation, {config.final_eval_deals} deal pairs per opponent")

@@ -71,6 +71,38 @@ def test_readme_main_job_in_smoke_form(tmp_path: Path) -> None:
     assert expected | {"hands/contract", "throughput/decisions_per_s"} <= tags
 
 
+def test_a_run_without_updates_is_the_warm_start_alone(tmp_path: Path, capsys) -> None:
+    """updates = 0: the imitation warm start, its checkpoint (update 0) and policy export, then the
+    final evaluation; resuming it trains nothing."""
+    warm = ["--imitate", "heuristic", "--imitation-hands", "6", "--updates", "0", "--final-eval-deals", "2"]
+    assert run_cli([*TINY, *warm, "--out-dir", str(tmp_path), "--run-name", "w"]) == 0
+    said = capsys.readouterr().err
+    run = tmp_path / "w"
+    assert "the warm start alone" in said and "imitation: done" in said and "final evaluation" in said
+    assert [path.name for path in (run / "checkpoints").glob("*.pt")] == ["update_000000.pt"]
+    payload = load_checkpoint(run / "checkpoints" / "update_000000.pt")
+    assert payload["counters"]["imitated"] and payload["counters"]["update"] == 0
+    assert (run / "policy.pt").is_file() and (run / "evaluation.txt").read_text().startswith("final evaluation")
+    assert run_cli(["--resume", str(run)]) == 0
+    assert "nothing to train" in capsys.readouterr().err
+
+
+def test_initial_policy_starts_the_run_from_another_runs_weights(tmp_path: Path, capsys) -> None:
+    """initial_policy: the run's policy starts as that checkpoint's; a network of another shape is
+    refused with the difference named, not a traceback."""
+    small = {"workers": 0, "hidden": [16], "critic_hidden": [16]}
+    exported = _policy_export(tmp_path)
+    first = load_checkpoint(exported)["policy"]
+    started = Trainer(build_config({**small, "initial_policy": str(exported), "seed": 5}), tmp_path / "a")
+    assert tensors_equal({k: v.cpu() for k, v in started.policy.state_dict().items()}, first)
+    fresh = Trainer(build_config({**small, "seed": 5}), tmp_path / "b")
+    assert not tensors_equal({k: v.cpu() for k, v in fresh.policy.state_dict().items()}, first)
+    with pytest.raises(SystemExit):
+        run_cli([*TINY, "--hidden", "24", "--initial-policy", str(exported), "--out-dir", str(tmp_path)])
+    said = capsys.readouterr().err
+    assert "initial_policy" in said and "hidden" in said and "Traceback" not in said
+
+
 def test_resume_after_kill_equals_straight_run(tmp_path: Path) -> None:
     """4 updates straight == 2 updates, SIGKILL, resume from the update-2 checkpoint, 2 more."""
     straight = [*TINY, "--updates", "4", "--checkpoint-every", "2", "--out-dir", str(tmp_path), "--run-name", "a"]
@@ -547,11 +579,13 @@ def test_imitation_data_of_every_variant_pays_each_seat_its_own_margin(variant: 
 
     config = build_config({"workers": 0, "imitate": "heuristic", "imitation_hands": 4, "rules": {"variant": variant}})
     data = chunk_arrays((config, 0, 4, None))
-    records, labels, card_values = play_records(config.imitate, config.rule_set(), 4, [config.seed, 2**31 + 1, 0])
+    played = play_records(config.imitate, config.rule_set(), 4, [config.seed, 2**31 + 1, 0])
+    records, labels, card_values = played.records, played.actions, played.card_values
     assert {record["variant"] for record in records} == {variant}
     arrays = to_arrays(records, config.reward_scale)
     np.testing.assert_array_equal(labels, arrays["action"])  # the teacher played: its labels are the actions
     assert card_values.shape == (len(labels), 24) and np.isnan(card_values).all()  # the heuristic values nothing
+    assert np.isnan(played.call_values).all()  # no auction simulated unless asked
     teams = config.rule_set().teams
     expected = (
         np.array(
@@ -640,14 +674,13 @@ def test_auction_only_hands_are_the_heuristics_with_the_teachers_bids(tmp_path: 
     assert (teacher_only["action"] >= card0).any()  # the teacher's own hands: every decision kind
     assert len(auction["action"]) > 0 and (auction["action"] < card0 - 4).all()  # bids, passes only
     # The positions are the heuristic's auctions: the random teacher's labels differ from its bids.
-    records, labels, _ = imitation.play_records(
-        "random", Rules(), 2, [config.seed, 2**31 + 1, 1], "heuristic", ["auction"]
-    )
+    played = imitation.play_records("random", Rules(), 2, [config.seed, 2**31 + 1, 1], "heuristic", ["auction"])
+    records, labels = played.records, played.actions
     kit = variant_kit(Rules())
     decisions = [(game.phase.decision, action) for record in records for game, _, action in kit.decisions(record)]
     assert [kind == "auction" for kind, _ in decisions] == (labels >= 0).tolist()
-    played = np.array([action for _, action in decisions])
-    assert (played[labels >= 0] != labels[labels >= 0]).any()  # the heuristic bid, the random teacher labelled
+    actions = np.array([action for _, action in decisions])
+    assert (actions[labels >= 0] != labels[labels >= 0]).any()  # the heuristic bid, the random teacher labelled
     folder = tmp_path / "labels"
     data = imitation.collect_imitation_data(config, folder=folder)
     assert imitation.load_labels(folder)[0]["auction_hands"] == 3
@@ -665,7 +698,8 @@ def test_a_student_plays_the_hands_while_the_teacher_labels_every_decision() -> 
     from pinochle_env.variants import variant_kit
     from pinochle_train.imitation import play_records
 
-    records, labels, _ = play_records("heuristic", Rules(), 2, [3], student="random")
+    played = play_records("heuristic", Rules(), 2, [3], student="random")
+    records, labels = played.records, played.actions
     kit = variant_kit(Rules())
     decisions = [(game.clone(), seat, action) for record in records for game, seat, action in kit.decisions(record)]
     assert len(labels) == len(decisions)
@@ -673,6 +707,24 @@ def test_a_student_plays_the_hands_while_the_teacher_labels_every_decision() -> 
     teachers = [load_agent("heuristic", int(seed)) for seed in seeds]
     assert all(label == decide(teachers[seat], game) for label, (game, seat, _) in zip(labels, decisions, strict=True))
     assert any(label != action for label, (_, _, action) in zip(labels, decisions, strict=True))
+
+
+def test_labels_of_a_redealt_hand_are_dropped_with_its_deal(monkeypatch) -> None:
+    """Under all_pass = "redeal" a deal every seat passed is abandoned and its record never made: its
+    auction's labels go with it, so the labels line up with the recorded decisions (a random student
+    passes round often enough)."""
+    from pinochle_env.games.partnership.game import Game as PartnershipGame
+    from pinochle_env.records import to_arrays
+    from pinochle_train.imitation import play_records
+
+    deals = []
+    original = PartnershipGame._start_hand
+    monkeypatch.setattr(PartnershipGame, "_start_hand", lambda game, *args: deals.append(1) or original(game, *args))
+    rules = Rules(all_pass="redeal")
+    played = play_records("heuristic", rules, 30, [4], student="random", simulate_auction=True)
+    assert len(deals) > 30  # some deal was passed round and dealt again
+    arrays = to_arrays(played.records)
+    assert len(played.actions) == len(arrays["action"]) == len(played.card_values) == len(played.call_values)
 
 
 def test_dagger_rounds_train_a_student_that_plays_the_later_rounds_and_resume(tmp_path: Path, monkeypatch) -> None:
@@ -739,7 +791,8 @@ def test_search_labels_keep_the_card_values_the_search_chose_by() -> None:
     from pinochle_train.imitation import chunk_arrays, play_records
 
     spec = "mix:auction=heuristic,default=pimc:samples=2"
-    records, labels, card_values = play_records(spec, Rules(), 1, [5])
+    played = play_records(spec, Rules(), 1, [5])
+    records, labels, card_values = played.records, played.actions, played.card_values
     kit = variant_kit(Rules())
     decisions = [(game.clone(), action) for record in records for game, _, action in kit.decisions(record)]
     card0 = card_action0(Rules())
@@ -769,18 +822,47 @@ def test_the_cloning_loss_takes_the_teachers_choice_or_its_soft_targets() -> Non
     logits = torch.randn(3, 40)
     values = torch.full((3, 24), float("nan"))
     values[1, [2, 5, 9]] = torch.tensor([10.0, 0.0, 4.0])
-    batch = {"action": torch.tensor([7, card0 + 5, 9]), "card_values": values}
+    no_calls = torch.full((3, 4), float("nan"))
+    batch = {"action": torch.tensor([7, card0 + 5, 9]), "card_values": values, "call_values": no_calls}
     hard = torch.nn.functional.cross_entropy(logits, batch["action"])
-    assert torch.allclose(cloning_loss(logits, batch, card0, 0.0), hard)
+    assert torch.allclose(cloning_loss(logits, batch, card0, 0.0, 20.0), hard)
     log_p = torch.log_softmax(logits, dim=1)
     target = torch.softmax(torch.tensor([10.0, 0.0, 4.0]) / 5.0, dim=0)
     soft_row = -(target * log_p[1, [card0 + 2, card0 + 5, card0 + 9]]).sum()
     expected = (-log_p[0, 7] + soft_row - log_p[2, 9]) / 3
-    assert torch.allclose(cloning_loss(logits, batch, card0, 5.0), expected)
+    assert torch.allclose(cloning_loss(logits, batch, card0, 5.0, 20.0), expected)
     best = (-log_p[0, 7] - log_p[1, card0 + 2] - log_p[2, 9]) / 3  # the best card, not the action (card 5)
-    assert torch.allclose(cloning_loss(logits, batch, card0, 1e-4), best)
+    assert torch.allclose(cloning_loss(logits, batch, card0, 1e-4, 20.0), best)
     unvalued = {**batch, "card_values": torch.full((3, 24), float("nan"))}  # a teacher that values nothing
-    assert torch.allclose(cloning_loss(logits, unvalued, card0, 5.0), hard)
+    assert torch.allclose(cloning_loss(logits, unvalued, card0, 5.0, 20.0), hard)
+
+
+def test_the_cloning_loss_regresses_the_call_logits_on_simulated_values() -> None:
+    """A row with simulated call values: the squared error of the call logits' deviations from their
+    mean against the values' deviations over value_temperature (weighted), in place of its
+    cross-entropy; the logits' common level is free, and logits that match the values cost nothing."""
+    from pinochle_train.cloning import REGRESSION_WEIGHT, cloning_loss
+
+    torch.manual_seed(0)
+    logits = torch.randn(2, 40)
+    calls = torch.full((2, 4), float("nan"))
+    calls[1, [0, 2, 3]] = torch.tensor([100.0, -20.0, 40.0])
+    batch = {
+        "action": torch.tensor([7, 2]),
+        "card_values": torch.full((2, 24), float("nan")),
+        "call_values": calls,
+    }
+    log_p = torch.log_softmax(logits, dim=1)
+    predicted = logits[1, [0, 2, 3]] - logits[1, [0, 2, 3]].mean()
+    target = (calls[1, [0, 2, 3]] - calls[1, [0, 2, 3]].mean()) / 20.0
+    expected = (-log_p[0, 7] + REGRESSION_WEIGHT * (predicted - target).square().mean()) / 2
+    assert torch.allclose(cloning_loss(logits, batch, 6, 0.0, 20.0), expected)
+    fitted = logits.clone()
+    fitted[1, [0, 2, 3]] = calls[1, [0, 2, 3]] / 20.0 + 3.0  # the values, shifted: no regression loss
+    assert torch.allclose(cloning_loss(fitted, batch, 6, 0.0, 20.0), -torch.log_softmax(fitted, dim=1)[0, 7] / 2)
+    masked = fitted.clone()
+    masked[1, 1] = -1e9  # a masked call among the columns is no part of the row's loss
+    assert torch.allclose(cloning_loss(masked, batch, 6, 0.0, 20.0), -torch.log_softmax(masked, dim=1)[0, 7] / 2)
 
 
 def test_imitation_warm_start_learns_the_bots_choices(tmp_path: Path) -> None:
