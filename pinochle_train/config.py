@@ -439,8 +439,17 @@ def check_agent_specs(config: TrainConfig, rules: Rules) -> None:
     """Load every agent spec of the config and check that it plays ``rules``, so that a bad spec
     stops the run before its first update rather than at an evaluation."""
     from agents.base import check_plays
+    from agents.neural.agent import resolve_checkpoint
     from agents.registry import load_agent
 
+    if config.initial_policy:
+        try:
+            resolve_checkpoint(config.initial_policy, rules.variant)
+        except ValueError as error:
+            raise ValueError(
+                f"config initial_policy={config.initial_policy!r}: {error} (a pipeline's later stage starts "
+                "from an earlier stage's run: train that one first, as the preset's comment says)"
+            ) from None
     specs = [("imitate", config.imitate)] if config.imitate else []
     specs += [("eval_opponents", spec) for spec in config.eval_opponents]
     for name, spec in specs:

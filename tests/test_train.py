@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -515,7 +516,8 @@ def test_help_documents_every_field(capsys: pytest.CaptureFixture) -> None:
 
     assert "Without --config a run uses the 'default' preset" in " ".join(text.split())
     updates = load_preset("default")["updates"]
-    assert updates != TrainConfig().updates and f"PPO updates to run (default: {updates})" in text
+    updates_help = " ".join(text[text.index("\n  --updates INT") :].split("--decisions-per-update")[0].split())
+    assert updates != TrainConfig().updates and updates_help.endswith(f"(default: {updates})"), updates_help
     assert "--backend {local,ray}" in text and "--device {auto,cpu,cuda}" in text
 
 
@@ -540,11 +542,22 @@ def test_rules_preset_then_rule_switches() -> None:
         cli.build_parser().parse_args(["--rules-preset", "nosuch"])
 
 
-def test_presets_are_valid() -> None:
+def test_presets_are_valid(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every preset builds; a later stage of a pipeline (initial_policy) needs its earlier stage's
+    run, refused with a message until it exists (here the bundled agent stands in for it)."""
+    from agents.neural.agent import BUNDLED
     from pinochle_train.config import CONFIG_DIR, load_preset
 
-    for path in sorted(CONFIG_DIR.glob("*.toml")):
-        values = load_preset(str(path))
+    monkeypatch.chdir(tmp_path)
+    presets = [load_preset(str(path)) for path in sorted(CONFIG_DIR.glob("*.toml"))]
+    stages = [values for values in presets if values.get("initial_policy")]
+    assert stages, "no preset of a pipeline's later stage"
+    with pytest.raises(ValueError, match=r"initial_policy=.*train that one first"):
+        build_config(stages[0])
+    for values in stages:
+        Path(values["initial_policy"]).mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(BUNDLED, Path(values["initial_policy"]) / "policy.pt")
+    for values in presets:
         build_config(values)
 
 
