@@ -310,6 +310,10 @@ def _worker_init() -> None:
     os.environ["OMP_NUM_THREADS"] = "1"
 
 
+#: Seconds between checks, while no job finishes, that every worker process of a pool is alive.
+WATCH_SECONDS = 1.0
+
+
 class WorkerFailure(RuntimeError):
     """A job raised, or a worker process died: the run stops, with the pairs finished so far kept.
 
@@ -336,7 +340,9 @@ def execute(jobs: list[Any], workers: int, play: Callable[[Any], Any] = play_job
     A job that raises, or a worker process that dies (killed, out of memory), ends the iteration
     with a :class:`WorkerFailure` after the lines of the jobs already finished: the pool is a
     :class:`concurrent.futures.ProcessPoolExecutor`, which reports a dead worker
-    (``BrokenProcessPool``) where ``multiprocessing.Pool`` waits for its lost job for ever.
+    (``BrokenProcessPool``) where ``multiprocessing.Pool`` waits for its lost job for ever, and
+    while no job finishes the workers are checked every :data:`WATCH_SECONDS` for the one death
+    the pool misses (:func:`_lost_a_worker`).
 
     The workers are spawned, not forked: a child forked from a process whose PyTorch has already
     run multi-threaded work (the trainer's evaluations, a checkpoint loaded for validation) can
@@ -359,7 +365,9 @@ def execute(jobs: list[Any], workers: int, play: Callable[[Any], Any] = play_job
         pending = {executor.submit(play, job): job for job in jobs}
         failure: WorkerFailure | None = None
         while pending and failure is None:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            done, _ = wait(pending, timeout=WATCH_SECONDS, return_when=FIRST_COMPLETED)
+            if not done and _lost_a_worker(executor):
+                _release_results(executor)  # the pool then fails the pending jobs: BrokenProcessPool
             for future in done:
                 job = pending.pop(future)
                 raised = future.exception()
@@ -377,6 +385,32 @@ def execute(jobs: list[Any], workers: int, play: Callable[[Any], Any] = play_job
         _stop(executor, now=not finished)
 
 
+def _pool_processes(executor: ProcessPoolExecutor) -> list[Any]:
+    """The pool's worker processes (``ProcessPoolExecutor`` keeps them in ``_processes``)."""
+    return list((getattr(executor, "_processes", None) or {}).values())
+
+
+def _lost_a_worker(executor: ProcessPoolExecutor) -> bool:
+    """Whether a worker process of the pool has died. The pool notices a death itself, except when
+    the worker was killed in the middle of sending a result: its reader then waits for the rest of
+    that message for ever, and no job ever finishes."""
+    return any(not process.is_alive() for process in _pool_processes(executor))
+
+
+def _release_results(executor: ProcessPoolExecutor) -> None:
+    """Stop the other workers and close this process's end of the pool's result pipe, so that a
+    reader waiting for the rest of a dead worker's message reads end-of-file instead: the pool then
+    treats it as the broken pool it is and fails the pending jobs."""
+    processes = _pool_processes(executor)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=10)
+    writer = getattr(getattr(executor, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        writer.close()
+
+
 def _failure(job: Any, error: BaseException) -> WorkerFailure:
     if isinstance(error, BrokenProcessPool):
         return WorkerFailure("a worker process died while playing (killed by a signal, or out of memory?)")
@@ -392,7 +426,7 @@ def _stop(executor: ProcessPoolExecutor, now: bool) -> None:
         if terminate is not None:
             terminate()
         else:
-            for process in list((getattr(executor, "_processes", None) or {}).values()):
+            for process in _pool_processes(executor):
                 process.terminate()
     executor.shutdown(wait=True, cancel_futures=True)
 

@@ -255,6 +255,38 @@ def test_a_killed_worker_ends_the_run_with_the_results_kept_for_resume(tmp_path)
     assert len(ids) == len(set(ids)) and set(range(max(done) + 3)) <= set(ids)
 
 
+def die_halfway_through_sending(job: float) -> float:
+    """A pool job that writes the first bytes of a result message to the pool's result pipe and
+    then kills its own worker: the moment at which SIGKILL left a run waiting for ever."""
+    import struct
+
+    frame = sys._getframe()
+    while "result_queue" not in frame.f_locals:  # concurrent.futures.process._process_worker's
+        frame = frame.f_back
+    pipe = frame.f_locals["result_queue"]._writer  # the worker's end of the pool's result pipe
+    os.write(pipe.fileno(), struct.pack("!i", 1000) + b"half")  # a 1,000-byte message's first 4 bytes
+    os.kill(os.getpid(), signal.SIGKILL)
+    return job
+
+
+def test_a_worker_killed_while_sending_its_result_ends_the_run():
+    """A worker killed in the middle of sending a result leaves the pool's reader waiting for the
+    rest of the message, which never comes: the run still ends, with the worker failure."""
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1])\n"
+        "from agents.arena import WorkerFailure, execute\n"
+        "from test_arena import die_halfway_through_sending\n"
+        "try:\n"
+        "    list(execute([1.0, 2.0], 2, play=die_halfway_through_sending))\n"
+        "except WorkerFailure as error:\n"
+        "    print('ended:', error)\n"
+    )
+    command = [sys.executable, "-c", code, str(Path(__file__).parent)]
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "ended: a worker process died" in result.stdout, result.stdout + result.stderr
+
+
 def test_a_job_that_raises_in_a_worker_ends_the_run_naming_it():
     """The lines of jobs finished before the failure still come out; the error names the job and
     carries the worker's traceback."""
