@@ -66,6 +66,7 @@ from pinochle_env.variants import variant_kit
 
 from .cloning import cloning_loss
 from .config import CHUNK_HANDS, TrainConfig, auction_chunks, chunk_hands, imitation_chunks
+from .simulated import auction_values
 
 #: The labels folder: its description file, the arrays of each chunk, and the format's version.
 LABELS_INFO = "labels.json"
@@ -80,7 +81,7 @@ class PlayedLabels:
     """Hands played for the warm start and their labels, one row per decision in record order (what
     :func:`~pinochle_env.records.to_arrays` lists): the teacher's ``actions`` (-1 where it labelled
     nothing), its ``card_values`` (float32, one column per card type, NaN where it gave none: every
-    other decision kind, or an agent that values nothing) and the ``simulated_values`` of the legal
+    other decision kind, or an agent that values nothing) and the ``call_values``, simulated, of the legal
     auction calls (float32, one column per call action id: the bids, pass and pass with help; NaN
     where none: :mod:`.simulated`)."""
 
@@ -157,8 +158,6 @@ class _CallSimulation:
         self.calls = call_count(rules)
 
     def row(self, game: Any) -> np.ndarray:
-        from .simulated import auction_values
-
         row = np.full(self.calls, np.nan, np.float32)
         if game.phase.decision == "auction" and len(game.legal_actions()) > 1:
             for action, value in auction_values(game, self.heuristic, self.rng).items():

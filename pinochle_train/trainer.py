@@ -197,10 +197,11 @@ class Trainer:
                 return self._finished(writer)
             finally:
                 writer.close()
-        backend = make_backend(config, self.log) if start < config.updates else None
+        self_play = start < config.updates
+        backend = make_backend(config, self.log) if self_play else None
         plan = (
             f"updates {start + 1}..{config.updates}, {config.decisions_per_update} trained decisions per update"
-            if start < config.updates
+            if self_play
             else "the warm start alone (updates = 0)"
         )
         self.say(
