@@ -42,7 +42,7 @@ FEATURES = ("none", "partnership")
 #: to the card actions' logits; needs the partnership features).
 POLICY_HEADS = ("flat", "cards")
 #: Who labels the warm start's auction (``auction_labels``).
-AUCTION_LABELS = ("teacher", "simulated")
+AUCTION_LABELS = ("teacher", "simulated", "simulated_rest")
 
 
 def _field(default: Any, help: str) -> Any:
@@ -126,12 +126,14 @@ class TrainConfig:
     )
     auction_labels: str = _field(
         "teacher",
-        "who labels the warm start's auction decisions: teacher (the imitated agent's calls) or simulated (each "
-        "legal call valued by playing the true deal out on the search kernel; the auction's logits are fitted to "
-        "those values by regression: the learned bidding, partnership game)",
+        "who labels the warm start's auction decisions: teacher (the imitated agent's calls), simulated (each "
+        "legal call valued by playing the true deal out on the search kernel, a pass as the high bidder declaring; "
+        "the auction's logits are fitted to those values by regression: the learned bidding, partnership game) or "
+        "simulated_rest (the same, a pass valued where the rest of the auction, called by the heuristic, ends)",
     )
     value_temperature: float = _field(
-        20.0, "points of simulated value per logit (auction_labels = simulated): the policy's softmax over calls"
+        20.0,
+        "points of simulated value per logit (auction_labels = simulated, simulated_rest): the softmax over calls",
     )
     imitation_coef: float = _field(
         0.0,

@@ -30,7 +30,8 @@ cards were nearly as good, so each label teaches more.
 With ``auction_labels = "simulated"`` the auction is learned from values instead of the teacher's
 calls: at every auction decision of every warm-start hand (the teacher's, the students' and the
 auction-only hands) each legal call is valued by playing the true deal out on the search kernel
-(:mod:`.simulated`, ``call_values``), and the policy's auction logits are fitted to those values by
+(:mod:`.simulated`, ``call_values``; ``"simulated_rest"`` values a pass where the rest of the
+auction, called by the heuristic, ends), and the policy's auction logits are fitted to those values by
 regression (:func:`cloning_loss`). Hundreds of thousands of such labels take minutes, and a network
 fitted to them bids like the search bot, whose bidding beat the heuristic's by about 20 points a
 hand with the same card play.
@@ -99,6 +100,7 @@ def play_records(
     student: str | None = None,
     decisions: Collection[str] | None = None,
     simulate_auction: bool = False,
+    rest_of_auction: bool = False,
 ) -> PlayedLabels:
     """``hands`` hands in the game of ``rules`` with the labels of the agent ``spec`` (see
     :class:`PlayedLabels`). Every seat plays ``spec``'s choice, or with a ``student`` spec the
@@ -106,15 +108,16 @@ def play_records(
     :data:`~pinochle_env.protocol.DECISIONS`) ``spec`` labels only those, the label elsewhere being
     -1 (the student must then be given). With ``simulate_auction`` every auction decision with a
     choice also gets its calls' values simulated on the true deal
-    (:func:`pinochle_train.simulated.auction_values`), on random streams of their own: the hands
-    are the same either way."""
+    (:func:`pinochle_train.simulated.auction_values`, a pass valued where the heuristic's rest of
+    the auction ends with ``rest_of_auction``), on random streams of their own: the hands are the
+    same either way."""
     if decisions is not None and student is None:
         raise ValueError("labelling only some decisions needs a student to play the others")
     kit = variant_kit(rules)
     rng = np.random.default_rng(np.random.SeedSequence(seed))
     teachers = [load_agent(spec, int(rng.integers(2**31))) for _ in range(kit.num_seats)]
     players = teachers if student is None else [load_agent(student, seat) for seat in range(kit.num_seats)]
-    simulation = _CallSimulation(seed, rules) if simulate_auction else None
+    simulation = _CallSimulation(seed, rules, rest_of_auction) if simulate_auction else None
     card0 = card_action0(rules)
     records: list[dict[str, Any]] = []
     labels: list[int] = []
@@ -152,7 +155,8 @@ class _CallSimulation:
     value at an auction decision with a choice (:func:`pinochle_train.simulated.auction_values`),
     on random streams of their own (so the hands are those played without them)."""
 
-    def __init__(self, seed: list[int], rules: Rules) -> None:
+    def __init__(self, seed: list[int], rules: Rules, rest_of_auction: bool) -> None:
+        self.rest_of_auction = rest_of_auction
         self.rng = np.random.default_rng(np.random.SeedSequence([*seed, 2**31 + 5]))
         self.heuristic = HeuristicAgent(int(self.rng.integers(2**31)))
         self.calls = call_count(rules)
@@ -160,7 +164,7 @@ class _CallSimulation:
     def row(self, game: Any) -> np.ndarray:
         row = np.full(self.calls, np.nan, np.float32)
         if game.phase.decision == "auction" and len(game.legal_actions()) > 1:
-            for action, value in auction_values(game, self.heuristic, self.rng).items():
+            for action, value in auction_values(game, self.heuristic, self.rng, self.rest_of_auction).items():
                 row[action] = value
         return row
 
@@ -217,7 +221,8 @@ def chunk_arrays(job: tuple[TrainConfig, int, int, Path | None]) -> dict[str, np
         [config.seed, 2**31 + 1, chunk],
         player,
         ("auction",) if auction_only else None,
-        simulate_auction=config.auction_labels == "simulated",
+        simulate_auction=config.auction_labels != "teacher",
+        rest_of_auction=config.auction_labels == "simulated_rest",
     )
     records, labels = played.records, played.actions
     arrays = to_arrays(records, config.reward_scale, states=config.critic_input == "state")
@@ -291,7 +296,7 @@ def collect_imitation_data(
     if jobs:
         # One-time set-up here, not in each worker (the search bot compiles its kernel, cached on disk).
         prepare(load_agent(config.imitate, config.seed), config.rule_set())
-        if config.auction_labels == "simulated":
+        if config.auction_labels != "teacher":
             from pinochle_env.kernel import compile_kernel
 
             compile_kernel()

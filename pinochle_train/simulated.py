@@ -8,12 +8,19 @@ its own knowledge), as the seat's team margin (its team's hand score minus the o
 - a **bid** of ``c``: the seat declares and the hand is played at ``c``, thrown in where it cannot
   be made (the contract beyond the team's meld plus every trick point) unless ``throw_in="never"``;
   one play-out serves every legal bid, which differ only in the contract it is scored against;
-- **pass** (and **pass with help**): the current high bidder declares at the high bid; before any
-  bid the dealer at 250 where the dealer is stuck, and nothing (a redeal) under
+- **pass** (and **pass with help**), by default: the current high bidder declares at the high bid;
+  before any bid the dealer at 250 where the dealer is stuck, and nothing (a redeal) under
   ``all_pass="redeal"``. The others' later calls are not simulated, as in the search bot's own
   bidding (:mod:`agents.simulation`), whose choice this is at a tiny fraction of its cost;
-- pass and pass with help are worth the same; the one the heuristic would call is preferred by
-  :data:`HELP_PREFERENCE` points, so that the help flag keeps the heuristic's meaning.
+- with ``rest_of_auction``, a pass is valued by the auction's end instead: the heuristic calls
+  the rest of it for the other seats (the seat is out), the last bidder declares at its bid (the
+  dealer at 250 where nobody bid and the dealer is stuck), and nothing is scored where everybody
+  passed under ``all_pass="redeal"``. Under that rule the default makes every pass before the
+  first bid worth nothing, though the seats after it would mostly bid and make: an agent fitted
+  to it passed such hands to the heuristic (the README's notes on the any-rules agent);
+- pass and pass with help are worth the same (the rest of the auction follows the heuristic's own
+  call of the two); that call is preferred by :data:`HELP_PREFERENCE` points, so that the help
+  flag keeps the heuristic's meaning.
 
 One deal is a noisy sample of what a call is worth given what the seat knows; a network fitted to
 many of them by regression (:func:`pinochle_train.cloning.cloning_loss`) learns the expectation
@@ -27,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.base import legal_mask
 from agents.heuristic import HeuristicAgent
 from pinochle_env.kernel.search import simulate_hands
 from pinochle_env.kernel.state import partnership_scores
@@ -36,10 +44,12 @@ from pinochle_env.switches import MIN_BID
 HELP_PREFERENCE = 5.0
 
 
-def auction_values(game: Any, heuristic: HeuristicAgent, rng: np.random.Generator) -> dict[int, float]:
+def auction_values(
+    game: Any, heuristic: HeuristicAgent, rng: np.random.Generator, rest_of_auction: bool = False
+) -> dict[int, float]:
     """Each legal call's simulated value (action id -> points of the seat's team margin) at the
-    partnership auction decision of ``game``; ``heuristic`` gives the play-outs' tie-breaks and the
-    help choice, ``rng`` their random streams."""
+    partnership auction decision of ``game``; ``heuristic`` gives the play-outs' tie-breaks, the
+    help choice and (``rest_of_auction``) the other seats' later calls, ``rng`` the random streams."""
     rules, layout, seat = game.rules, game.layout, game.to_act
     legal = game.legal_actions()
     dealt = np.array([list(hand) for hand in game.hands], dtype=np.int8)[None]
@@ -61,22 +71,39 @@ def auction_values(game: Any, heuristic: HeuristicAgent, rng: np.random.Generato
 
     calls = [a for a in legal if a in (layout.passing, layout.help)]
     if calls:
-        passing = _passing_value(game, dealt, order, seeds[1:], team)
-        preferred = layout.help if heuristic.helps(game.view(seat).hand, rules.run_extras) else layout.passing
+        helps = layout.help in calls and heuristic.helps(game.view(seat).hand, rules.run_extras)
+        preferred = layout.help if helps else layout.passing
+        declaring = _auction_end(game, preferred, heuristic) if rest_of_auction else _current_declarer(game)
+        passing = 0.0
+        if declaring is not None:
+            declarer, contract = declaring
+            played = simulate_hands(rules, dealt, declarer, contract, order=order, seeds=seeds[1:])
+            scores = partnership_scores(
+                rules, declarer, contract, played.meld, played.points, played.tricks, played.thrown
+            )
+            passing = float(scores[0, team] - scores[0, 1 - team])
         for call in calls:
             values[call] = passing - (HELP_PREFERENCE if len(calls) > 1 and call != preferred else 0.0)
     return values
 
 
-def _passing_value(game: Any, dealt: np.ndarray, order: list[int], seeds: np.ndarray, team: int) -> float:
-    """The team's margin when the seat passes (see the module docstring)."""
-    rules = game.rules
+def _current_declarer(game: Any) -> tuple[int, int] | None:
+    """Declarer and contract if the auction ended at the current high bid (None: a redeal)."""
     if game.high_bidder >= 0:
-        declarer, contract = game.high_bidder, game.high_bid
-    elif rules.all_pass == "redeal":
-        return 0.0
-    else:
-        declarer, contract = game.dealer, MIN_BID
-    played = simulate_hands(rules, dealt, declarer, contract, order=order, seeds=seeds)
-    scores = partnership_scores(rules, declarer, contract, played.meld, played.points, played.tricks, played.thrown)
-    return float(scores[0, team] - scores[0, 1 - team])
+        return game.high_bidder, game.high_bid
+    if game.rules.all_pass == "redeal":
+        return None
+    return game.dealer, MIN_BID
+
+
+def _auction_end(game: Any, call: int, heuristic: HeuristicAgent) -> tuple[int, int] | None:
+    """Declarer and contract where the seat makes the passing ``call`` and the heuristic calls the
+    rest of the auction (None: everybody passed and the deal is redealt)."""
+    rest = game.clone()
+    deal = rest.deal
+    rest.apply(call)
+    while rest.phase.decision == "auction" and rest.deal is deal:
+        rest.apply(heuristic.act(rest.view(rest.to_act), legal_mask(rest)))
+    if rest.deal is not deal:
+        return None
+    return rest.declarer, rest.contract
