@@ -329,7 +329,12 @@ def labels_identity(config: TrainConfig) -> dict[str, Any]:
         "chunk_hands": CHUNK_HANDS,
         # Recorded only for DAgger rounds, so that folders made before rounds existed still match.
         **({"rounds": config.imitation_rounds} if config.imitation_rounds > 1 else {}),
-        **({"auction_hands": config.imitation_auction_hands} if config.imitation_auction_hands else {}),
+        # The auction-only chunks are numbered after the teacher's, so their numbers depend on both.
+        **(
+            {"auction_hands": config.imitation_auction_hands, "teacher_hands": config.imitation_hands}
+            if config.imitation_auction_hands
+            else {}
+        ),
     }
 
 

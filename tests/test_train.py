@@ -697,6 +697,10 @@ def test_auction_only_hands_are_the_heuristics_with_the_teachers_bids(tmp_path: 
     folder = tmp_path / "labels"
     data = imitation.collect_imitation_data(config, folder=folder)
     assert imitation.load_labels(folder)[0]["auction_hands"] == 3
+    # Chunk 1 is an auction-only chunk here and would be a teacher's chunk with more teacher hands.
+    more_teacher_hands = build_config({**values, "imitation_hands": 4})
+    with pytest.raises(ValueError, match=r"labels made with other settings \(not this run's: teacher_hands\)"):
+        imitation.open_labels(folder, imitation.labels_identity(more_teacher_hands))
     assert len(data["action"]) == len(teacher_only["action"]) + len(auction["action"]) + len(
         imitation.chunk_arrays((config, 2, 1, None))["action"]
     )
