@@ -16,14 +16,15 @@ Usage::
     python benchmarks/bot_ladder.py --quick            # 40 + 10 + 4 deal pairs, to check that it runs
     python benchmarks/bot_ladder.py --milestones       # 4 rungs of 1000 deal pairs
     python benchmarks/bot_ladder.py --rule-sets        # 3 presets + 10 random rule sets, 500 pairs each
-    python benchmarks/bot_ladder.py --rung heuristic random 300 --rung pimc:samples=8 heuristic 50
+    python benchmarks/bot_ladder.py --rung heuristic random 300 --rung pimc:samples=8 heuristic 50 --dry-run
     python benchmarks/bot_ladder.py --out runs/ladder/full --resume   # continue an interrupted ladder
 
 The results go to ``docs/bot_ladder.json`` (``docs/bot_ladder_milestones.json`` with
 ``--milestones``, ``docs/rule_sets.json`` with ``--rule-sets``; ``--figures NAME`` for
 ``docs/NAME.json``), with the commit, date and machine
 (:mod:`figures`), from which the README's tables are made; ``--quick`` and ``--dry-run`` write
-nothing.
+nothing. Rungs of one's own (``--rung``) or other rules (``--rule``) need ``--figures NAME`` or
+``--dry-run``: they would otherwise overwrite the mode's figures with another pairing's.
 """
 
 from __future__ import annotations
@@ -134,6 +135,11 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(
                 "--rule-sets plays one pairing (at most one --rung) under its own rule sets: no --rule or --milestones"
             )
+    if (args.rung or args.rule) and not (args.figures or args.quick or args.dry_run):
+        parser.error(
+            "--rung and --rule change what the mode measures: name its figures with --figures NAME "
+            "(docs/NAME.json) or write none with --dry-run, so that the mode's own figures stay"
+        )
     rungs = [(a, b, int(n)) for a, b, n in args.rung] if args.rung else default
     base = args.out or Path("runs", "ladder", time.strftime("%Y%m%d-%H%M%S"))
     try:

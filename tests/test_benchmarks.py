@@ -43,3 +43,13 @@ def test_rule_sets_mode_plays_every_rule_set_and_refuses_a_rule(tmp_path: Path):
     assert all(f"({label})" in result.stdout for label, _ in _bot_ladder().rule_sets())
     refused = subprocess.run([*command, "--rule", "head_rule=none"], capture_output=True, text=True)
     assert refused.returncode == 2 and "no --rule" in refused.stderr
+
+
+def test_own_rungs_or_rules_need_a_figures_name_so_the_modes_figures_stay(tmp_path: Path):
+    """--rung or --rule without --figures (or --dry-run, --quick) is refused before anything plays,
+    instead of overwriting docs/bot_ladder.json or docs/rule_sets.json with another pairing."""
+    ladder = [sys.executable, str(BENCHMARKS / "bot_ladder.py"), "--workers", "1", "--out", str(tmp_path)]
+    for extra in (["--rule-sets", "--rung", "random", "random", "1"], ["--rule", "variant=cutthroat"]):
+        refused = subprocess.run([*ladder, *extra], capture_output=True, text=True)
+        assert refused.returncode == 2 and "--figures NAME" in refused.stderr, refused.stderr
+    assert not any(tmp_path.iterdir())  # refused before the first rung
