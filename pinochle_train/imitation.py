@@ -99,25 +99,25 @@ def play_records(
     seed: list[int],
     student: str | None = None,
     decisions: Collection[str] | None = None,
-    simulate_auction: bool = False,
-    rest_of_auction: bool = False,
+    auction_labels: str = "teacher",
 ) -> PlayedLabels:
     """``hands`` hands in the game of ``rules`` with the labels of the agent ``spec`` (see
     :class:`PlayedLabels`). Every seat plays ``spec``'s choice, or with a ``student`` spec the
     student's, ``spec`` only labelling; with ``decisions`` (kinds of
     :data:`~pinochle_env.protocol.DECISIONS`) ``spec`` labels only those, the label elsewhere being
-    -1 (the student must then be given). With ``simulate_auction`` every auction decision with a
-    choice also gets its calls' values simulated on the true deal
-    (:func:`pinochle_train.simulated.auction_values`, a pass valued where the heuristic's rest of
-    the auction ends with ``rest_of_auction``), on random streams of their own: the hands are the
-    same either way."""
+    -1 (the student must then be given). With ``auction_labels`` ``"simulated"`` or
+    ``"simulated_rest"`` (the config's values) every auction decision with a choice also gets its
+    calls' values simulated on the true deal (:func:`pinochle_train.simulated.auction_values`, a
+    pass valued where the heuristic's rest of the auction ends with ``"simulated_rest"``), on
+    random streams of their own: the hands are the same either way."""
     if decisions is not None and student is None:
         raise ValueError("labelling only some decisions needs a student to play the others")
     kit = variant_kit(rules)
     rng = np.random.default_rng(np.random.SeedSequence(seed))
     teachers = [load_agent(spec, int(rng.integers(2**31))) for _ in range(kit.num_seats)]
     players = teachers if student is None else [load_agent(student, seat) for seat in range(kit.num_seats)]
-    simulation = _CallSimulation(seed, rules, rest_of_auction) if simulate_auction else None
+    simulated = auction_labels != "teacher"
+    simulation = _CallSimulation(seed, rules, auction_labels == "simulated_rest") if simulated else None
     card0 = card_action0(rules)
     records: list[dict[str, Any]] = []
     labels: list[int] = []
@@ -151,7 +151,7 @@ def play_records(
 
 
 class _CallSimulation:
-    """The ``call_values`` rows of :func:`play_records` with ``simulate_auction``: each legal call's
+    """The ``call_values`` rows of :func:`play_records` with simulated auction labels: each legal call's
     value at an auction decision with a choice (:func:`pinochle_train.simulated.auction_values`),
     on random streams of their own (so the hands are those played without them)."""
 
@@ -221,8 +221,7 @@ def chunk_arrays(job: tuple[TrainConfig, int, int, Path | None]) -> dict[str, np
         [config.seed, 2**31 + 1, chunk],
         player,
         ("auction",) if auction_only else None,
-        simulate_auction=config.auction_labels != "teacher",
-        rest_of_auction=config.auction_labels == "simulated_rest",
+        auction_labels=config.auction_labels,
     )
     records, labels = played.records, played.actions
     arrays = to_arrays(records, config.reward_scale, states=config.critic_input == "state")

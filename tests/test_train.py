@@ -738,7 +738,7 @@ def test_labels_of_a_redealt_hand_are_dropped_with_its_deal(monkeypatch) -> None
     original = PartnershipGame._start_hand
     monkeypatch.setattr(PartnershipGame, "_start_hand", lambda game, *args: deals.append(1) or original(game, *args))
     rules = Rules(all_pass="redeal")
-    played = play_records("heuristic", rules, 30, [4], student="random", simulate_auction=True)
+    played = play_records("heuristic", rules, 30, [4], student="random", auction_labels="simulated")
     assert len(deals) > 30  # some deal was passed round and dealt again
     arrays = to_arrays(played.records)
     assert len(played.actions) == len(arrays["action"]) == len(played.card_values) == len(played.call_values)
