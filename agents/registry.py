@@ -180,7 +180,13 @@ class MixAgent:
 
 
 #: ``guided``'s parameters, and the policy it plays without ``checkpoint=``.
-GUIDED_PARAMETERS: dict[str, type] = {"checkpoint": str, "prior": float, "samples": int, "budget": float}
+GUIDED_PARAMETERS: dict[str, type] = {
+    "checkpoint": str,
+    "prior": float,
+    "bidding": str,
+    "samples": int,
+    "budget": float,
+}
 GUIDED_CHECKPOINT = "bundled"
 
 

@@ -1,4 +1,5 @@
-"""``guided``: the search bot's card values plus a policy's log-prior (agents.neural.guided)."""
+"""``guided``: the search bot's card values plus a policy's log-prior, bidding with the policy's
+calls or the search's (agents.neural.guided)."""
 
 from __future__ import annotations
 
@@ -46,6 +47,32 @@ def test_the_card_played_maximises_the_searched_value_plus_the_weighted_log_prio
     assert agent.act(view, mask) == legal[-1]
 
 
+def _auction_decision(rules: Rules, seed: int = 3):
+    """A game at an auction decision with a choice."""
+    game = new_game(rules, np.random.default_rng(seed))
+    assert game.phase.decision == "auction" and legal_mask(game).sum() > 1
+    return game
+
+
+@pytest.mark.parametrize("bidding", ["network", "search"])
+def test_the_auction_calls_are_the_policys_or_the_searchs(monkeypatch, bidding):
+    """``bidding=network`` makes the policy's call and never asks the search; ``bidding=search``
+    the other way round; both leave the card play to the search plus the prior."""
+    agent = load_agent(f"guided:bidding={bidding},samples=2,budget=0.2", seed=0)
+    game = _auction_decision(Rules())
+    view, mask = game.view(game.to_act), legal_mask(game)
+    legal = np.flatnonzero(mask).tolist()
+    asked: list[str] = []
+
+    def answer(who: str, action: int):
+        return lambda view, mask: asked.append(who) or action
+
+    monkeypatch.setattr(agent.policy, "act", answer("network", legal[0]))
+    monkeypatch.setattr(agent.search, "act", answer("search", legal[-1]))
+    assert agent.act(view, mask) == (legal[0] if bidding == "network" else legal[-1])
+    assert asked == [bidding]
+
+
 @pytest.mark.parametrize("variant", ["partnership", "two_hand"])
 def test_guided_search_plays_legal_hands_and_records_its_checkpoint(variant):
     """A whole hand of each game (the driver checks every action), with the bundled policy of that
@@ -66,5 +93,7 @@ def test_bad_guided_parameters_are_refused_by_name():
         load_agent("guided:prior=-1")
     with pytest.raises(ValueError, match="checkpoint file not found"):
         load_agent("guided:checkpoint=nosuch.pt")
+    with pytest.raises(ValueError, match="bidding must be one of network, search, got 'heuristic'"):
+        load_agent("guided:bidding=heuristic")
     with pytest.raises(ValueError, match="unknown parameter 'depth=2' for agent 'guided'"):
         load_agent("guided:depth=2")

@@ -1,4 +1,4 @@
-"""``guided``: the search bot's card play guided by a trained policy's prior (network-guided search).
+"""``guided``: the search bot guided by a trained policy (network-guided search).
 
 For a card with a choice, :class:`GuidedSearchAgent` has ``pimc`` value every legal card on its
 sampled deals (:meth:`agents.pimc.PIMCAgent.card_values`, the seat's average hand-score margin)
@@ -11,12 +11,17 @@ where ``p`` is the policy's probability of the card
 dozen deals, is noisy and blind to what a deal sample cannot show (strategy fusion: it plays each
 deal as if it saw every hand); the network has seen hundreds of thousands of positions. ``prior``
 is in points per unit of log-probability (``prior=2``: a card the network finds e times less likely
-needs 2 more points of searched value; the README's "Search" says how it was picked). Every other
-decision (bidding, trump, passing, throw-in) is ``pimc``'s own, as are positions where no deal can
-be drawn.
+needs 2 more points of searched value; the README's "Search" says how it was picked).
 
-Parameters, with their defaults (``guided:checkpoint=bundled,prior=2,samples=24,budget=1.0``):
-``checkpoint`` (a ``checkpoint:`` path or bundled name), ``prior``, and ``pimc``'s ``samples`` and
+The auction's calls are the policy's by default (``bidding=network``): the bundled policies learned
+to bid from simulated values of every call over tens of thousands of hands, where ``pimc``'s
+bidding (:mod:`agents.simulation`) plays out a few dozen deals per decision; with
+``bidding=search`` they are ``pimc``'s. Every other decision (trump, passing, throw-in) is
+``pimc``'s own, as are positions where no deal can be drawn.
+
+Parameters, with their defaults
+(``guided:checkpoint=bundled,prior=2,bidding=network,samples=24,budget=1.0``): ``checkpoint`` (a
+``checkpoint:`` path or bundled name), ``prior``, ``bidding``, and ``pimc``'s ``samples`` and
 ``budget``. The plain search bot stays free of PyTorch; this agent needs it (the ``train`` extra).
 """
 
@@ -33,23 +38,31 @@ from pinochle_env.switches import Rules
 
 from .agent import load_checkpoint_agent
 
+#: Who makes the auction's calls: the policy, or the search bot.
+BIDDERS = ("network", "search")
+
 
 class GuidedSearchAgent:
-    """``pimc`` whose card choice adds a policy's log-prior to each card's searched value."""
+    """``pimc`` whose card choice adds a policy's log-prior to each card's searched value, bidding
+    with the policy's calls (or the search's, ``bidding="search"``)."""
 
     def __init__(
         self,
         seed: int | None = None,
         checkpoint: str = "bundled",
         prior: float = 2.0,
+        bidding: str = "network",
         samples: int | None = None,
         budget: float | None = None,
     ) -> None:
         if not (math.isfinite(prior) and prior >= 0):
             raise ValueError(f"guided parameter prior must be a number >= 0 (points per log-probability), got {prior}")
+        if bidding not in BIDDERS:
+            raise ValueError(f"guided parameter bidding must be one of {', '.join(BIDDERS)}, got {bidding!r}")
         self.policy = load_checkpoint_agent(checkpoint, seed)  # names a missing file, then a missing PyTorch
-        self.name = f"guided:checkpoint={checkpoint},prior={prior:g}"
+        self.name = f"guided:checkpoint={checkpoint},prior={prior:g},bidding={bidding}"
         self.prior = prior
+        self.bidding = bidding
         self.search = PIMCAgent(seed, samples=samples, budget=budget)
 
     def reset(self, seed: int | None = None) -> None:
@@ -65,6 +78,8 @@ class GuidedSearchAgent:
         prepare(self.search, rules)
 
     def act(self, view: Any, mask: np.ndarray) -> int:
+        if self.bidding == "network" and view.phase.decision == "auction":
+            return self.policy.act(view, mask)
         legal = np.flatnonzero(mask).tolist()
         if len(legal) == 1 or view.phase.name not in PLAY_PHASES:
             return self.search.act(view, mask)
