@@ -420,14 +420,12 @@ def _failure(job: Any, error: BaseException) -> WorkerFailure:
 
 
 def _stop(executor: ProcessPoolExecutor, now: bool) -> None:
-    """Shut the pool down; ``now``: cancel what is queued and terminate the workers at once."""
+    """Shut the pool down; ``now``: cancel what is queued and stop the workers at once, their end of
+    the result pipe closed as for a lost worker (:func:`_release_results`): a worker terminated in
+    the middle of sending a result (Ctrl-C while a large result is in the pipe) otherwise leaves the
+    pool's reader waiting for the rest of it, and the shutdown with it, for ever."""
     if now:
-        terminate = getattr(executor, "terminate_workers", None)  # Python 3.14
-        if terminate is not None:
-            terminate()
-        else:
-            for process in _pool_processes(executor):
-                process.terminate()
+        _release_results(executor)
     executor.shutdown(wait=True, cancel_futures=True)
 
 

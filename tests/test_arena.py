@@ -203,12 +203,12 @@ def test_cli_interrupted_by_a_signal_resumes_without_loss_or_repeats(tmp_path):
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # Ctrl-C acts even if ignored here
     )
     results = out / RESULTS
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # generous: 2 loaded cores start the spawned workers slowly
     while not (results.exists() and results.stat().st_size > 20_000) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert process.poll() is None, f"the run ended before it could be interrupted: {process.communicate()[1]}"
     process.send_signal(signal.SIGINT)
-    _, stderr = process.communicate(timeout=30)
+    _, stderr = process.communicate(timeout=120)  # as generous: a run that hangs still fails
     assert process.returncode == 130, stderr
     assert "continue with --resume" in stderr
     done = {line["id"] for line in read_results(results)}
@@ -285,6 +285,41 @@ def test_a_worker_killed_while_sending_its_result_ends_the_run():
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert "ended: a worker process died" in result.stdout, result.stdout + result.stderr
+
+
+def send_half_then_wait(job: float) -> float:
+    """A pool job whose first worker writes the first bytes of a result message to the pool's result
+    pipe and then waits, as a worker does while the reader drains a large result; the other waits."""
+    if job == 1.0:
+        frame = sys._getframe()
+        while "result_queue" not in frame.f_locals:  # as in die_halfway_through_sending
+            frame = frame.f_back
+        os.write(frame.f_locals["result_queue"]._writer.fileno(), b"\x00\x00\x03\xe8half")
+    time.sleep(60)
+    return job
+
+
+def test_an_interruption_while_a_result_is_half_sent_ends_the_run():
+    """Ctrl-C while a worker is in the middle of sending a result: the workers are terminated and
+    the pool's reader, waiting for the rest of the message, must still let the run end (it once
+    waited for ever, as an interrupted arena run on 2 loaded cores did in CI)."""
+    code = (
+        "import signal, sys; sys.path.insert(0, sys.argv[1])\n"
+        "from agents.arena import execute\n"
+        "from test_arena import send_half_then_wait\n"
+        "def interrupt(signum, frame):\n"
+        "    raise KeyboardInterrupt\n"
+        "signal.signal(signal.SIGALRM, interrupt)\n"
+        "signal.alarm(4)\n"
+        "try:\n"
+        "    list(execute([1.0, 2.0], 2, play=send_half_then_wait))\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted')\n"
+    )
+    command = [sys.executable, "-c", code, str(Path(__file__).parent)]
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=50)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "interrupted", result.stdout + result.stderr
 
 
 def test_a_job_that_raises_in_a_worker_ends_the_run_naming_it():
