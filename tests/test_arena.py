@@ -255,56 +255,65 @@ def test_a_killed_worker_ends_the_run_with_the_results_kept_for_resume(tmp_path)
     assert len(ids) == len(set(ids)) and set(range(max(done) + 3)) <= set(ids)
 
 
-def die_halfway_through_sending(job: float) -> float:
-    """A pool job that writes the first bytes of a result message to the pool's result pipe and
-    then kills its own worker: the moment at which SIGKILL left a run waiting for ever."""
+def _send_half_a_result() -> None:
+    """In a pool worker: write the first bytes of a result message (a 1,000-byte message's first 4)
+    to the worker's end of the pool's result pipe."""
     import struct
 
     frame = sys._getframe()
     while "result_queue" not in frame.f_locals:  # concurrent.futures.process._process_worker's
         frame = frame.f_back
-    pipe = frame.f_locals["result_queue"]._writer  # the worker's end of the pool's result pipe
-    os.write(pipe.fileno(), struct.pack("!i", 1000) + b"half")  # a 1,000-byte message's first 4 bytes
+    pipe = frame.f_locals["result_queue"]._writer
+    os.write(pipe.fileno(), struct.pack("!i", 1000) + b"half")
+
+
+def die_halfway_through_sending(job: float) -> float:
+    """A pool job that sends half a result and then kills its own worker: the moment at which
+    SIGKILL left a run waiting for ever."""
+    _send_half_a_result()
     os.kill(os.getpid(), signal.SIGKILL)
     return job
+
+
+def send_half_then_wait(job: float) -> float:
+    """A pool job whose first worker sends half a result and then waits, as a worker does while the
+    reader drains a large result; the other only waits."""
+    if job == 1.0:
+        _send_half_a_result()
+    time.sleep(60)
+    return job
+
+
+def _run_with_pool_jobs(code: str, timeout: float) -> subprocess.CompletedProcess[str]:
+    """``code`` run by a fresh interpreter that can import this module's pool jobs by name (spawned
+    workers import them)."""
+    script = "import sys; sys.path.insert(0, sys.argv[1])\n" + code
+    command = [sys.executable, "-c", script, str(Path(__file__).parent)]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
 
 
 def test_a_worker_killed_while_sending_its_result_ends_the_run():
     """A worker killed in the middle of sending a result leaves the pool's reader waiting for the
     rest of the message, which never comes: the run still ends, with the worker failure."""
-    code = (
-        "import sys; sys.path.insert(0, sys.argv[1])\n"
+    result = _run_with_pool_jobs(
         "from agents.arena import WorkerFailure, execute\n"
         "from test_arena import die_halfway_through_sending\n"
         "try:\n"
         "    list(execute([1.0, 2.0], 2, play=die_halfway_through_sending))\n"
         "except WorkerFailure as error:\n"
-        "    print('ended:', error)\n"
+        "    print('ended:', error)\n",
+        timeout=60,
     )
-    command = [sys.executable, "-c", code, str(Path(__file__).parent)]
-    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert "ended: a worker process died" in result.stdout, result.stdout + result.stderr
-
-
-def send_half_then_wait(job: float) -> float:
-    """A pool job whose first worker writes the first bytes of a result message to the pool's result
-    pipe and then waits, as a worker does while the reader drains a large result; the other waits."""
-    if job == 1.0:
-        frame = sys._getframe()
-        while "result_queue" not in frame.f_locals:  # as in die_halfway_through_sending
-            frame = frame.f_back
-        os.write(frame.f_locals["result_queue"]._writer.fileno(), b"\x00\x00\x03\xe8half")
-    time.sleep(60)
-    return job
 
 
 def test_an_interruption_while_a_result_is_half_sent_ends_the_run():
     """Ctrl-C while a worker is in the middle of sending a result: the workers are terminated and
     the pool's reader, waiting for the rest of the message, must still let the run end (it once
     waited for ever, as an interrupted arena run on 2 loaded cores did in CI)."""
-    code = (
-        "import signal, sys; sys.path.insert(0, sys.argv[1])\n"
+    result = _run_with_pool_jobs(
+        "import signal\n"
         "from agents.arena import execute\n"
         "from test_arena import send_half_then_wait\n"
         "def interrupt(signum, frame):\n"
@@ -314,10 +323,9 @@ def test_an_interruption_while_a_result_is_half_sent_ends_the_run():
         "try:\n"
         "    list(execute([1.0, 2.0], 2, play=send_half_then_wait))\n"
         "except KeyboardInterrupt:\n"
-        "    print('interrupted')\n"
+        "    print('interrupted')\n",
+        timeout=50,
     )
-    command = [sys.executable, "-c", code, str(Path(__file__).parent)]
-    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=50)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "interrupted", result.stdout + result.stderr
 
