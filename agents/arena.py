@@ -398,9 +398,10 @@ def _lost_a_worker(executor: ProcessPoolExecutor) -> bool:
 
 
 def _release_results(executor: ProcessPoolExecutor) -> None:
-    """Stop the other workers and close this process's end of the pool's result pipe, so that a
-    reader waiting for the rest of a dead worker's message reads end-of-file instead: the pool then
-    treats it as the broken pool it is and fails the pending jobs."""
+    """Stop every worker and close this process's copy of the workers' end of the pool's result
+    pipe, so that a reader waiting for the rest of a message that a stopped or dead worker left half
+    sent reads end-of-file instead: the pool then treats it as the broken pool it is and fails the
+    pending jobs. Used when a worker is lost and when a run is interrupted (:func:`_stop`)."""
     processes = _pool_processes(executor)
     for process in processes:
         process.terminate()
@@ -420,10 +421,10 @@ def _failure(job: Any, error: BaseException) -> WorkerFailure:
 
 
 def _stop(executor: ProcessPoolExecutor, now: bool) -> None:
-    """Shut the pool down; ``now``: cancel what is queued and stop the workers at once, their end of
-    the result pipe closed as for a lost worker (:func:`_release_results`): a worker terminated in
-    the middle of sending a result (Ctrl-C while a large result is in the pipe) otherwise leaves the
-    pool's reader waiting for the rest of it, and the shutdown with it, for ever."""
+    """Shut the pool down; ``now``: cancel what is queued and stop the workers at once, as for a
+    lost worker (:func:`_release_results`): a worker terminated in the middle of sending a result
+    (Ctrl-C while a large result is in the pipe) otherwise leaves the pool's reader waiting for the
+    rest of it, and the shutdown with it, for ever."""
     if now:
         _release_results(executor)
     executor.shutdown(wait=True, cancel_futures=True)
