@@ -20,24 +20,41 @@ from agents.simulation import race
 from pinochle_env import Game, Rules, new_game
 from pinochle_env.kernel.search import COMPILING_MESSAGE
 
-GOLDEN = Path(__file__).with_name("data") / "pimc_heuristic_golden.json"
+DATA = Path(__file__).with_name("data")
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def golden_decisions(file: str, spec: str) -> tuple[set[str], set[str]]:
+    """Replay every position of a golden file (tests/data/make_pimc_golden.py) and check that ``spec``,
+    seeded as recorded, decides as recorded; the decision kinds and the games met."""
+    golden = json.loads((DATA / file).read_text(encoding="utf-8"))
+    kinds, games = set(), set()
+    for entry in golden["positions"]:
+        rules = Rules.from_mapping(entry["rules"])
+        game = new_game(rules, np.random.default_rng(0), dealer=entry["dealer"], deal=entry["deal"])
+        for text in entry["actions"]:
+            game.apply(game.layout.from_string(text))
+        agent = load_agent(spec, entry["agent_seed"])
+        assert game.layout.to_string(decide(agent, game)) == entry["decision"], (rules.variant, entry["actions"])
+        kinds.add(entry["phase"])
+        games.add(rules.variant)
+    return kinds, games
 
 
 def test_evaluate_heuristic_decides_as_the_original_bot():
     """On 119 seeded positions of every decision kind, ``pimc:evaluate=heuristic`` makes the
     decisions the original ``pimc`` made (recorded at 9cb0729 by tests/data/make_pimc_golden.py)."""
-    golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
-    kinds = set()
-    for entry in golden["positions"]:
-        rules = Rules.from_mapping(entry["rules"])
-        game = Game(rules, np.random.default_rng(0), dealer=entry["dealer"], deal=entry["deal"])
-        for text in entry["actions"]:
-            game.apply(game.layout.from_string(text))
-        agent = load_agent("pimc:evaluate=heuristic,samples=16,budget=60", entry["agent_seed"])
-        assert game.layout.to_string(decide(agent, game)) == entry["decision"], entry["actions"]
-        kinds.add(entry["phase"])
+    kinds, _ = golden_decisions("pimc_heuristic_golden.json", "pimc:evaluate=heuristic,samples=16,budget=60")
     assert kinds == {"auction", "trump", "passing", "throw_in", "play"}
+
+
+def test_search_decides_as_before_the_kernel_moved():
+    """On 391 seeded positions of every game and decision kind, ``pimc`` at its defaults (with a budget
+    that cannot bind) makes the decisions it made at 8673063, before the search and the kernel moved
+    between packages (recorded by tests/data/make_pimc_golden.py; another seed changes 71 of them)."""
+    kinds, games = golden_decisions("pimc_search_golden.json", "pimc:budget=1000")
+    assert kinds == {"auction", "trump", "passing", "throw_in", "play", "meld"}
+    assert games == {"partnership", "cutthroat", "two_hand"}
 
 
 def test_evaluate_heuristic_keeps_its_defaults_and_refusals():
