@@ -191,8 +191,8 @@ GUIDED_CHECKPOINT = "bundled"
 
 
 def _guided_search(seed: int | None = None, **parameters: Any) -> Agent:
-    """``guided:...`` (:mod:`agents.neural.guided`), imported when asked for: it needs PyTorch."""
-    from .neural.guided import GuidedSearchAgent
+    """``guided:...`` (:mod:`agents.search.guided`), imported when asked for: it needs PyTorch."""
+    from .search.guided import GuidedSearchAgent
 
     return GuidedSearchAgent(seed, **parameters)
 
@@ -205,7 +205,7 @@ def _load_builtins() -> None:
     _BUILTINS_LOADED = True
     from .heuristic import HeuristicAgent
     from .neural.agent import load_checkpoint_agent
-    from .pimc import PIMCAgent
+    from .search.pimc import PIMCAgent
 
     builtins: dict[str, tuple[Factory, dict[str, type]]] = {
         "random": (lambda seed=None: RandomAgent(seed), {}),

@@ -38,8 +38,9 @@ from pathlib import Path
 import numpy as np
 from figures import changed_switches, command_line, record
 
-from agents.arena import ArenaConfig, ArenaError, parse_rules, run_arena, validate
-from agents.runtime import usable_cpus
+from agents.arena import ArenaConfig, ArenaError, parse_rules, run_arena
+from agents.arena.runtime import usable_cpus
+from agents.arena.tournament import validate
 from pinochle_env.switches import PRESETS, Rules, random_rules
 
 #: The default ladder: (A, B, deal pairs).

@@ -28,8 +28,8 @@ from figures import command_line, record
 
 from agents.arena import parse_rules
 from agents.base import decide, prepare
-from agents.pimc import PIMCAgent
 from agents.registry import load_agent
+from agents.search.pimc import PIMCAgent
 from pinochle_env.variants import new_game
 
 

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import torch
 
-from agents.runtime import import_ray, usable_cpus
+from agents.arena.runtime import import_ray, usable_cpus
 from pinochle_train.backends import make_backend
 from pinochle_train.config import TrainConfig, build_config, load_preset
 from pinochle_train.ppo import ppo_update

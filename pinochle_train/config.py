@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.runtime import BACKENDS, import_ray
+from agents.arena.runtime import BACKENDS, import_ray
 from pinochle_env.switches import PRESETS, Rules, random_rules, rules_from_command_line
 from pinochle_env.variants import variant_kit
 

@@ -15,9 +15,10 @@ import shutil
 from pathlib import Path
 from typing import Any, TextIO
 
-from agents.arena import CONFIG, RESULTS, ArenaConfig, changed_checkpoints, provenance, read_results, run_arena
-from agents.arena_report import deal_pair_margin
-from agents.stats import wilson_interval
+from agents.arena import CONFIG, RESULTS, ArenaConfig, read_results, run_arena
+from agents.arena.report import deal_pair_margin
+from agents.arena.stats import wilson_interval
+from agents.arena.tournament import changed_checkpoints, provenance
 from pinochle_env.render import format_table
 from pinochle_env.switches import Rules
 

@@ -56,8 +56,8 @@ from agents.base import decide, decide_with_values, prepare
 from agents.heuristic import HeuristicAgent
 from agents.neural.checkpoints import write_atomically
 from agents.neural.network import MLP, masked_logits
-from agents.pimc import card_action0
 from agents.registry import load_agent
+from agents.search.pimc import card_action0
 from pinochle_env.cards import NUM_TYPES
 from pinochle_env.encoding import ENCODER_VERSION
 from pinochle_env.kit import margins

@@ -13,7 +13,7 @@ import torch
 from torch import nn
 
 from agents.neural.network import MLP, masked_logits
-from agents.pimc import card_action0
+from agents.search.pimc import card_action0
 from pinochle_env.protocol import DECISIONS
 
 from .cloning import CLONED_KEYS, cloning_loss

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, TextIO
 
-from agents.runtime import connect_ray
+from agents.arena.runtime import connect_ray
 
 from .config import TrainConfig
 from .rollout import RolloutWorker, Samples, Weights, shares

@@ -11,7 +11,7 @@ its own knowledge), as the seat's team margin (its team's hand score minus the o
 - **pass** (and **pass with help**), by default: the current high bidder declares at the high bid;
   before any bid the dealer at 250 where the dealer is stuck, and nothing (a redeal) under
   ``all_pass="redeal"``. The others' later calls are not simulated, as in the search bot's own
-  bidding (:mod:`agents.simulation`), whose choice this is at a tiny fraction of its cost;
+  bidding (:mod:`agents.search.simulation`), whose choice this is at a tiny fraction of its cost;
 - with ``rest_of_auction``, a pass is valued by the auction's end instead: the heuristic calls
   the rest of it for the other seats (the seat is out), the last bidder declares at its bid (the
   dealer at 250 where nobody bid and the dealer is stuck), and nothing is scored where everybody

@@ -19,9 +19,9 @@ from typing import Any, TextIO
 import numpy as np
 import torch
 
+from agents.arena.runtime import format_duration, usable_cpus
 from agents.neural.checkpoints import FORMAT, FORMAT_VERSION, check_compatible, export_policy, save_checkpoint
 from agents.neural.network import build_critic, policy_for
-from agents.runtime import format_duration, usable_cpus
 from pinochle_env import BatchedGames
 from pinochle_env.encoding import ENCODER_VERSION
 from pinochle_env.protocol import DECISIONS

@@ -2,7 +2,7 @@
 
 A hand-record file holds one record per line (``pinochle_env.records.read_jsonl``); an arena's
 ``results.jsonl`` holds one deal or game pair per line, each with its plays and their hands
-(``agents.arena_play``), read without repairing a line still being written
+(``agents.arena.play``), read without repairing a line still being written
 (``agents.arena.read_results(repair=False)``: a run in progress is left untouched). Both become one
 list of :class:`Hand` in file order, so a hand has the same index in a replay link and in the
 replay. Parsed files are cached while they are unchanged (same size and modification time).
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.arena import read_results
-from agents.arena_report import deal_pair_margin, json_ready, summarise
+from agents.arena.report import deal_pair_margin, json_ready, summarise
 from pinochle_env.records import read_jsonl
 from pinochle_env.switches import Rules
 

@@ -16,9 +16,11 @@ import numpy as np
 import pytest
 
 from agents import registry
-from agents.arena import RESULTS, ArenaConfig, main, read_results, run_arena, unit_key
-from agents.arena_report import summarise
-from agents.stats import fit_elo, mean_interval, t_quantile, wilson_interval
+from agents.arena import RESULTS, ArenaConfig, read_results, run_arena
+from agents.arena.cli import main
+from agents.arena.report import summarise
+from agents.arena.stats import fit_elo, mean_interval, t_quantile, wilson_interval
+from agents.arena.tournament import unit_key
 from pinochle_env import records
 from pinochle_env.actions import ActionLayout
 from pinochle_env.switches import Rules
@@ -296,7 +298,7 @@ def test_a_worker_killed_while_sending_its_result_ends_the_run():
     """A worker killed in the middle of sending a result leaves the pool's reader waiting for the
     rest of the message, which never comes: the run still ends, with the worker failure."""
     result = _run_with_pool_jobs(
-        "from agents.arena import WorkerFailure, execute\n"
+        "from agents.arena.workers import WorkerFailure, execute\n"
         "from test_arena import die_halfway_through_sending\n"
         "try:\n"
         "    list(execute([1.0, 2.0], 2, play=die_halfway_through_sending))\n"
@@ -314,7 +316,7 @@ def test_an_interruption_while_a_result_is_half_sent_ends_the_run():
     waited for ever, as an interrupted arena run on 2 loaded cores did in CI)."""
     result = _run_with_pool_jobs(
         "import signal\n"
-        "from agents.arena import execute\n"
+        "from agents.arena.workers import execute\n"
         "from test_arena import send_half_then_wait\n"
         "def interrupt(signum, frame):\n"
         "    raise KeyboardInterrupt\n"
@@ -333,7 +335,7 @@ def test_an_interruption_while_a_result_is_half_sent_ends_the_run():
 def test_a_job_that_raises_in_a_worker_ends_the_run_naming_it():
     """The lines of jobs finished before the failure still come out; the error names the job and
     carries the worker's traceback."""
-    from agents.arena import WorkerFailure, execute
+    from agents.arena.workers import WorkerFailure, execute
 
     finished = []
     with pytest.raises(WorkerFailure, match=r"job -1\.0 failed in a worker: ValueError: math domain error") as info:
@@ -358,7 +360,7 @@ def test_round_robin_rates_the_stronger_agent_first(tmp_path, cautious):
     summary = run_arena(ArenaConfig(agents=(*TWO, strong), deals=30), tmp_path)
     width, height = _png_size(tmp_path / "ratings.png")  # the rating chart, with values
     assert width >= 1200 and height >= 400
-    from agents.arena_report import ratings_figure
+    from agents.arena.report import ratings_figure
 
     texts = [text.get_text() for text in ratings_figure(summary).axes[0].texts]
     best = max(summary["ratings"]["agents"], key=lambda r: r["elo"])
@@ -395,7 +397,7 @@ def test_progress_eta_comes_from_the_recent_rate():
     cumulative average said 9:26), and a later change of pace shows within the window."""
     import io
 
-    from agents.arena import Progress
+    from agents.arena.tournament import Progress
 
     now = [0.0]
     stream = io.StringIO()
@@ -474,7 +476,7 @@ def test_cli_end_to_end_writes_table_csv_json_and_plot(tmp_path):
     assert float(rows[0]["margin"]) == pytest.approx(summary["pairings"][0]["margin"]["estimate"])
     width, height = _png_size(out / "margins.png")
     assert width >= 1200 and height >= 300
-    from agents.arena_report import margin_figure
+    from agents.arena.report import margin_figure
 
     axes = margin_figure(summary).axes[0]
     margin = summary["pairings"][0]["margin"]
@@ -496,7 +498,7 @@ def test_margin_plot_fits_long_agent_specs(tmp_path):
     """Checkpoint specs with long paths still leave room for the plot (no collapsed layout)."""
     import warnings
 
-    from agents.arena_report import write_plot
+    from agents.arena.report import write_plot
 
     long_a = "checkpoint:runs/some-long-run-name/checkpoints/update_000200.pt"
     long_b = "checkpoint:runs/some-long-run-name/checkpoints/update_000100.pt"
@@ -529,7 +531,7 @@ def test_arena_workers_survive_multithreaded_pytorch_work_in_the_parent(tmp_path
         "torch.set_num_threads(2)\n"
         "matrix = torch.randn(1500, 1500)\n"
         "print(float((matrix @ matrix).sum() + (matrix * 3).sum()) != 0)\n"
-        "from agents.arena import execute\n"
+        "from agents.arena.workers import execute\n"
         "from parallel_job import play\n"
         "lines = [line for lines in execute([1, 2, 3, 4], 2, play=play) for line in lines]\n"
         "print(sorted(line['job'] for line in lines), {line['threads'] for line in lines})\n"

@@ -11,10 +11,10 @@ import pytest
 
 from agents.base import RandomAgent, decide, legal_mask
 from agents.heuristic import HeuristicAgent
-from agents.pimc import PIMCAgent
-from agents.pimc_heuristic import playout_view
 from agents.registry import load_agent
-from agents.sampling import DealSampler
+from agents.search.original.bot import playout_view
+from agents.search.original.sampling import DealSampler
+from agents.search.pimc import PIMCAgent
 from pinochle_env import Game, Rules
 from pinochle_env.cards import SUIT_OF, parse_cards
 from pinochle_env.games.partnership.game import Phase

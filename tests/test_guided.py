@@ -1,5 +1,5 @@
 """``guided``: the search bot's card values plus a policy's log-prior, bidding with the policy's
-calls or the search's (agents.neural.guided)."""
+calls or the search's (agents.search.guided)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from agents.base import check_plays, decide, legal_mask
-from agents.pimc import view_card0
 from agents.registry import checkpoint_files, load_agent
+from agents.search.pimc import view_card0
 from pinochle_env import Rules, new_game
 
 

@@ -19,7 +19,7 @@ from numba import njit
 
 from agents.base import decide
 from agents.heuristic import HeuristicAgent
-from agents.sampling import DealSampler
+from agents.search.original.sampling import DealSampler
 from pinochle_env import Game, Rules, new_game
 from pinochle_env import rules as R
 from pinochle_env.cards import COUNTING_VALUES, NUM_TYPES, RANK_OF
@@ -328,7 +328,7 @@ def play_views(rules: Rules, seeds: range):
 )
 def test_drawn_deals_replay_to_the_view(rules):
     """Every drawn deal is a deal the seat's view could come from: replayed through the engine
-    (agents.sampling.DealSampler.build_game, the reference), it reaches the same view, the meld
+    (agents.search.original.sampling.DealSampler.build_game, the reference), it reaches the same view, the meld
     included but for the draws made without the meld condition."""
     rng = np.random.default_rng(0)
     deals_seen = moved = fallback = 0

@@ -123,5 +123,7 @@ def test_importing_the_environment_loads_no_agents_trainer_torch_or_numba() -> N
 
 
 def test_importing_the_bots_and_arena_loads_no_trainer_or_torch() -> None:
-    loaded = _loaded_after("import agents.registry, agents.arena, agents.heuristic, agents.pimc, agents.play")
+    loaded = _loaded_after(
+        "import agents.registry, agents.arena, agents.heuristic, agents.search.pimc, agents.terminal"
+    )
     assert not loaded & {"pinochle_train", "torch", "tensorboard"}, loaded

@@ -14,9 +14,9 @@ import pytest
 
 from agents.base import decide, legal_mask
 from agents.heuristic import HeuristicAgent
-from agents.pimc import PLAY_PHASES, PIMCAgent
 from agents.registry import load_agent
-from agents.simulation import race
+from agents.search.pimc import PLAY_PHASES, PIMCAgent
+from agents.search.simulation import race
 from pinochle_env import Game, Rules, new_game
 from pinochle_env.kernel.search import COMPILING_MESSAGE
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from agents import registry
-from agents.play import PlayOptions, PlaySession, main, parse_options
-from agents.play_tables import table_for
+from agents.terminal import PlayOptions, PlaySession, main, parse_options
+from agents.terminal.tables import table_for
 from pinochle_env.actions import layout_for
 from pinochle_env.cards import NUM_TYPES, RANKS, SUITS, card_to_str
 from pinochle_env.switches import Rules
@@ -133,7 +133,7 @@ def play_in_process(options: PlayOptions, **typist_options) -> tuple[str, Typist
 
 def run_cli(args: list[str], lines: list[str]) -> subprocess.CompletedProcess:
     stdin = "".join(f"{line}\n" for line in lines)
-    command = [sys.executable, "-m", "agents.play", *args]
+    command = [sys.executable, "-m", "agents.terminal", *args]
     return subprocess.run(command, input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=60, check=False)
 
 

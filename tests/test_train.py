@@ -396,7 +396,7 @@ def test_mismatched_and_corrupt_checkpoints_are_refused(tmp_path: Path) -> None:
         )
     assert not (tmp_path / "m").exists() and not (tmp_path / "s").exists()
     # A cutthroat policy in the partnership arena: a usage error at start-up, not a traceback mid-run.
-    from agents.arena import main as arena_main
+    from agents.arena.cli import main as arena_main
 
     cutthroat = _policy_export(tmp_path, "cut.pt", {"variant": "cutthroat"})
     with pytest.raises(SystemExit) as exit_info:
@@ -565,7 +565,7 @@ def test_checkpoint_agents_in_pinochle_play(tmp_path: Path) -> None:
     """``pinochle-play --partner checkpoint:PATH``: a person plays a hand with trained partners."""
     import io
 
-    from agents.play import PlaySession, parse_options
+    from agents.terminal import PlaySession, parse_options
 
     path = _policy_export(tmp_path)
     spec = f"checkpoint:{path}"
@@ -673,7 +673,7 @@ def test_auction_only_hands_are_the_heuristics_with_the_teachers_bids(tmp_path: 
     """imitation_auction_hands: chunks after the teacher's, in the first round, of hands the heuristic
     plays; only their auction decisions are kept, each labelled with the teacher's bid there; the
     labels folder records them; a game without an auction refuses them."""
-    from agents.pimc import card_action0
+    from agents.search.pimc import card_action0
     from pinochle_env.variants import variant_kit
     from pinochle_train import imitation
 
@@ -803,7 +803,7 @@ def test_search_labels_keep_the_card_values_the_search_chose_by() -> None:
     """A search teacher's labels hold its value of every legal card where it searched the card play
     (the label is the best of them), NaN at every other decision; they stack with the chunk."""
     from agents.base import legal_mask
-    from agents.pimc import card_action0
+    from agents.search.pimc import card_action0
     from pinochle_env.variants import variant_kit
     from pinochle_train.imitation import chunk_arrays, play_records
 

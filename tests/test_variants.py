@@ -16,7 +16,7 @@ import pytest
 
 import pinochle_env
 from agents.arena import ArenaConfig, run_arena
-from agents.arena_report import deal_pair_margin
+from agents.arena.report import deal_pair_margin
 from agents.base import check_plays, decide
 from agents.gym_env import SingleSeatEnv
 from agents.neural.agent import BUNDLED_FILES

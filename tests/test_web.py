@@ -19,7 +19,7 @@ import pytest
 import torch
 from starlette.testclient import TestClient
 
-from agents.arena_report import deal_pair_margin
+from agents.arena.report import deal_pair_margin
 from agents.base import check_plays
 from agents.neural.checkpoints import FORMAT, FORMAT_VERSION, save_checkpoint
 from agents.neural.network import build_critic, build_policy

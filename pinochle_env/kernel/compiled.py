@@ -994,7 +994,7 @@ def solve_node(hands, trick, n, leader, left, flags, side, rules, values, mode, 
 # Drawing deals: hidden cards dealt among holders under constraints (pinochle_env.kernel.sampling)
 
 DRAW_QUICK, DRAW_CAREFUL, DRAW_FALLBACK = range(3)
-#: Tries per sample of each draw mode, as agents.sampling.DRAW_MODES has them.
+#: Tries per sample of each draw mode, as agents.search.original.sampling.DRAW_MODES has them.
 DRAW_TRIES = np.array([12, 24, 24], dtype=np.int64)
 
 

@@ -1,6 +1,6 @@
 """Deals consistent with one seat's view, drawn in the compiled kernel (microseconds a deal).
 
-The constraints are those of :class:`agents.sampling.DealSampler` (which replays each drawn deal
+The constraints are those of :class:`agents.search.original.sampling.DealSampler` (which replays each drawn deal
 through the engine and stays as the reference of the original ``pimc`` bot):
 
 - the seat's own cards, the cards it passed and received, and every card played stay as they are;

@@ -1,12 +1,12 @@
 """The arena's results: per-pairing statistics, ratings and cross table, and their outputs.
 
-:func:`summarise` turns results-file lines (see :mod:`agents.arena_play`) into one summary dict;
+:func:`summarise` turns results-file lines (see :mod:`agents.arena.play`) into one summary dict;
 :func:`format_summary`, :func:`write_csv`, :func:`write_json`, :func:`write_plot` (margins) and
 :func:`write_ratings_plot` (a round robin's ratings) present it.
 Margins are always A's team score minus B's, per hand (without partners, A's score minus the mean
 of the others'; every seat is a team there). A deal pair's margin is the mean of its plays (one
 per team A takes: two, or three in cutthroat), and the margin interval is the paired Student t interval over deal pairs
-(:func:`agents.stats.mean_interval`). Game win rates use the Wilson interval over single games
+(:func:`agents.arena.stats.mean_interval`). Game win rates use the Wilson interval over single games
 (a draw, equal totals at the hand cap, counts half); as the two games of a pair are played on the
 same deals with the teams swapped, their outcomes are negatively correlated where card luck
 matters, which makes that interval conservative.
@@ -28,7 +28,7 @@ from pinochle_env.records import dealer_stuck
 from pinochle_env.render import format_table
 from pinochle_env.switches import Rules
 
-from .arena_play import SIDES
+from .play import SIDES
 from .stats import fit_elo, mean_interval, wilson_interval
 
 Line = dict[str, Any]

@@ -24,8 +24,8 @@ import numpy as np
 from pinochle_env.switches import Rules
 from pinochle_env.variants import new_game
 
-from .base import Agent, decide
-from .registry import load_agent
+from ..base import Agent, decide
+from ..registry import load_agent
 
 #: Unit kinds as they appear in the results file, and the tag each mixes into its seeds.
 KIND_TAGS = {"deal": 0, "game": 1}

@@ -1,7 +1,7 @@
 """The search bot's decisions before the first card, by simulation on the compiled kernel.
 
 Each decision draws deals consistent with the seat's view (:func:`pinochle_env.kernel.sample_deals`,
-weighted by the other seats' calls: :mod:`agents.inference`) and plays every candidate out on the
+weighted by the other seats' calls: :mod:`agents.search.inference`) and plays every candidate out on the
 same deals and random streams: passing, meld, the throw-in rule and the card play follow the
 heuristic bot for every seat (:func:`pinochle_env.kernel.search.simulate_hands`). The candidate
 with the best average hand-score margin for the seat's team wins; ties go to the heuristic's own
@@ -39,7 +39,7 @@ from pinochle_env.actions import ActionLayout, layout_for
 from pinochle_env.cards import NUM_TYPES
 from pinochle_env.switches import MIN_BID
 
-from .heuristic import HeuristicAgent
+from ..heuristic import HeuristicAgent
 from .inference import weighted_deals
 
 
@@ -68,7 +68,7 @@ class Simulator:
     # ------------------------------------------------------------------ shared
 
     def _weighted(self, view: Any) -> Any:
-        """Deals for ``view``, weighted by the other seats' calls and plays (:mod:`agents.inference`)."""
+        """Deals for ``view``, weighted by the other seats' calls and plays (:mod:`agents.search.inference`)."""
         order = self.heuristic.tie_break_order
         return weighted_deals(view, self.simulations, self.pool, self.infer, self.infer_play, self.rng, order)
 

@@ -2,7 +2,7 @@
 
 **Card play.** For a card with a choice, :class:`PIMCAgent` draws ``samples`` deals consistent with
 everything its seat knows (:func:`pinochle_env.kernel.sample_deals`), weighted by how well they
-explain the other seats' plays (:mod:`agents.inference`), and values every legal card on every
+explain the other seats' plays (:mod:`agents.search.inference`), and values every legal card on every
 deal: exactly, with the end-game solver, once at most ``solve`` tricks are left; before that by
 playing the hand out with the compiled heuristic play-out policy (every seat deciding from its own
 knowledge of the deal) down to ``leaf`` tricks left, solved exactly from there. Values are the
@@ -10,11 +10,11 @@ seat's hand-score margin; every card meets the same deals and random streams; th
 wins, ties going to the heuristic's choice. The two-handed game's phase 2 needs no sampling
 (every card is known): it is solved outright.
 
-**Other decisions** (:mod:`agents.simulation`) are simulated where the partnership game has them
+**Other decisions** (:mod:`agents.search.simulation`) are simulated where the partnership game has them
 (bid, trump, passing, throw-in; cutthroat's throw-in), otherwise the heuristic's: the fallbacks
 are listed there. ``docs/search.md`` explains the methods.
 
-``pimc:evaluate=heuristic`` is the original bot, whole (:mod:`agents.pimc_heuristic`: heuristic
+``pimc:evaluate=heuristic`` is the original bot, whole (:mod:`agents.search.original.bot`: heuristic
 play-outs in Python, heuristic bidding, trump, passing and throw-in, ``samples=16,budget=1.0``).
 
 Parameters (``pimc:samples=32,budget=0.5``), with their defaults:
@@ -28,7 +28,7 @@ Parameters (``pimc:samples=32,budget=0.5``), with their defaults:
   tricks left at which play-outs switch to exact solving (0: play every hand out);
 - ``simulations`` (64): deals per auction, trump, passing or throw-in decision (where there are
   more than two candidates, only the best quarter of them meet all the deals:
-  :func:`agents.simulation.race`);
+  :func:`agents.search.simulation.race`);
 - ``infer`` (0.05) and ``infer_play`` (0.2): the weight of a deal per auction call, and per card
   play, of another seat that the heuristic would not have made with that deal's cards (1: no
   weighting); ``pool`` (3): deals drawn per deal kept, for the weighting.
@@ -47,9 +47,9 @@ from pinochle_env.cards import COPIES, NUM_TYPES
 from pinochle_env.switches import Rules
 from pinochle_env.variants import variant_kit
 
-from .heuristic import HeuristicAgent
+from ..heuristic import HeuristicAgent
 from .inference import weighted_deals
-from .pimc_heuristic import HeuristicPIMC
+from .original.bot import HeuristicPIMC
 from .simulation import Simulator
 
 #: Card decisions evaluate deals in batches of this many, checking the time budget between them.
@@ -185,7 +185,7 @@ class PIMCAgent:
     def card_values(self, view: Any, cards: list[int]) -> dict[int, float] | None:
         """Each legal card's (type's) average hand-score margin for the seat over the sampled deals,
         as the search values them; None when no deal consistent with the view can be drawn. A
-        network-guided search (:mod:`agents.neural.guided`) weighs these against a policy's prior."""
+        network-guided search (:mod:`agents.search.guided`) weighs these against a policy's prior."""
         from pinochle_env.kernel.search import evaluate_cards
         from pinochle_env.kernel.state import PlayState
 

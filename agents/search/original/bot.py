@@ -1,9 +1,9 @@
 """``pimc:evaluate=heuristic``: the original ``pimc`` bot, kept whole for comparison.
 
-(The default ``pimc`` searches with the compiled kernel: :mod:`agents.pimc`.)
+(The default ``pimc`` searches with the compiled kernel: :mod:`agents.search.pimc`.)
 
 For a card to play, :class:`HeuristicPIMC` draws deals consistent with everything its seat knows
-(:class:`agents.sampling.DealSampler`), and on every drawn deal plays each legal card followed by
+(:class:`agents.search.original.sampling.DealSampler`), and on every drawn deal plays each legal card followed by
 a heuristic playout of the rest of the hand for all four seats (each seat deciding from its own
 view of the drawn deal). The card with the best average hand-score margin of its team wins.
 The auction, trump, passing and throw-in decisions are the heuristic's. It plays the partnership
@@ -25,7 +25,7 @@ from pinochle_env.actions import layout_for
 from pinochle_env.games.partnership.game import Phase
 from pinochle_env.switches import Rules
 
-from .heuristic import HeuristicAgent
+from ...heuristic import HeuristicAgent
 from .sampling import DealSampler
 
 

@@ -1,7 +1,7 @@
 """``guided``: the search bot guided by a trained policy (network-guided search).
 
 For a card with a choice, :class:`GuidedSearchAgent` has ``pimc`` value every legal card on its
-sampled deals (:meth:`agents.pimc.PIMCAgent.card_values`, the seat's average hand-score margin)
+sampled deals (:meth:`agents.search.pimc.PIMCAgent.card_values`, the seat's average hand-score margin)
 and plays the card with the best
 
     value + prior * log p(card)
@@ -15,7 +15,7 @@ needs 2 more points of searched value; the README's "Search" says how it was pic
 
 The auction's calls are the policy's by default (``bidding=network``): the bundled policies learned
 to bid from simulated values of every call over tens of thousands of hands, where ``pimc``'s
-bidding (:mod:`agents.simulation`) plays out a few dozen deals per decision; with
+bidding (:mod:`agents.search.simulation`) plays out a few dozen deals per decision; with
 ``bidding=search`` they are ``pimc``'s. Every other decision (trump, passing, throw-in) is
 ``pimc``'s own, as are positions where no deal can be drawn.
 
@@ -33,10 +33,10 @@ from typing import Any
 import numpy as np
 
 from agents.base import check_plays, prepare
-from agents.pimc import PLAY_PHASES, PIMCAgent, view_card0
+from agents.search.pimc import PLAY_PHASES, PIMCAgent, view_card0
 from pinochle_env.switches import Rules
 
-from .agent import load_checkpoint_agent
+from ..neural.agent import load_checkpoint_agent
 
 #: Who makes the auction's calls: the policy, or the search bot.
 BIDDERS = ("network", "search")

@@ -1,0 +1,7 @@
+"""``python -m agents.arena``: the ``pinochle-arena`` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,120 @@
+"""``pinochle-arena``, the command line of :mod:`agents.arena`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from pinochle_env import VERSION_LINE
+from pinochle_env.switches import PRESETS
+
+from .report import format_summary
+from .runtime import BACKENDS, usable_cpus
+from .tournament import CONFIG, ArenaConfig, ArenaError, parse_rules, run_arena
+from .workers import WorkerFailure
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pinochle-arena",
+        description="Duplicate matches (2 agent specs) and round robins (3+) between Pinochle agents. "
+        "With --resume, the agents and settings not given come from the run being resumed.",
+        epilog="Example: pinochle-arena random heuristic --deals 500 --rule head_rule=led_card",
+    )
+    parser.add_argument("agents", nargs="*", help="agent specs (random, heuristic, pimc:samples=16, mix:...)")
+    parser.add_argument("--version", action="version", version=VERSION_LINE)
+    parser.add_argument(
+        "--rules-preset",
+        choices=list(PRESETS),
+        help="named rule set to start from (default: the default rules); --rule changes switches over it",
+    )
+    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="rule switch (repeatable)")
+    parser.add_argument("--deals", type=int, help="deal pairs per pairing (default 100)")
+    parser.add_argument("--games", type=int, help="game pairs per pairing, for game win rates (default 0)")
+    parser.add_argument("--hand-cap", type=int, help="most hands in one game (default 50)")
+    parser.add_argument("--seed", type=int, help="seed of every deal and agent (default 0)")
+    parser.add_argument(
+        "--workers", type=int, default=usable_cpus(), help="worker processes, local backend (default: usable CPUs)"
+    )
+    parser.add_argument(
+        "--backend", choices=BACKENDS, default="local", help="local (processes here) or ray (tasks on a Ray cluster)"
+    )
+    parser.add_argument(
+        "--ray-address",
+        default="",
+        metavar="ADDRESS",
+        help="Ray cluster to join with --backend ray: auto or HOST:PORT (default: start a local one)",
+    )
+    parser.add_argument("--out", type=Path, help="out directory (default runs/arena/<name or timestamp>)")
+    parser.add_argument("--name", help="run name, for the default out directory")
+    parser.add_argument("--resume", action="store_true", help="continue the run in the out directory")
+    parser.add_argument("--progress-every", type=float, default=2.0, metavar="SECONDS", help="progress line period")
+    return parser
+
+
+def config_from_args(args: argparse.Namespace, out: Path) -> ArenaConfig:
+    """The run's config: the command line, with settings it leaves out taken from a resumed run."""
+    defaults = ArenaConfig(agents=())
+    if args.resume and (out / CONFIG).exists():
+        defaults = ArenaConfig.from_dict(json.loads((out / CONFIG).read_text(encoding="utf-8")))
+    given = {
+        "agents": tuple(spec.strip() for spec in args.agents) or None,
+        "rules": parse_rules(args.rule, args.rules_preset) if args.rule or args.rules_preset else None,
+        "rules_preset": (args.rules_preset or "") if args.rule or args.rules_preset else None,
+        "deals": args.deals,
+        "games": args.games,
+        "seed": args.seed,
+        "hand_cap": args.hand_cap,
+    }
+    return replace(defaults, **{key: value for key, value in given.items() if value is not None})
+
+
+def _out_dir(args: argparse.Namespace) -> Path:
+    if args.out is not None:
+        return args.out
+    if args.resume and args.name is None:
+        raise ArenaError("--resume needs the run's --out or --name")
+    return Path("runs", "arena", args.name or time.strftime("%Y%m%d-%H%M%S"))
+
+
+def _raise_interrupt(signum: int, frame: Any) -> None:
+    """SIGTERM (a plain kill) stops the run like Ctrl-C: workers stopped, finished pairs kept."""
+    raise KeyboardInterrupt
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The console script: parse, run, print the report; 2 on a bad command line, 130 when interrupted."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        out = _out_dir(args)
+        config = config_from_args(args, out)
+        previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+        try:
+            summary = run_arena(
+                config,
+                out,
+                workers=args.workers,
+                resume=args.resume,
+                progress_every=args.progress_every,
+                log=sys.stderr,
+                backend=args.backend,
+                ray_address=args.ray_address,
+            )
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+    except ArenaError as error:
+        parser.error(str(error))
+    except KeyboardInterrupt:
+        return 130
+    except WorkerFailure as error:
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return 1
+    print(format_summary(summary))
+    return 0

@@ -1,0 +1,369 @@
+"""Running a tournament: the arena's config, its results file, the plan of jobs, progress and resume.
+
+See :mod:`agents.arena` for what a run plays and writes; the jobs run in :mod:`.workers`, the
+command line is :mod:`.cli`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from pinochle_env.switches import Rules, parse_switch, rules_from_command_line
+
+from ..base import check_plays, prepare
+from ..registry import checkpoint_files, load_agent
+from .play import Job
+from .report import format_summary, slim_line, summarise, write_csv, write_json, write_plot, write_ratings_plot
+from .runtime import BACKENDS, code_version, connect_ray, file_sha256, format_duration, import_ray
+from .workers import WorkerFailure, execute, execute_on_ray
+
+RESULTS, CONFIG = "results.jsonl", "config.json"
+#: Settings a resumed run must share with the stored run (they decide what every pair plays).
+FIXED_ON_RESUME = ("seed", "rules", "hand_cap")
+#: Most deal pairs one worker call plays: bounds the work lost to an interruption.
+MAX_CHUNK = 8
+
+
+class ArenaError(ValueError):
+    """A bad spec, rule, setting or out directory, reported before any play."""
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    """What a run plays: the agents, the rules, how many deal and game pairs per pairing, the seed."""
+
+    agents: tuple[str, ...]
+    rules: Rules = field(default_factory=Rules)
+    deals: int = 100
+    games: int = 0
+    seed: int = 0
+    hand_cap: int = 50
+    #: The named rule preset ``rules`` started from (a record only: ``rules`` holds every switch).
+    rules_preset: str = ""
+
+    @property
+    def pairings(self) -> list[tuple[str, str]]:
+        """Every pair of agents (A before B in the order given)."""
+        return [(a, b) for i, a in enumerate(self.agents) for b in self.agents[i + 1 :]]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "agents": list(self.agents),
+            "rules": self.rules.to_dict(),
+            "deals": self.deals,
+            "games": self.games,
+            "seed": self.seed,
+            "hand_cap": self.hand_cap,
+            "rules_preset": self.rules_preset,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ArenaConfig:
+        """The config of a ``config.json`` (its other keys, the code version and checkpoint hashes, ignored)."""
+        known = {key: data[key] for key in cls.__dataclass_fields__ if key in data}
+        return cls(**{**known, "agents": tuple(data["agents"]), "rules": Rules.from_mapping(data["rules"])})
+
+
+def provenance(config: ArenaConfig) -> dict[str, Any]:
+    """What ``config.json`` records besides the config: the code version and the SHA-256 of every
+    checkpoint file an agent plays (also inside a ``mix:``)."""
+    files = [(spec, path) for spec in config.agents for path in checkpoint_files(spec, config.rules.variant)]
+    return {
+        "code_version": code_version(),
+        "checkpoints": [{"spec": spec, "file": str(path), "sha256": file_sha256(path)} for spec, path in files],
+    }
+
+
+def changed_checkpoints(stored: dict[str, Any], current: dict[str, Any]) -> list[str]:
+    """The checkpoint files of a stored ``config.json`` whose contents differ now (same spec and file)."""
+    now = {(entry["spec"], entry["file"]): entry["sha256"] for entry in current.get("checkpoints", [])}
+    return [
+        f"{entry['file']} ({entry['spec']})"
+        for entry in stored.get("checkpoints", [])
+        if now.get((entry["spec"], entry["file"]), entry["sha256"]) != entry["sha256"]
+    ]
+
+
+def validate(config: ArenaConfig) -> None:
+    """Refuse a config that cannot run, before any play: every spec must load, counts must make sense.
+
+    Each agent also does its one-time set-up here (:func:`agents.base.prepare`): in the arena's own
+    process, before any worker starts, so that the search kernel compiles once, not per worker.
+    """
+    if len(config.agents) < 2:
+        raise ArenaError(f"need at least two agent specs, got {len(config.agents)}")
+    repeated = sorted({spec for spec in config.agents if config.agents.count(spec) > 1})
+    if repeated and len(config.agents) > 2:
+        raise ArenaError(f"a round robin needs distinct agent specs; repeated: {', '.join(repeated)}")
+    for spec in config.agents:
+        try:
+            agent = load_agent(spec, 0)
+            check_plays(agent, config.rules)
+        except (ValueError, OSError, ImportError) as error:
+            raise ArenaError(f"bad agent spec {spec!r}: {error}") from None
+        prepare(agent, config.rules)
+    if config.deals < 0 or config.games < 0 or config.deals + config.games == 0:
+        raise ArenaError(f"need --deals >= 0 and --games >= 0, not both 0 (got {config.deals}, {config.games})")
+    if config.hand_cap < 1:
+        raise ArenaError(f"--hand-cap must be at least 1, got {config.hand_cap}")
+    if config.seed < 0:  # numpy's SeedSequence takes no negative seed: refused here, not in a worker
+        raise ArenaError(f"--seed must be >= 0, got {config.seed}")
+
+
+def parse_rules(switches: list[str], preset: str | None = None) -> Rules:
+    """Rules from a named rule preset (``--rules-preset``; None: the default rules) and ``name=value``
+    switches over it, as typed after ``--rule``; ``ArenaError`` naming a bad one."""
+    for text in switches:
+        name, equals, value = text.partition("=")
+        try:
+            if not equals:
+                raise ValueError("expected name=value")
+            parse_switch(name.strip(), value)
+        except ValueError as error:
+            raise ArenaError(f"bad --rule {text!r}: {error}") from None
+    try:
+        return rules_from_command_line(preset, switches)
+    except ValueError as error:
+        raise ArenaError(f"bad rules: {error}") from None
+
+
+# ------------------------------------------------------------------------------ results file
+
+
+def unit_key(line: dict[str, Any]) -> tuple[str, str, str, int]:
+    """What identifies a finished unit in the results file: kind, pairing and id."""
+    return line["kind"], line["a"], line["b"], line["id"]
+
+
+def read_results(path: Path, repair: bool = True) -> list[dict[str, Any]]:
+    """The finished units in a results file, each once, repairing an interrupted write.
+
+    A last line that is incomplete (no newline) or unreadable is what a kill during a write leaves:
+    it is dropped and, with ``repair`` (what a resumed run needs), cut from the file, so that
+    appending resumes on a clean line; a reader that must not write (a viewer of a run still in
+    progress) passes ``repair=False``. An unreadable line anywhere else is an ``ArenaError``.
+    """
+    if not path.exists():
+        return []
+    data = path.read_bytes()
+    units: dict[tuple[str, str, str, int], dict[str, Any]] = {}
+    good_end = position = 0
+    number = 0
+    while (end := data.find(b"\n", position)) != -1:
+        number += 1
+        text = data[position:end]
+        if text.strip():
+            try:
+                line = json.loads(text)
+                key = unit_key(line)
+            except (ValueError, KeyError, TypeError):
+                if data[end + 1 :].strip():
+                    raise ArenaError(f"{path}:{number}: not an arena result line; fix or remove it") from None
+                break
+            units.setdefault(key, line)
+        position = good_end = end + 1
+    if repair and good_end < len(data):
+        with open(path, "r+b") as stream:
+            stream.truncate(good_end)
+    return list(units.values())
+
+
+def plan_jobs(config: ArenaConfig, done: set[tuple[str, str, str, int]], workers: int) -> list[Job]:
+    """The units still to play, grouped into worker calls (up to ``MAX_CHUNK`` deal pairs, 1 game pair)."""
+    todo = {
+        (kind, a, b): [i for i in range(count) if (kind, a, b, i) not in done]
+        for a, b in config.pairings
+        for kind, count in (("deal", config.deals), ("game", config.games))
+    }
+    deal_total = sum(len(ids) for (kind, _, _), ids in todo.items() if kind == "deal")
+    chunk = {"deal": max(1, min(MAX_CHUNK, deal_total // (4 * workers))), "game": 1}
+    return [
+        Job(kind, a, b, tuple(ids[start : start + chunk[kind]]), config.rules, config.seed, config.hand_cap)
+        for (kind, a, b), ids in todo.items()
+        for start in range(0, len(ids), chunk[kind])
+    ]
+
+
+# ------------------------------------------------------------------------------ running
+
+
+class Progress:
+    """A periodic line on a stream: units (deal or game pairs) done of total, units per second, time left.
+
+    The rate, and the time left from it, is measured over the last ``window`` seconds of finished
+    units, from the first one on: the workers' start-up (spawning, imports, loading checkpoints)
+    and a slow start or a change of pace earlier in the run do not bend it, as a cumulative
+    average does (a 35-second run's first line once said 0:10:59).
+    """
+
+    def __init__(
+        self,
+        total: int,
+        stream: TextIO | None,
+        every: float,
+        unit: str = "pairs",
+        window: float = 60.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.total, self.stream, self.every, self.unit, self.window, self.clock = (
+            total,
+            stream,
+            every,
+            unit,
+            window,
+            clock,
+        )
+        self.done = 0
+        self.start = self.last = clock()
+        #: (time, units done) at each advance within the window, and the one just before it.
+        self.marks: deque[tuple[float, int]] = deque()
+
+    def rate(self) -> float | None:
+        """Units per second over the recent window; None until two advances a second apart."""
+        if len(self.marks) < 2 or self.marks[-1][0] - self.marks[0][0] < 1.0:
+            return None
+        (then, before), (now, done) = self.marks[0], self.marks[-1]
+        return (done - before) / (now - then)
+
+    def advance(self, count: int) -> None:
+        """Count ``count`` more finished pairs; print a line if ``every`` seconds passed or all are done."""
+        self.done += count
+        now = self.clock()
+        self.marks.append((now, self.done))
+        while len(self.marks) > 2 and now - self.marks[1][0] >= self.window:
+            self.marks.popleft()
+        if self.stream is None or (now - self.last < self.every and self.done < self.total):
+            return
+        self.last = now
+        rate = self.rate()
+        if self.done >= self.total:
+            eta, speed = 0.0, f"{self.done / max(now - self.start, 1e-9):.1f}"
+        elif rate:
+            eta, speed = (self.total - self.done) / rate, f"{rate:.1f}"
+        else:
+            eta, speed = float("inf"), "?"
+        print(
+            f"arena: {self.done}/{self.total} {self.unit} ({self.done / self.total:.0%}), {speed} {self.unit}/s, "
+            f"ETA {format_duration(eta)}",
+            file=self.stream,
+            flush=True,
+        )
+
+
+def _check_resume(config: ArenaConfig, out: Path, record: dict[str, Any]) -> None:
+    """A resumed run must share seed, rules and hand cap with the stored one, and play the same
+    checkpoint files (by their hashes)."""
+    path = out / CONFIG
+    if not path.exists():
+        raise ArenaError(f"nothing to resume in {out}: no {CONFIG}")
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    current = config.to_dict()
+    for key in FIXED_ON_RESUME:
+        if stored[key] != current[key]:
+            raise ArenaError(f"cannot resume {out}: {key} {current[key]!r} differs from the stored {stored[key]!r}")
+    changed = changed_checkpoints(stored, record)
+    if changed:
+        raise ArenaError(f"cannot resume {out}: checkpoint changed since the run began: {', '.join(changed)}")
+
+
+def run_arena(
+    config: ArenaConfig,
+    out: Path,
+    workers: int = 1,
+    resume: bool = False,
+    progress_every: float = 2.0,
+    log: TextIO | None = None,
+    backend: str = "local",
+    ray_address: str = "",
+) -> dict[str, Any]:
+    """Play what ``config`` asks that ``out`` does not hold yet, then write and return the summary.
+
+    ``workers`` processes play with the local backend; with ``backend="ray"`` the jobs are Ray
+    tasks on the cluster at ``ray_address`` (see :func:`connect_ray`), cut for its CPUs.
+    ``log`` (e.g. ``sys.stderr``) receives the plan, the progress line and where the outputs went.
+    On an interruption (``KeyboardInterrupt``) the pairs finished so far stay in the results file.
+    """
+    validate(config)
+    if backend not in BACKENDS:
+        raise ArenaError(f"--backend {backend!r}; allowed: {', '.join(BACKENDS)}")
+    if ray_address and backend != "ray":
+        raise ArenaError(f"--ray-address {ray_address!r} needs --backend ray")
+    if backend == "ray":
+        try:
+            import_ray()
+        except ImportError as error:
+            raise ArenaError(f"--backend ray: {error}") from None
+    if workers < 1:
+        raise ArenaError(f"--workers must be at least 1, got {workers}")
+    out.mkdir(parents=True, exist_ok=True)
+    results = out / RESULTS
+    record = {**config.to_dict(), **provenance(config)}
+    if resume:
+        _check_resume(config, out, record)
+    elif results.exists() and results.stat().st_size:
+        raise ArenaError(f"{results} already holds results: pass --resume to continue it, or another --out")
+    (out / CONFIG).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    lines = [slim_line(line) for line in read_results(results)] if resume else []
+    if backend == "ray":
+        try:
+            ray = connect_ray(ray_address)
+        except ConnectionError as error:
+            raise ArenaError(f"--ray-address {ray_address!r}: {error}") from None
+        workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        where = f"Ray tasks on {workers} CPU(s)"
+    else:
+        where = f"{workers} worker(s)"
+    jobs = plan_jobs(config, {unit_key(line) for line in lines}, workers)
+    total = sum(len(job.ids) for job in jobs)
+    _say(log, f"arena: {len(config.pairings)} pairing(s), {total} pairs to play, {where}, out {out}")
+    progress = Progress(total, log, progress_every, "pairs" if config.games else "deal pairs")
+    batches = execute_on_ray(jobs, ray) if backend == "ray" else execute(jobs, workers)
+    with open(results, "a", encoding="utf-8") as stream, contextlib.closing(batches):
+        try:
+            for finished in batches:
+                for line in finished:
+                    stream.write(json.dumps(line, separators=(",", ":")) + "\n")
+                lines += map(slim_line, finished)
+                stream.flush()
+                progress.advance(len(finished))
+        except KeyboardInterrupt:
+            saved = f"{len(lines)} pairs ({progress.done} new) saved in {results}"
+            _say(log, f"arena: interrupted; {saved}; continue with --resume")
+            raise
+        except WorkerFailure as error:
+            saved = f"{len(lines)} pairs ({progress.done} new) saved in {results}"
+            if error.details:
+                _say(log, error.details)
+            raise WorkerFailure(f"{error}; {saved}; continue with --resume") from None
+    return _finish(config, lines, out, log)
+
+
+def _finish(config: ArenaConfig, lines: list[dict[str, Any]], out: Path, log: TextIO | None) -> dict[str, Any]:
+    """Summarise the units the config asks for and write summary.txt/.csv/.json and margins.png."""
+    limit = {"deal": config.deals, "game": config.games}
+    wanted = [line for line in lines if line["id"] < limit[line["kind"]]]
+    summary = summarise(wanted, list(config.agents))
+    (out / "summary.txt").write_text(format_summary(summary) + "\n", encoding="utf-8")
+    write_csv(summary, out / "summary.csv")
+    write_json(summary, out / "summary.json")
+    if config.deals:
+        write_plot(summary, out / "margins.png")
+    if "ratings" in summary:
+        write_ratings_plot(summary, out / "ratings.png")
+    _say(log, f"arena: summary in {out}")
+    return summary
+
+
+def _say(log: TextIO | None, message: str) -> None:
+    if log is not None:
+        print(message, file=log, flush=True)
+
+
+# ------------------------------------------------------------------------------ command line
