@@ -6,7 +6,7 @@ every combination of ``head_rule`` x ``must_overtrump`` x ``counting`` x ``save_
 ``save_meld_applies_to`` that a game accepts (a switch that means nothing in a game is refused
 there, and that combination is skipped). For each, ``--positions`` random end positions with 1 to
 ``--tricks`` tricks left are solved with and without the pruning of equivalent cards and compared
-with plain minimax (``pinochle_env.kernel.search.minimax_value``). Any difference is listed and
+with plain minimax (``pinochle_env.kernel.solver.minimax_value``). Any difference is listed and
 the exit status is 1.
 
 Usage::
@@ -22,7 +22,7 @@ import itertools
 import sys
 import time
 
-from pinochle_env.kernel import search
+from pinochle_env.kernel import compile_kernel, solver
 from pinochle_env.kernel.state import PlayState
 from pinochle_env.switches import CHOICES, Rules
 
@@ -45,13 +45,13 @@ def rule_sets(variant: str) -> list[Rules]:
 def check(rules: Rules, positions: int, tricks: int, seed: int) -> tuple[int, int, int]:
     """(mismatches, nodes with pruning, nodes without) over ``positions`` end positions."""
     mismatches, nodes = 0, {True: 0, False: 0}
-    for game in search.end_positions(rules, positions, seed, most_tricks=tricks):
+    for game in solver.end_positions(rules, positions, seed, most_tricks=tricks):
         state = PlayState.from_game(game)
-        expected = search.minimax_value(state)
+        expected = solver.minimax_value(state)
         for equivalent in (True, False):
-            search.clear_table()
-            mismatches += search.solve_value(state, equivalent) != expected
-            nodes[equivalent] += search.take_nodes()
+            solver.clear_table()
+            mismatches += solver.solve_value(state, equivalent) != expected
+            nodes[equivalent] += solver.take_nodes()
     return mismatches, nodes[True], nodes[False]
 
 
@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.positions < 1 or not 1 <= args.tricks <= 4 or args.seed < 0:
         parser.error("need --positions >= 1, --tricks between 1 and 4 and --seed >= 0")
-    search.compile_kernel()
+    compile_kernel()
     failed = []
     print(f"{'game':<12} {'rule sets':>9} {'positions':>9} {'mismatches':>10} {'nodes pruned':>13} {'unpruned':>10}")
     for variant in args.variant or VARIANTS:

@@ -50,18 +50,18 @@ def positions(left: int, count: int, seed: int) -> list[Game]:
 
 def solve_times(game: Game) -> tuple[float, int, float, int]:
     """(seconds, nodes) of the position's value, then of every legal card's value."""
-    from pinochle_env.kernel import search
+    from pinochle_env.kernel import solver
     from pinochle_env.kernel.state import PlayState
 
     state = PlayState.from_game(game)
-    search.clear_table()
+    solver.clear_table()
     start = time.perf_counter()
-    search.solve_value(state)
-    value_time, value_nodes = time.perf_counter() - start, search.take_nodes()
-    search.clear_table()
+    solver.solve_value(state)
+    value_time, value_nodes = time.perf_counter() - start, solver.take_nodes()
+    solver.clear_table()
     start = time.perf_counter()
-    search.solve_side_values(state)
-    return value_time, value_nodes, time.perf_counter() - start, search.take_nodes()
+    solver.solve_side_values(state)
+    return value_time, value_nodes, time.perf_counter() - start, solver.take_nodes()
 
 
 def _start_worker() -> multiprocessing.pool.Pool:

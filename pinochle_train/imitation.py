@@ -296,9 +296,9 @@ def collect_imitation_data(
         # One-time set-up here, not in each worker (the search bot compiles its kernel, cached on disk).
         prepare(load_agent(config.imitate, config.seed), config.rule_set())
         if config.auction_labels != "teacher":
-            from pinochle_env.kernel import compile_kernel
+            from agents.search.kernel import compile_search_kernel
 
-            compile_kernel()
+            compile_search_kernel()
         if config.workers <= 1:
             played = _gather(map(play_chunk, jobs), len(jobs), log)
         else:

@@ -1,7 +1,7 @@
 """Simulated values of the auction's calls on the true deal: the labels of the learned bidding.
 
 At an auction decision of a training hand every hand is known. Each legal call is valued by
-playing that deal out once on the compiled kernel (:func:`pinochle_env.kernel.search.simulate_hands`:
+playing that deal out once on the compiled kernel (:func:`agents.search.kernel.simulate_hands`:
 trump, passing, the throw-in and the card play follow the heuristic bot, every seat deciding from
 its own knowledge), as the seat's team margin (its team's hand score minus the other's):
 
@@ -36,7 +36,7 @@ import numpy as np
 
 from agents.base import legal_mask
 from agents.heuristic import HeuristicAgent
-from pinochle_env.kernel.search import simulate_hands
+from agents.search.kernel import simulate_hands
 from pinochle_env.kernel.state import partnership_scores
 from pinochle_env.switches import MIN_BID
 

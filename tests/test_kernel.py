@@ -19,13 +19,18 @@ from numba import njit
 
 from agents.base import decide
 from agents.heuristic import HeuristicAgent
+from agents.search import kernel as search_kernel
+from agents.search.inference import calls_table, mismatches
+from agents.search.kernel.compiled import heuristic as H
+from agents.search.kernel.compiled import inference as M
+from agents.search.kernel.compiled import playouts as P
 from agents.search.original.sampling import DealSampler
 from pinochle_env import Game, Rules, new_game
 from pinochle_env import rules as R
 from pinochle_env.cards import COUNTING_VALUES, NUM_TYPES, RANK_OF
-from pinochle_env.kernel import DealConstraints, Deals, sample_deals, search
-from pinochle_env.kernel import compiled as K
-from pinochle_env.kernel.state import PlayState, calls_table, card_values, partnership_scores
+from pinochle_env.kernel import DealConstraints, Deals, sample_deals, solver
+from pinochle_env.kernel.compiled import tricks as T
+from pinochle_env.kernel.state import PlayState, card_values, partnership_scores
 from pinochle_env.switches import CHOICES
 
 HEAD_RULES = CHOICES["head_rule"]
@@ -35,7 +40,7 @@ POSITIONS_PER_COUNTING = 10_000
 
 @pytest.fixture(scope="module", autouse=True)
 def kernel():
-    search.compile_kernel()
+    search_kernel.compile_search_kernel()
 
 
 def random_positions(rng: np.random.Generator, count: int, seats: int = 4):
@@ -51,10 +56,10 @@ def random_positions(rng: np.random.Generator, count: int, seats: int = 4):
 
 @njit(cache=False)
 def kernel_legal_bits(held, tricks, sizes, trumps, head, overtrump):
-    """:func:`pinochle_env.kernel.compiled.legal_bits` of every position (one call from Python)."""
+    """:func:`pinochle_env.kernel.compiled.tricks.legal_bits` of every position (one call from Python)."""
     out = np.zeros(held.size, dtype=np.int64)
     for i in range(held.size):
-        out[i] = K.legal_bits(held[i], tricks[i], sizes[i], trumps[i], head, overtrump)
+        out[i] = T.legal_bits(held[i], tricks[i], sizes[i], trumps[i], head, overtrump)
     return out
 
 
@@ -88,8 +93,8 @@ def test_trick_winners_and_points_equal_the_rules(counting, seats):
         last = bool(rng.integers(2))
         buffer[:seats] = trick
         positions.append(R.trick_winner(trick, trump))
-        assert K.winning_position(buffer, seats, trump) == positions[-1], (trick, trump)
-        assert K.trick_value(buffer, seats, values, last) == R.trick_points(trick, table, last), (trick, last)
+        assert T.winning_position(buffer, seats, trump) == positions[-1], (trick, trump)
+        assert T.trick_value(buffer, seats, values, last) == R.trick_points(trick, table, last), (trick, last)
     assert len(set(positions)) == seats  # every position wins somewhere
 
 
@@ -103,7 +108,7 @@ def test_meld_equals_the_rules():
         for trump in range(4):
             for extras in CHOICES["run_extras"]:
                 expected = R.meld(counts.tolist(), trump, extras)
-                points = K.meld(counts, trump, CHOICES["run_extras"].index(extras), shown)
+                points = T.meld(counts, trump, CHOICES["run_extras"].index(extras), shown)
                 assert (points, tuple(shown)) == (expected.points, expected.shown), (counts.tolist(), trump, extras)
                 scored += points > 0
     assert scored > 10_000
@@ -142,10 +147,10 @@ def test_play_outs_conserve_cards_and_deal_out_every_point(variant, policy):
         played, played_by, void = state.played.copy(), state.played_by.copy(), state.void.copy()
         order = np.arange(NUM_TYPES, dtype=np.int64)
         random_state = np.array([seed], dtype=np.uint64)
-        n, _, left = K.play_out(
-            search.POLICIES[policy], hands, trick, state.n, state.leader, state.left, pts, tks, played, played_by,
-            void, state.shown, state.gifts, state.rules_vector, state.values, order, random_state, 0,
-            np.zeros(K.SCRATCH_SIZE, dtype=np.int64),
+        n, _, left = P.play_out(
+            search_kernel.POLICIES[policy], hands, trick, state.n, state.leader, state.left, pts, tks, played,
+            played_by, void, state.shown, state.gifts, state.rules_vector, state.values, order, random_state, 0,
+            np.zeros(H.SCRATCH_SIZE, dtype=np.int64),
         )  # fmt: skip
         assert (n, left) == (0, 0) and not hands.any()
         assert (played == before).all() and (played_by.sum(axis=0) == before).all()
@@ -168,7 +173,7 @@ def test_heuristic_play_out_policy_plays_as_the_heuristic_bot():
                     state = PlayState.from_game(game)
                     order = agents[game.to_act].tie_break_order
                     compared += 1
-                    agree += search.policy_card(state, "heuristic", order) == action - game.layout.card0
+                    agree += search_kernel.policy_card(state, "heuristic", order) == action - game.layout.card0
                 game.apply(action)
     assert compared > 1000
     assert agree / compared >= 0.995, f"{agree} of {compared} agree"
@@ -214,18 +219,18 @@ def test_solver_equals_plain_minimax(index):
     cards, equal plain minimax's; pruning saves nodes."""
     rules = SOLVER_RULES[index]
     nodes = {True: 0, False: 0}
-    for game in search.end_positions(rules, 60, seed=index):
+    for game in solver.end_positions(rules, 60, seed=index):
         state = PlayState.from_game(game)
-        expected = search.minimax_value(state)
+        expected = solver.minimax_value(state)
         for equivalent in (True, False):
-            search.clear_table()
-            assert search.solve_value(state, equivalent) == expected
-            nodes[equivalent] += search.take_nodes()
-            cards, scores = search.solve_side_values(state, equivalent)
+            solver.clear_table()
+            assert solver.solve_value(state, equivalent) == expected
+            nodes[equivalent] += solver.take_nodes()
+            cards, scores = solver.solve_side_values(state, equivalent)
             for c in cards:
                 after = game.clone()
                 after.apply(after.layout.card0 + c)
-                value = final_side_score(after, state) if after.hand_over else search.minimax_value(
+                value = final_side_score(after, state) if after.hand_over else solver.minimax_value(
                     PlayState.from_game(after))  # fmt: skip
                 assert scores[c] == value, (c, equivalent)
     if rules.counting != "classic":  # classic counting gives every rank its own value: nothing is equivalent
@@ -266,7 +271,7 @@ def test_simulated_hands_equal_the_heuristic_bots_playing_the_engine(rules):
         declarer, contract = game.declarer, game.contract
         while not game.hand_over:
             game.apply(decide(agents[game.to_act], game))
-        got = search.simulate_hands(rules, dealt, declarer, contract, order=agents[0].tie_break_order)
+        got = search_kernel.simulate_hands(rules, dealt, declarer, contract, order=agents[0].tie_break_order)
         assert got.trumps[0] == game.trump
         assert got.meld[0].tolist() == [meld.points for meld in game.melds]
         assert bool(got.thrown[0]) == bool(game.thrown_in)
@@ -369,7 +374,7 @@ def test_cutthroat_deals_keep_the_cards_the_plays_and_the_meld():
             for p in range(3):
                 at_meld = hands[p] + played_by[p] + (buried if p == view.declarer else 0)
                 if p != view.seat and deals.modes[d] < 2:
-                    points = K.meld(at_meld, view.trump, 0, shown)
+                    points = T.meld(at_meld, view.trump, 0, shown)
                     assert (points, tuple(shown)) == (view.meld[p].points, view.meld[p].shown)
 
 
@@ -402,8 +407,8 @@ def test_the_true_deal_explains_the_other_seats_better_than_drawn_deals():
         constraints = DealConstraints(view)
         truth = Deals(np.array(game.hands, dtype=np.int8)[None], PlayState.from_game(game).gifts[None],
                       np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), False)  # fmt: skip
-        true_plays.append(constraints.mismatches(truth, order)[0][0])
-        drawn_plays.append(constraints.mismatches(constraints.draw(20, 0), order)[0].mean())
+        true_plays.append(mismatches(constraints, truth, order)[0][0])
+        drawn_plays.append(mismatches(constraints, constraints.draw(20, 0), order)[0].mean())
     for seed in range(40):
         game, _ = after_auction(Rules(), seed)
         view = game.view(game.declarer)
@@ -412,8 +417,10 @@ def test_the_true_deal_explains_the_other_seats_better_than_drawn_deals():
         dealt = np.array([np.bincount(hand, minlength=NUM_TYPES) for hand in game.deal], dtype=np.int8)
         truth = Deals(dealt[None], np.zeros((1, 4, NUM_TYPES), dtype=np.int64), np.zeros(1, dtype=np.int64),
                       np.zeros(1, dtype=np.int64), True)  # fmt: skip
-        true_calls.append(constraints.mismatches(truth, HeuristicAgent(0).tie_break_order)[1][0])
-        drawn_calls.append(constraints.mismatches(constraints.draw(20, 0), HeuristicAgent(0).tie_break_order)[1].mean())
+        true_calls.append(mismatches(constraints, truth, HeuristicAgent(0).tie_break_order)[1][0])
+        drawn_calls.append(
+            mismatches(constraints, constraints.draw(20, 0), HeuristicAgent(0).tie_break_order)[1].mean()
+        )
     assert np.mean(true_plays) < 0.25 * np.mean(drawn_plays)
     assert max(true_calls) == 0 and np.mean(drawn_calls) > 0.5
 
@@ -431,7 +438,7 @@ def test_the_bidding_reading_explains_every_call_of_heuristic_bots():
             dealt = np.array([np.bincount(hand, minlength=NUM_TYPES) for hand in game.deal])[None]
             misses = np.zeros(1, dtype=np.int64)
             calls = calls_table(game.auction)
-            K.call_mismatches(dealt, calls, -1, 0, rules.max_bid, rules.pass_with_help, misses)
+            M.call_mismatches(dealt, calls, -1, 0, rules.max_bid, rules.pass_with_help, misses)
             assert misses[0] == 0, seed
             calls_seen += len(calls)
     assert calls_seen > 400

@@ -18,7 +18,7 @@ from agents.registry import load_agent
 from agents.search.pimc import PLAY_PHASES, PIMCAgent
 from agents.search.simulation import race
 from pinochle_env import Game, Rules, new_game
-from pinochle_env.kernel.search import COMPILING_MESSAGE
+from pinochle_env.kernel import COMPILING_MESSAGE
 
 DATA = Path(__file__).with_name("data")
 ROOT = Path(__file__).resolve().parents[1]

@@ -11,8 +11,8 @@ import torch
 
 from agents.base import decide
 from agents.heuristic import HeuristicAgent
+from agents.search.kernel import simulate_hands
 from pinochle_env import Game, Rules
-from pinochle_env.kernel.search import simulate_hands
 from pinochle_env.kernel.state import partnership_scores
 from pinochle_env.switches import MIN_BID
 from pinochle_train.config import build_config

@@ -1,4 +1,4 @@
-"""``pimc``: perfect-information Monte Carlo search on the compiled kernel (:mod:`pinochle_env.kernel`).
+"""``pimc``: perfect-information Monte Carlo search on the compiled kernel (:mod:`.kernel`).
 
 **Card play.** For a card with a choice, :class:`PIMCAgent` draws ``samples`` deals consistent with
 everything its seat knows (:func:`pinochle_env.kernel.sample_deals`), weighted by how well they
@@ -130,9 +130,9 @@ class PIMCAgent:
     def prepare(self, rules: Rules) -> None:
         """Compile the kernel (or load it from numba's cache) before any worker process starts."""
         if self.original is None:
-            from pinochle_env.kernel import compile_kernel
+            from .kernel import compile_search_kernel
 
-            compile_kernel()
+            compile_search_kernel()
 
     def act(self, view: Any, mask: np.ndarray) -> int:
         if self.original is not None:
@@ -186,8 +186,9 @@ class PIMCAgent:
         """Each legal card's (type's) average hand-score margin for the seat over the sampled deals,
         as the search values them; None when no deal consistent with the view can be drawn. A
         network-guided search (:mod:`agents.search.guided`) weighs these against a policy's prior."""
-        from pinochle_env.kernel.search import evaluate_cards
-        from pinochle_env.kernel.state import PlayState
+        from pinochle_env.kernel import PlayState
+
+        from .kernel.playouts import evaluate_cards
 
         state = PlayState.from_view(view)
         seat = view.seat

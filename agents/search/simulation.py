@@ -3,7 +3,7 @@
 Each decision draws deals consistent with the seat's view (:func:`pinochle_env.kernel.sample_deals`,
 weighted by the other seats' calls: :mod:`agents.search.inference`) and plays every candidate out on the
 same deals and random streams: passing, meld, the throw-in rule and the card play follow the
-heuristic bot for every seat (:func:`pinochle_env.kernel.search.simulate_hands`). The candidate
+heuristic bot for every seat (:func:`agents.search.kernel.simulate_hands`). The candidate
 with the best average hand-score margin for the seat's team wins; ties go to the heuristic's own
 choice. Where there are more than two candidates they race (successive halving): all on the first
 quarter of the deals, the best quarter of them on all.
@@ -94,8 +94,9 @@ class Simulator:
 
     def throw_in(self, view: Any) -> bool:
         """Whether to throw in: play-outs from the first lead against the exact thrown-in score."""
-        from pinochle_env.kernel import play_out
-        from pinochle_env.kernel.state import PlayState
+        from pinochle_env.kernel import PlayState
+
+        from .kernel import play_out
 
         deals = self._weighted(view)
         if not len(deals):
@@ -124,7 +125,7 @@ class Simulator:
 
     def trump(self, view: Any) -> int:
         """The suit with the best average margin over simulated hands."""
-        from pinochle_env.kernel.search import simulate_hands
+        from .kernel import simulate_hands
 
         fallback = self.heuristic.choose_trump(view.hand, view.rules.run_extras)
         dealt = self._deals(view)
@@ -172,7 +173,7 @@ class Simulator:
 
     def _choose_passes(self, view: Any) -> list[int]:
         """The whole set to pass: the heuristic's, or a one-card swap of it that simulates better."""
-        from pinochle_env.kernel.search import simulate_hands
+        from .kernel import simulate_hands
 
         passed = list(view.cards_passed)
         greedy = self._greedy_passes(view)
@@ -226,7 +227,7 @@ class Simulator:
 
     def _declaring_value(self, view: Any, dealt: np.ndarray, seeds: np.ndarray, contract: int) -> float:
         """The team's average margin declaring at ``contract``, with the trump best over the deals."""
-        from pinochle_env.kernel.search import simulate_hands
+        from .kernel import simulate_hands
 
         order = self.heuristic.tie_break_order
         partner = (view.seat + 2) % 4
@@ -235,7 +236,7 @@ class Simulator:
             hands = simulate_hands(view.rules, dealt[part], view.seat, contract, suit, throw_in="play", order=order,
                                    seeds=seeds[part])  # fmt: skip
             if view.rules.throw_in == "seed":
-                hands.thrown = contract - hands.meld[:, view.seat] - hands.meld[:, partner] > 250
+                hands = hands._replace(thrown=contract - hands.meld[:, view.seat] - hands.meld[:, partner] > 250)
             return self._margins(view, view.seat, contract, hands)
 
         return float(race(self.simulations, 4, margins).max())
@@ -243,7 +244,7 @@ class Simulator:
     def _passing_value(self, view: Any, dealt: np.ndarray, seeds: np.ndarray) -> float:
         """The team's average margin when the high bidder (before any bid: the dealer) declares at
         the current contract with the heuristic's trump."""
-        from pinochle_env.kernel.search import simulate_hands
+        from .kernel import simulate_hands
 
         declarer = view.high_bidder if view.high_bidder >= 0 else view.dealer
         contract = max(view.high_bid, MIN_BID)

@@ -36,9 +36,9 @@ import numpy as np
 
 from ..cards import COPIES, NUM_TYPES
 from ..switches import CHOICES
-from . import compiled as K
-from .search import compile_kernel
-from .state import HAND_SIZES, calls_table, card_values, rules_vector, view_gifts
+from .compiled import deals as D
+from .state import HAND_SIZES, card_values, view_gifts
+from .warm import compile_kernel
 
 #: Phases whose views get deals as dealt (before meld), per variant.
 BEFORE_MELD = {"partnership": ("AUCTION", "TRUMP", "PASS_TO_DECLARER", "PASS_BACK"), "cutthroat": ("AUCTION",)}
@@ -118,8 +118,8 @@ class DealConstraints:
         self.trump = 0
         self._placed = known.sum(axis=0)
         self._passes: tuple[list[int], list[int]] | None = None
-        self.history = np.zeros((0, 4), dtype=np.int64)
-        self.leaders = self.sizes = np.zeros(0, dtype=np.int64)
+        no_tricks = np.zeros(0, dtype=np.int64)
+        self.history = D.History(np.zeros((0, 4), dtype=np.int64), no_tricks, no_tricks)
 
     # ------------------------------------------------------------------ from meld on
 
@@ -136,10 +136,10 @@ class DealConstraints:
             leaders[t], sizes[t] = leader, len(cards)
             for position, c in enumerate(cards):
                 played_by[(leader + position) % seats, c] += 1
-        self.history, self.leaders, self.sizes = history, leaders, sizes
+        self.history = D.History(history, leaders, sizes)
         forbidden = np.zeros(seats, dtype=np.int64)
-        K.forbidden_by_plays(
-            history, leaders, sizes, seats, view.seat, view.trump, CHOICES["head_rule"].index(rules.head_rule),
+        D.forbidden_by_plays(
+            self.history, seats, view.seat, view.trump, CHOICES["head_rule"].index(rules.head_rule),
             int(rules.must_overtrump), forbidden,
         )  # fmt: skip
         hand_size = HAND_SIZES[rules.variant]
@@ -187,7 +187,7 @@ class DealConstraints:
         surely = known[:seats] + played_by
         breakers = np.zeros(len(self.holder_seat), dtype=np.int64)
         extras = CHOICES["run_extras"].index(rules.run_extras)
-        K.meld_breakers(
+        D.meld_breakers(
             surely, self.holder_seat, pool_bits, self.target_points, self.check, view.trump, extras, breakers
         )
         self.meld_forbidden = self.forbidden | breakers
@@ -223,11 +223,12 @@ class DealConstraints:
         holders = len(self.holder_seat)
         out = np.zeros((count, holders, NUM_TYPES), dtype=np.int64)
         modes = np.zeros(count, dtype=np.int64)
-        extras = CHOICES["run_extras"].index(self.rules.run_extras)
-        drawn = K.draw_deals(
+        holdings = D.Holdings(
             self.known, self.need, self.forbidden, self.meld_forbidden, self.pool, self.holder_seat, self.played_by,
-            self.target_points, self.target_shown, self.check, self.trump, extras, np.uint64(seed), out, modes,
+            self.target_points, self.target_shown, self.check, self.trump,
+            CHOICES["run_extras"].index(self.rules.run_extras),
         )  # fmt: skip
+        drawn = D.draw_deals(holdings, np.uint64(seed), out, modes)
         out, modes = out[:drawn], modes[:drawn]
         seats = self.seats
         hands = out[:, :seats].astype(np.int8)
@@ -242,7 +243,7 @@ class DealConstraints:
 
     def _gifts(self, hands: np.ndarray, seed: int) -> np.ndarray:
         """Each deal's pass knowledge: the view's own where it shows both passes, else a guess
-        (:func:`~pinochle_env.kernel.compiled.guess_gifts`)."""
+        (:func:`~pinochle_env.kernel.compiled.deals.guess_gifts`)."""
         view, rules = self.view, self.rules
         count = len(hands)
         gifts = np.zeros((count, self.seats, NUM_TYPES), dtype=np.int64)
@@ -252,36 +253,8 @@ class DealConstraints:
             gifts[:] = view_gifts(view)
             return gifts
         sequential = rules.pass_mode == "sequential"
-        K.guess_gifts(hands, self.played_by, view.declarer, rules.pass_count, sequential, np.uint64(seed), gifts)
+        D.guess_gifts(hands, self.played_by, view.declarer, rules.pass_count, sequential, np.uint64(seed), gifts)
         return gifts
-
-    def mismatches(self, deals: Deals, order: Any) -> tuple[np.ndarray, np.ndarray]:
-        """Per deal: (plays, calls) of the other seats that the heuristic would not have made with
-        that deal's hands (:func:`~pinochle_env.kernel.compiled.play_mismatches` and
-        :func:`~pinochle_env.kernel.compiled.call_mismatches`; ``order``: the tie-break order).
-
-        Plays are read from deals of the hands now (views during play), calls from deals as dealt
-        (views before meld) in the partnership game; the other kind counts zero.
-        """
-        count = len(deals)
-        plays = np.zeros(count, dtype=np.int64)
-        calls = np.zeros(count, dtype=np.int64)
-        rules, view = self.rules, self.view
-        order = np.asarray(order, dtype=np.int64)
-        if not deals.dealt and self.sizes.size:
-            policy = K.POLICY_HEURISTIC if rules.variant == "partnership" else K.POLICY_SIMPLE
-            state = rules_vector(rules, view.trump, view.declarer, simple_last=False)
-            K.play_mismatches(
-                deals.hands, deals.gifts, self.history, self.leaders, self.sizes, view.seat, self.target_shown, state,
-                card_values(rules), order, policy, plays,
-            )  # fmt: skip
-        if deals.dealt and rules.variant == "partnership" and view.auction:
-            table = calls_table(view.auction)
-            extras = CHOICES["run_extras"].index(rules.run_extras)
-            K.call_mismatches(
-                deals.hands.astype(np.int64), table, view.seat, extras, rules.max_bid, rules.pass_with_help, calls
-            )
-        return plays, calls
 
 
 def sample_deals(view: Any, count: int, seed: int = 0) -> Deals:

@@ -1,7 +1,7 @@
 """The compact state of trick play that the compiled kernel works on, built from an engine or a view.
 
 :class:`PlayState` holds one position of trick play as small numpy arrays (the layout of
-:mod:`pinochle_env.kernel.compiled`): the hands, the trick in progress, who leads, the tricks left,
+:mod:`pinochle_env.kernel.compiled.tricks`): the hands, the trick in progress, who leads, the tricks left,
 each seat's trick points and tricks, what the heuristic play-out policy needs to know (cards played
 by each seat, voids shown, meld shown, pass knowledge), the rule switches as integers, and the
 *sides*: the solver maximises the points of one side (the declaring team in the partnership game,
@@ -9,7 +9,7 @@ the declarer in cutthroat, seat 0 in the two-handed game) and :class:`Scoring` t
 points into hand-score margins.
 
 It serves the partnership game and cutthroat from the start of play, and the two-handed game's
-phase 2 (12 tricks with strict rules once the stock is gone). Nothing here imports numba.
+phase 2 (12 tricks with strict rules once the stock is gone).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import numpy as np
 
 from ..cards import COUNTING_VALUES, NUM_TYPES, RANK_OF, SUIT_OF, counts_from_cards
 from ..switches import CHOICES, Rules
+from .compiled.tricks import Position
 
 #: Tricks per hand, per variant (the two-handed game: 12 with the stock, then 12 without).
 TOTAL_TRICKS = {"partnership": 12, "cutthroat": 15, "two_hand": 24}
@@ -158,6 +159,16 @@ class PlayState:
     def side_points(self) -> int:
         """Trick points the maximising side has taken so far."""
         return int(self.pts[self.side == 1].sum())
+
+    def position(self) -> Position:
+        """The public part of the position as the compiled play-outs take it (the trick copied)."""
+        return Position(self.trick.copy(), self.n, self.leader, self.left, self.pts, self.tks, self.played,
+                        self.played_by, self.void, self.shown)  # fmt: skip
+
+    @classmethod
+    def of(cls, position: Any) -> PlayState:
+        """The state of ``position``: an engine during trick play, or a PlayState as it is."""
+        return position if isinstance(position, PlayState) else cls.from_game(position)
 
     @classmethod
     def from_game(cls, game: Any) -> PlayState:
@@ -350,10 +361,3 @@ def partnership_scores(
     )
     scores[declarer < 0] = 0
     return scores
-
-
-def calls_table(auction: list[tuple[int, int | str]]) -> np.ndarray:
-    """An auction's calls as the kernel reads them: rows (seat, kind 0 bid / 1 pass / 2 help, bid)."""
-    kinds = {"pass": 1, "help": 2}
-    rows = [[seat, kinds[call], 0] if isinstance(call, str) else [seat, 0, call] for seat, call in auction]
-    return np.array(rows, dtype=np.int64).reshape(len(rows), 3)

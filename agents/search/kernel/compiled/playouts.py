@@ -1,0 +1,341 @@
+"""Compiled play-outs and PIMC's card values: hands played on by a bot's policy (agent knowledge).
+
+A play-out plays every seat with one policy (:data:`POLICY_HEURISTIC`: the partnership heuristic's
+card play; :data:`POLICY_SIMPLE`: the three- and two-handed heuristic's; :data:`POLICY_RANDOM`),
+each seat deciding from its own knowledge of the deal; :func:`evaluate_cards` values candidate
+cards over sampled deals by play-outs down to a leaf solved exactly (the game's solver,
+:mod:`pinochle_env.kernel.compiled.solver`); :func:`simulate_hands` plays whole hands from the deal
+for the decisions taken before the first card.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from pinochle_env.kernel.compiled.solver import INFINITY, _buffers, _search, hand_key, side_score, solve_values
+from pinochle_env.kernel.compiled.tricks import (
+    NUM_TYPES,
+    R_DECLARER,
+    R_HEAD,
+    R_OVERTRUMP,
+    R_SEATS,
+    R_SEQUENTIAL,
+    R_SIMPLE_LAST,
+    R_TRUMP,
+    held_bits,
+    legal_bits,
+    meld,
+    play_card,
+    random_below,
+)
+
+from .heuristic import (
+    SCRATCH_SIZE,
+    _leading_zeros,
+    _pass_cards,
+    _popcount,
+    heuristic_card,
+    heuristic_trump,
+    simple_card,
+    trick_estimate,
+)
+
+#: Play-out policies.
+POLICY_RANDOM, POLICY_HEURISTIC, POLICY_SIMPLE = range(3)
+#: Indices of the simulation's integer settings (after the trick-play rule vector).
+S_PASS_COUNT, S_RUN_EXTRAS, S_THROW_MODE = range(3)
+SETTINGS_SIZE = 3
+#: Throw-in modes of a simulated hand: always play; the rules' ``seed`` rule; ``always`` (the
+#: heuristic decides every hand).
+THROW_NEVER, THROW_SEED, THROW_ALWAYS = range(3)
+
+
+class PlayOut(NamedTuple):
+    """How play-outs play: the ``policy``, its tie-break ``order`` (a rank per card type), and the
+    random stream of each deal (``seeds``)."""
+
+    policy: int
+    order: np.ndarray
+    seeds: np.ndarray
+
+
+class Contracts(NamedTuple):
+    """Per simulated deal: the declarer (negative: the deal is skipped), the contract and the trump
+    (negative: the heuristic's choice)."""
+
+    declarers: np.ndarray
+    contracts: np.ndarray
+    trumps: np.ndarray
+
+
+class Passes(NamedTuple):
+    """Per simulated deal: the cards passed to the declarer (``given_to``, used where ``to_known``)
+    and back (``given_back``, where ``back_known``); elsewhere the heuristic chooses them."""
+
+    given_to: np.ndarray
+    to_known: np.ndarray
+    given_back: np.ndarray
+    back_known: np.ndarray
+
+
+class SimulatedHands(NamedTuple):
+    """Per simulated deal, filled in: each seat's meld, trick points and tricks (N, 4), whether the
+    hand was thrown in and the trump (N,)."""
+
+    meld: np.ndarray
+    points: np.ndarray
+    tricks: np.ndarray
+    thrown: np.ndarray
+    trumps: np.ndarray
+
+
+# ------------------------------------------------------------------------------------------------
+# Play-outs
+
+
+@njit(cache=True)
+def choose_card(policy, seat, legal, trick, n, leader, left, hands, played, played_by, void, shown, gift, rules,
+                values, order, state, scratch):  # fmt: skip
+    """The card ``policy`` plays for ``seat`` among the ``legal`` bits (forced cards need no policy)."""
+    if legal & (legal - 1) == 0:
+        return 63 - _leading_zeros(legal)
+    if policy == POLICY_HEURISTIC:
+        return heuristic_card(seat, legal, trick, n, leader, left, hands, played, played_by, void, shown, gift,
+                              rules, values, order, scratch)  # fmt: skip
+    if policy == POLICY_SIMPLE:
+        last = rules[R_SIMPLE_LAST] == 1 or n == rules[R_SEATS] - 1
+        return simple_card(legal, trick, n, rules[R_TRUMP], values, last, order)
+    k = random_below(state, _popcount(legal))
+    for c in range(NUM_TYPES):
+        if legal >> c & 1:
+            if k == 0:
+                return c
+            k -= 1
+    return -1
+
+
+@njit(cache=True)
+def play_out(policy, hands, trick, n, leader, left, pts, tks, played, played_by, void, shown, gift, rules, values,
+             order, state, stop, scratch):  # fmt: skip
+    """Play the hand on with ``policy`` for every seat until ``stop`` tricks are left (0: to the end).
+
+    Returns (n, leader, left) of the position reached; every array is updated in place.
+    """
+    seats = rules[R_SEATS]
+    while left > stop or (n > 0 and left > 0):
+        seat = (leader + n) % seats
+        legal = legal_bits(held_bits(hands[seat]), trick, n, rules[R_TRUMP], rules[R_HEAD], rules[R_OVERTRUMP])
+        c = choose_card(policy, seat, legal, trick, n, leader, left, hands, played, played_by, void, shown, gift,
+                        rules, values, order, state, scratch)  # fmt: skip
+        n, leader, left = play_card(c, seat, hands, trick, n, leader, left, pts, tks, played, played_by, void,
+                                    rules, values)  # fmt: skip
+    return n, leader, left
+
+
+@njit(cache=True)
+def play_out_many(deals, gifts, position, rules, values, playout, out_pts, out_tks):
+    """Play every deal of ``deals`` (N, S, 24) out from the :class:`Position` as ``playout`` (a
+    :class:`PlayOut`) says: each seat's final trick points and tricks into ``out_pts`` and
+    ``out_tks`` (N, S); deal ``d``'s random stream starts from ``playout.seeds[d]``."""
+    trick, n, leader, left, pts, tks = (
+        position.trick,
+        position.n,
+        position.leader,
+        position.left,
+        position.pts,
+        position.tks,
+    )
+    played, played_by, void, shown = position.played, position.played_by, position.void, position.shown
+    policy, order, seeds = playout.policy, playout.order, playout.seeds
+    state = np.zeros(1, dtype=np.uint64)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    for d in range(deals.shape[0]):
+        hands = deals[d].copy()
+        trick_now, pts_now, tks_now = trick.copy(), pts.copy(), tks.copy()
+        played_now, played_by_now, void_now = played.copy(), played_by.copy(), void.copy()
+        state[0] = seeds[d]
+        play_out(policy, hands, trick_now, n, leader, left, pts_now, tks_now, played_now, played_by_now, void_now,
+                 shown, gifts[d], rules, values, order, state, 0, scratch)  # fmt: skip
+        out_pts[d, :] = pts_now
+        out_tks[d, :] = tks_now
+
+
+@njit(cache=True)
+def policy_card(seat, position, hands, gift, rules, values, order, policy, seed):
+    """The card ``policy`` plays for ``seat`` at one :class:`Position` (the play-outs' choice, one
+    decision)."""
+    trick, n, leader, left = position.trick, position.n, position.leader, position.left
+    played, played_by, void, shown = position.played, position.played_by, position.void, position.shown
+    state = np.zeros(1, dtype=np.uint64)
+    state[0] = seed
+    legal = legal_bits(held_bits(hands[seat]), trick, n, rules[R_TRUMP], rules[R_HEAD], rules[R_OVERTRUMP])
+    return choose_card(policy, seat, legal, trick, n, leader, left, hands, played, played_by, void, shown, gift,
+                       rules, values, order, state, np.zeros(SCRATCH_SIZE, dtype=np.int64))  # fmt: skip
+
+
+# ------------------------------------------------------------------------------------------------
+# PIMC's values: play-outs down to a leaf, solved exactly from there
+
+
+@njit(cache=True)
+def evaluate_cards(deals, gifts, position, rules, values, playout, stop, solve, cards, solver, out):
+    """The maximising side's final score (:func:`side_score`) after each candidate card on each deal.
+
+    ``deals`` (N, S, 24) are the hands now, ``gifts`` (N, S, 24) each seat's pass knowledge in that
+    deal; the :class:`Position` is shared by every deal. With ``solve`` the seat to act's cards are
+    valued exactly (:func:`solve_values`; ``cards`` is ignored and ``out[d, c]`` is set for the
+    legal ``c``); otherwise ``out[d, k]`` is the score after ``cards[k]`` and a play-out as
+    ``playout`` (a :class:`PlayOut`) says down to ``stop`` tricks left, solved exactly from there
+    (``stop`` 0: played to the end; ``solver``: the game's :class:`Solver`). Deal ``d``'s random
+    stream starts from ``playout.seeds[d]`` for every card, so all cards meet the same chances.
+    """
+    trick, n, leader, left, pts, tks = (
+        position.trick,
+        position.n,
+        position.leader,
+        position.left,
+        position.pts,
+        position.tks,
+    )
+    played, played_by, void, shown = position.played, position.played_by, position.void, position.shown
+    policy, order, seeds = playout.policy, playout.order, playout.seeds
+    side, mode, equivalent, salt = solver.side, solver.mode, solver.equivalent, solver.salt
+    zobrist, tt_key, tt_low, tt_high, tt_move = solver.zobrist, solver.key, solver.low, solver.high, solver.move
+    nodes = solver.nodes
+    seats = rules[R_SEATS]
+    flags = 0
+    for p in range(seats):
+        if tks[p]:
+            flags |= 1 if side[p] == 1 else 2
+    values_out = np.zeros(NUM_TYPES, dtype=np.int64)
+    state = np.zeros(1, dtype=np.uint64)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    hands = np.zeros((seats, NUM_TYPES), dtype=np.int8)
+    trick_now, pts_now, tks_now = trick.copy(), pts.copy(), tks.copy()
+    played_now, played_by_now, void_now = played.copy(), played_by.copy(), void.copy()
+    moves, scores, groups, frames, keys, tricks = _buffers(left, seats)
+    for d in range(deals.shape[0]):
+        if solve:
+            hands[:, :] = deals[d]
+            legal = solve_values(hands, trick.copy(), n, leader, left, flags, rules, values, solver, values_out)
+            base = 0
+            for p in range(seats):
+                if side[p] == 1:
+                    base += pts[p]
+            for c in range(NUM_TYPES):
+                if legal >> c & 1:
+                    out[d, c] = base + values_out[c]
+            continue
+        for k in range(cards.size):
+            hands[:, :] = deals[d]
+            trick_now[:], pts_now[:], tks_now[:] = trick, pts, tks
+            played_now[:], played_by_now[:, :], void_now[:] = played, played_by, void
+            state[0] = seeds[d]
+            seat = (leader + n) % seats
+            n_now, leader_now, left_now = play_card(cards[k], seat, hands, trick_now, n, leader, left, pts_now, tks_now,
+                                                    played_now, played_by_now, void_now, rules, values)  # fmt: skip
+            n_now, leader_now, left_now = play_out(policy, hands, trick_now, n_now, leader_now, left_now, pts_now,
+                                                   tks_now, played_now, played_by_now, void_now, shown, gifts[d],
+                                                   rules, values, order, state, stop, scratch)  # fmt: skip
+            score = side_score(pts_now, tks_now, side, seats, 0)
+            if left_now == 0:
+                out[d, k] = side_score(pts_now, tks_now, side, seats, mode)
+                continue
+            leaf_flags = 0
+            for p in range(seats):
+                if tks_now[p]:
+                    leaf_flags |= 1 if side[p] == 1 else 2
+            tricks[left_now, :] = trick_now
+            key = hand_key(hands, seats, zobrist)
+            out[d, k] = score + _search(hands, tricks, n_now, leader_now, left_now, leaf_flags, key, -INFINITY,
+                                        INFINITY, side, rules, values, mode, equivalent, salt, zobrist, tt_key,
+                                        tt_low, tt_high, tt_move, moves, scores, groups, frames, keys,
+                                        nodes)  # fmt: skip
+
+
+# ------------------------------------------------------------------------------------------------
+# Whole hands from the deal: the heuristic's trump, passing and throw-in, meld, then a play-out
+
+
+@njit(cache=True)
+def simulate_hands(dealt, contracts, passes, rules, settings, values, order, policy, seeds, out):
+    """Play each deal (N, 4, 24 as dealt) from trump to the last card, with deal ``d``'s declarer
+    ``declarers[d]`` at ``contracts[d]`` (``contracts``: a :class:`Contracts`; a negative declarer:
+    the deal is skipped, out all zero).
+
+    Trump is ``trumps[d]``, or the heuristic's choice where it is negative. The cards passed to
+    the declarer are ``given_to[d]`` where ``to_known[d]``, else the partner's heuristic choice;
+    the cards passed back likewise (``given_back``, ``back_known``; ``passes``: a :class:`Passes`).
+    Then every seat melds, the throw-in rule of ``settings[S_THROW_MODE]`` applies (the heuristic
+    deciding where the declarer chooses), and a played hand is played out with ``policy``. Out (a
+    :class:`Simulated`): each seat's meld, trick points and tricks, whether the hand was thrown in,
+    and the trump.
+    """
+    declarers, contract_of, trumps = contracts.declarers, contracts.contracts, contracts.trumps
+    given_to, to_known, given_back, back_known = passes.given_to, passes.to_known, passes.given_back, passes.back_known
+    out_meld, out_pts, out_tks, out_thrown, out_trump = out.meld, out.points, out.tricks, out.thrown, out.trumps
+    pass_count, run_extras, mode = settings[S_PASS_COUNT], settings[S_RUN_EXTRAS], settings[S_THROW_MODE]
+    sequential = rules[R_SEQUENTIAL] == 1
+    shown = np.zeros((4, NUM_TYPES), dtype=np.int64)
+    scratch = np.zeros(NUM_TYPES, dtype=np.int64)
+    scratch_play = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    state = np.zeros(1, dtype=np.uint64)
+    play_rules = rules.copy()
+    for d in range(dealt.shape[0]):
+        declarer, contract = declarers[d], contract_of[d]
+        out_meld[d, :] = 0
+        out_pts[d, :] = 0
+        out_tks[d, :] = 0
+        out_thrown[d], out_trump[d] = False, -1
+        if declarer < 0:
+            continue
+        partner = (declarer + 2) % 4
+        play_rules[R_DECLARER] = declarer
+        hands = dealt[d].astype(np.int64)
+        trump = trumps[d] if trumps[d] >= 0 else heuristic_trump(hands[declarer], run_extras, order, scratch)
+        out_trump[d] = trump
+        to_declarer = np.zeros(NUM_TYPES, dtype=np.int64)
+        back = np.zeros(NUM_TYPES, dtype=np.int64)
+        if pass_count:
+            if to_known[d]:
+                to_declarer[:] = given_to[d]
+                hands[partner] -= to_declarer
+            else:
+                _pass_cards(hands[partner], pass_count, False, trump, run_extras, order, scratch, to_declarer)
+            if sequential:
+                hands[declarer] += to_declarer
+            if back_known[d]:
+                back[:] = given_back[d]
+                hands[declarer] -= back
+            else:
+                _pass_cards(hands[declarer], pass_count, True, trump, run_extras, order, scratch, back)
+            hands[partner] += back
+            if not sequential:
+                hands[declarer] += to_declarer
+        for p in range(4):
+            out_meld[d, p] = meld(hands[p], trump, run_extras, shown[p])
+        short = contract - out_meld[d, declarer] - out_meld[d, partner]
+        thrown = False
+        if mode == THROW_ALWAYS or (mode == THROW_SEED and short == 250):
+            estimate = trick_estimate(hands[declarer], trump)
+            thrown = out_meld[d, declarer] + out_meld[d, partner] + estimate < contract
+        elif mode == THROW_SEED:
+            thrown = short > 250
+        out_thrown[d] = thrown
+        if thrown:
+            continue
+        gifts = np.zeros((4, NUM_TYPES), dtype=np.int64)
+        gifts[declarer] = back
+        gifts[partner] = np.maximum(0, to_declarer - back) if sequential else to_declarer
+        play_rules[R_TRUMP] = trump
+        state[0] = seeds[d]
+        current = hands.astype(np.int8)
+        trick = np.zeros(4, dtype=np.int64)
+        played = np.zeros(NUM_TYPES, dtype=np.int64)
+        played_by = np.zeros((4, NUM_TYPES), dtype=np.int64)
+        void = np.zeros(4, dtype=np.int64)
+        play_out(policy, current, trick, 0, declarer, 12, out_pts[d], out_tks[d], played, played_by, void, shown,
+                 gifts, play_rules, values, order, state, 0, scratch_play)  # fmt: skip
