@@ -1,7 +1,7 @@
 """Keeping the README's figures honest: benchmark results on file, and the README's tables made from them.
 
 Every benchmark that the README quotes writes its results with :func:`record` into
-``docs/<name>.json``: the figures, the command that made them, the commit they were measured on
+``benchmarks/results/<name>.json``: the figures, the command that made them, the commit they were measured on
 (with a flag when the working tree held uncommitted changes), the date and the machine. The
 README's figure tables sit between ``<!-- figures:<name> -->`` and ``<!-- /figures:<name> -->``
 markers and are made from those files by the renderers here; ``tests/test_docs.py`` checks that
@@ -32,6 +32,8 @@ from pinochle_env.switches import Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
+#: Where the benchmarks write their results, one JSON file per benchmark run that is quoted.
+RESULTS = ROOT / "benchmarks" / "results"
 README = ROOT / "README.md"
 _BLOCK = re.compile(r"(<!-- figures:(?P<name>[a-z_]+) -->\n)(?P<body>.*?)(<!-- /figures:(?P=name) -->)", re.DOTALL)
 
@@ -64,7 +66,8 @@ def _version(package: str) -> str | None:
 def provenance() -> dict[str, Any]:
     """Where and when figures are measured: commit (and whether the code differed from it), UTC date
     and time, and the machine: CPU, usable cores, Python and the main packages' versions."""
-    changed = _git("status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)docs", ":(exclude)README.md")
+    pages_and_results = (":(exclude)docs", ":(exclude)README.md", ":(exclude)benchmarks/results")
+    changed = _git("status", "--porcelain", "--untracked-files=no", "--", ".", *pages_and_results)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     packages = ("numpy", "pettingzoo", "gymnasium", "torch", "numba")
     return {
@@ -84,8 +87,9 @@ def provenance() -> dict[str, Any]:
 
 
 def record(name: str, figures: dict[str, Any], command: str) -> Path:
-    """Write ``docs/<name>.json``: ``figures``, the ``command`` that measured them and their provenance."""
-    path = DOCS / f"{name}.json"
+    """Write ``benchmarks/results/<name>.json``: ``figures``, the ``command`` that measured them and
+    their provenance."""
+    path = RESULTS / f"{name}.json"
     data = {"benchmark": name, "command": command, **provenance(), "figures": figures}
     path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     print(f"figures written to {path.relative_to(ROOT)} (commit {data['commit'][:10]})", file=sys.stderr)
@@ -100,7 +104,7 @@ def command_line() -> str:
 
 
 def load(name: str) -> dict[str, Any]:
-    return json.loads((DOCS / f"{name}.json").read_text(encoding="utf-8"))
+    return json.loads((RESULTS / f"{name}.json").read_text(encoding="utf-8"))
 
 
 # ------------------------------------------------------------------------------ the README's blocks
@@ -361,11 +365,13 @@ def readme_blocks(text: str) -> dict[str, str]:
 
 
 def render(name: str) -> str:
-    """A README block made from ``docs/<name>.json``; ``SystemExit`` naming what is missing."""
+    """A README block made from ``benchmarks/results/<name>.json``; ``SystemExit`` naming what is missing."""
     if name not in BLOCKS:
         raise SystemExit(f"README block {name!r} has no renderer in benchmarks/figures.py (known: {', '.join(BLOCKS)})")
-    if not (DOCS / f"{name}.json").exists():
-        raise SystemExit(f"README block {name!r} needs docs/{name}.json: run the benchmark that records it first")
+    if not (RESULTS / f"{name}.json").exists():
+        raise SystemExit(
+            f"README block {name!r} needs benchmarks/results/{name}.json: run the benchmark that records it first"
+        )
     return BLOCKS[name](load(name))
 
 
@@ -375,13 +381,15 @@ def update_readme(text: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Rewrite the README's figure blocks from docs/<name>.json.")
+    parser = argparse.ArgumentParser(
+        description="Rewrite the README's figure blocks from benchmarks/results/<name>.json."
+    )
     parser.add_argument("--check", action="store_true", help="only report the blocks that differ")
     args = parser.parse_args(argv)
     text = README.read_text(encoding="utf-8")
     stale = [name for name, body in readme_blocks(text).items() if body != render(name)]
     if args.check:
-        print("\n".join(f"stale: {name}" for name in stale) or "README figures match docs/*.json")
+        print("\n".join(f"stale: {name}" for name in stale) or "README figures match benchmarks/results/*.json")
         return 1 if stale else 0
     README.write_text(update_readme(text), encoding="utf-8")
     print(f"README blocks rewritten: {', '.join(stale) or 'none changed'}")

@@ -64,7 +64,7 @@ def _figures_module():
 
 
 def test_readme_figures_are_the_ones_their_benchmarks_recorded():
-    """Each marked figure block of the README is exactly what its results file in docs/ gives (made
+    """Each marked figure block of the README is exactly what its results file in benchmarks/results/ gives (made
     by ``python benchmarks/figures.py``), and names the commit of the measurement, which is in this
     repository's history where there is one."""
     import subprocess
@@ -76,18 +76,18 @@ def test_readme_figures_are_the_ones_their_benchmarks_recorded():
     assert expected | {"pimc_profile", "solver_speed", "main_job"} <= set(blocks), sorted(blocks)
     for name, body in blocks.items():
         data = figures.load(name)
-        assert body == figures.render(name), f"README figures of {name} differ from docs/{name}.json"
+        assert body == figures.render(name), f"README figures of {name} differ from benchmarks/results/{name}.json"
         assert data["commit"][:10] in body
         if (root / ".git").exists():
             known = subprocess.run(["git", "cat-file", "-e", data["commit"]], cwd=root, capture_output=True)
-            assert known.returncode == 0, f"docs/{name}.json names commit {data['commit']}, not in the history"
+            assert known.returncode == 0, f"{name}.json names commit {data['commit']}, not in the history"
 
 
 def test_a_figure_block_without_its_results_file_is_named(tmp_path, monkeypatch):
     """``benchmarks/figures.py`` says which results file a block lacks, instead of a traceback."""
     figures = _figures_module()
-    monkeypatch.setattr(figures, "DOCS", tmp_path)
-    with pytest.raises(SystemExit, match=r"needs docs/bot_ladder\.json: run the benchmark"):
+    monkeypatch.setattr(figures, "RESULTS", tmp_path)
+    with pytest.raises(SystemExit, match=r"needs benchmarks/results/bot_ladder\.json: run the benchmark"):
         figures.render("bot_ladder")
     with pytest.raises(SystemExit, match="has no renderer"):
         figures.render("nosuch")
