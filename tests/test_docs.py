@@ -6,7 +6,10 @@ import pytest
 
 from pinochle_env.env import action_table, bounds_table, observation_table, switch_table
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+#: Every page of the documentation: the README and the Markdown pages under docs/.
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 
 @pytest.mark.parametrize(
@@ -63,24 +66,35 @@ def _figures_module():
     return figures
 
 
-def test_readme_figures_are_the_ones_their_benchmarks_recorded():
-    """Each marked figure block of the README is exactly what its results file in benchmarks/results/ gives (made
-    by ``python benchmarks/figures.py``), and names the commit of the measurement, which is in this
-    repository's history where there is one."""
+def test_figures_are_the_ones_their_benchmarks_recorded():
+    """Each marked figure block of every page (README.md, docs/*.md) is exactly what its results
+    files in benchmarks/results/ give (made by ``python benchmarks/figures.py``), and names the commit
+    of each measurement, which is in this repository's history where there is one. Each block stands
+    on one page only, and every results file is quoted by some block."""
     import subprocess
 
-    root = Path(__file__).resolve().parents[1]
     figures = _figures_module()
-    blocks = figures.readme_blocks(README)
+    assert figures.pages() == PAGES
+    where: dict[str, list[str]] = {}
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        blocks = figures.page_blocks(text)
+        assert len(blocks) == text.count("<!-- figures:"), f"{page.name}: a block is repeated or unclosed"
+        for name, body in blocks.items():
+            where.setdefault(name, []).append(page.name)
+            assert body == figures.render(name), f"{page.name}: figures of {name} differ from their results files"
+            for source in figures.sources(name):
+                data = figures.load(source)
+                assert data["commit"][:10] in body
+                if (ROOT / ".git").exists():
+                    known = subprocess.run(["git", "cat-file", "-e", data["commit"]], cwd=ROOT, capture_output=True)
+                    assert known.returncode == 0, f"{source}.json names commit {data['commit']}, not in the history"
     expected = {"env_speed", "bot_ladder", "bot_ladder_milestones", "bot_ladder_cutthroat", "bot_ladder_two_hand"}
-    assert expected | {"pimc_profile", "solver_speed", "main_job"} <= set(blocks), sorted(blocks)
-    for name, body in blocks.items():
-        data = figures.load(name)
-        assert body == figures.render(name), f"README figures of {name} differ from benchmarks/results/{name}.json"
-        assert data["commit"][:10] in body
-        if (root / ".git").exists():
-            known = subprocess.run(["git", "cat-file", "-e", data["commit"]], cwd=root, capture_output=True)
-            assert known.returncode == 0, f"{name}.json names commit {data['commit']}, not in the history"
+    assert expected | {"pimc_profile", "solver_speed", "main_job"} <= set(where), sorted(where)
+    assert all(len(pages) == 1 for pages in where.values()), {name: p for name, p in where.items() if len(p) > 1}
+    quoted = {source for name in where for source in figures.sources(name)}
+    unquoted = sorted(path.stem for path in figures.RESULTS.glob("*.json") if path.stem not in quoted)
+    assert not unquoted, f"results files no page quotes: {', '.join(unquoted)}"
 
 
 def test_a_figure_block_without_its_results_file_is_named(tmp_path, monkeypatch):
@@ -89,5 +103,7 @@ def test_a_figure_block_without_its_results_file_is_named(tmp_path, monkeypatch)
     monkeypatch.setattr(figures, "RESULTS", tmp_path)
     with pytest.raises(SystemExit, match=r"needs benchmarks/results/bot_ladder\.json: run the benchmark"):
         figures.render("bot_ladder")
+    with pytest.raises(SystemExit, match=r"needs benchmarks/results/bot_ladder\.json: run the benchmark"):
+        figures.render("headline")
     with pytest.raises(SystemExit, match="has no renderer"):
         figures.render("nosuch")
