@@ -21,10 +21,10 @@ Usage::
 
 The results go to ``benchmarks/results/bot_ladder.json`` (``bot_ladder_milestones.json`` with
 ``--milestones``, ``rule_sets.json`` with ``--rule-sets``; ``--figures NAME`` for ``NAME.json``),
-with the commit, date and machine (:mod:`figures`), from which the README's tables are made;
-``--quick`` and ``--dry-run`` write nothing. Rungs of one's own (``--rung``) or other rules
-(``--rule``) need ``--figures NAME`` or ``--dry-run``: they would otherwise overwrite the mode's
-figures with another pairing's.
+with the commit, date and machine (:mod:`figures`), from which the tables of ``docs/benchmarks.md``
+(and the README's headline) are made; ``--quick`` and ``--dry-run`` write nothing. Rungs of one's
+own (``--rung``) or other rules (``--rule``) need ``--figures NAME`` or ``--dry-run``: they would
+otherwise overwrite the mode's figures with another pairing's.
 """
 
 from __future__ import annotations

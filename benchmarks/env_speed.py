@@ -12,7 +12,7 @@ and the median says what to expect while the machine is busy.
 
 ``--runs N`` repeats the whole measurement; the results of every run go to
 ``benchmarks/results/env_speed.json`` (with the commit, date and machine: :mod:`figures`), from
-which the README's table is made.
+which the table of ``docs/benchmarks.md`` (and the README's headline) is made.
 
 Usage: ``python benchmarks/env_speed.py [--seconds 5] [--window 1] [--runs 3] [--batch 64 256 1024]
 [--variants partnership] [--dry-run]``.

@@ -3,10 +3,10 @@
 Every benchmark that the documentation quotes writes its results with :func:`record` into
 ``benchmarks/results/<name>.json``: the figures, the command that made them, the commit they were
 measured on (with a flag when the working tree held uncommitted changes), the date and the machine.
-The figure tables of README.md and of the pages under docs/ sit between ``<!-- figures:<name> -->``
-and ``<!-- /figures:<name> -->`` markers and are made from those files by the renderers here;
-``tests/test_docs.py`` checks that every marked block of every page is exactly what its files
-give, so a quoted figure cannot drift from its measurement.
+The figure tables of README.md and of the pages under docs/ (``docs/benchmarks.md`` holds most)
+sit between ``<!-- figures:<name> -->`` and ``<!-- /figures:<name> -->`` markers and are made from
+those files by the renderers here; ``tests/test_docs.py`` checks that every marked block of every
+page is exactly what its files give, so a quoted figure cannot drift from its measurement.
 
 ``python benchmarks/figures.py`` rewrites the marked blocks of every page from the files (after a
 benchmark has run); ``--check`` only reports the blocks that differ.

@@ -4,7 +4,7 @@ fresh clone of the current commit, timed, with its final evaluation.
 The clone (of ``HEAD``, so only committed code runs) is made in a temporary folder and trained
 with this interpreter's packages; the run's wall time, decisions, updates and final evaluation
 (``evaluation.json``) go to ``benchmarks/results/main_job.json`` (with the commit, date and
-machine: :mod:`figures`), from which the README's figures are made.
+machine: :mod:`figures`), from which the figures of ``docs/benchmarks.md`` are made.
 
 Usage: ``python benchmarks/main_job.py [--config configs/default] [--keep DIR] [--dry-run]``.
 """

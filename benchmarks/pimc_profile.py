@@ -11,7 +11,7 @@ Usage::
     python benchmarks/pimc_profile.py                          # pimc vs heuristic, 20 deal pairs
     python benchmarks/pimc_profile.py --spec pimc:budget=0.005 --pairs 10   # a budget that bites
     python benchmarks/pimc_profile.py --rule variant=cutthroat --profile
-    python benchmarks/pimc_profile.py --pairs 50 --record   # the README's table (benchmarks/results/)
+    python benchmarks/pimc_profile.py --pairs 50 --record   # the table of docs/benchmarks.md
 """
 
 from __future__ import annotations

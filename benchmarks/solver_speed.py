@@ -13,8 +13,8 @@ Usage::
     python benchmarks/solver_speed.py --positions 10 --cap 2  # a quick look
     python benchmarks/solver_speed.py --left 4 5 6 --positions 100   # to choose pimc's solve=N
 
-The figures go to ``benchmarks/results/solver_speed.json`` (:mod:`figures`), from which the
-README's table is made; ``--dry-run`` writes nothing.
+The figures go to ``benchmarks/results/solver_speed.json`` (:mod:`figures`), from which the table
+of ``docs/benchmarks.md`` is made; ``--dry-run`` writes nothing.
 """
 
 from __future__ import annotations
