@@ -19,12 +19,12 @@ Usage::
     python benchmarks/bot_ladder.py --rung heuristic random 300 --rung pimc:samples=8 heuristic 50 --dry-run
     python benchmarks/bot_ladder.py --out runs/ladder/full --resume   # continue an interrupted ladder
 
-The results go to ``docs/bot_ladder.json`` (``docs/bot_ladder_milestones.json`` with
-``--milestones``, ``docs/rule_sets.json`` with ``--rule-sets``; ``--figures NAME`` for
-``docs/NAME.json``), with the commit, date and machine
-(:mod:`figures`), from which the README's tables are made; ``--quick`` and ``--dry-run`` write
-nothing. Rungs of one's own (``--rung``) or other rules (``--rule``) need ``--figures NAME`` or
-``--dry-run``: they would otherwise overwrite the mode's figures with another pairing's.
+The results go to ``benchmarks/results/bot_ladder.json`` (``bot_ladder_milestones.json`` with
+``--milestones``, ``rule_sets.json`` with ``--rule-sets``; ``--figures NAME`` for ``NAME.json``),
+with the commit, date and machine (:mod:`figures`), from which the tables of ``docs/benchmarks.md``
+(and the README's headline) are made; ``--quick`` and ``--dry-run`` write nothing. Rungs of one's
+own (``--rung``) or other rules (``--rule``) need ``--figures NAME`` or ``--dry-run``: they would
+otherwise overwrite the mode's figures with another pairing's.
 """
 
 from __future__ import annotations
@@ -125,8 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=usable_cpus())
     parser.add_argument("--out", type=Path, help="out directory (default runs/ladder/<timestamp>)")
     parser.add_argument("--resume", action="store_true", help="continue the rungs already in --out")
-    parser.add_argument("--dry-run", action="store_true", help="print only: do not write docs/bot_ladder.json")
-    parser.add_argument("--figures", metavar="NAME", help="write docs/NAME.json (default: by mode)")
+    parser.add_argument("--dry-run", action="store_true", help="print only: write no benchmarks/results/ file")
+    parser.add_argument("--figures", metavar="NAME", help="write benchmarks/results/NAME.json (default: by mode)")
     args = parser.parse_args(argv)
     default = MILESTONES if args.milestones else QUICK if args.quick else LADDER
     if args.rule_sets:
@@ -139,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     if (args.rung or args.rule) and not (args.figures or args.quick or args.dry_run):
         parser.error(
             "--rung and --rule change what the mode measures: name its figures with --figures NAME "
-            "(docs/NAME.json) or write none with --dry-run, so that the mode's own figures stay"
+            "(benchmarks/results/NAME.json) or write none with --dry-run, so that the mode's own figures stay"
         )
     rungs = [(a, b, int(n)) for a, b, n in args.rung] if args.rung else default
     base = args.out or Path("runs", "ladder", time.strftime("%Y%m%d-%H%M%S"))

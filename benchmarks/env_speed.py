@@ -10,8 +10,9 @@ and the best window: on a shared or virtual machine other work only ever slows a
 best one is the closest to the code's own speed (the reasoning of ``timeit``'s best-of-repeats),
 and the median says what to expect while the machine is busy.
 
-``--runs N`` repeats the whole measurement; the results of every run go to ``docs/env_speed.json``
-(with the commit, date and machine: :mod:`figures`), from which the README's table is made.
+``--runs N`` repeats the whole measurement; the results of every run go to
+``benchmarks/results/env_speed.json`` (with the commit, date and machine: :mod:`figures`), from
+which the table of ``docs/benchmarks.md`` (and the README's headline) is made.
 
 Usage: ``python benchmarks/env_speed.py [--seconds 5] [--window 1] [--runs 3] [--batch 64 256 1024]
 [--variants partnership] [--dry-run]``.
@@ -138,7 +139,7 @@ def main(argv: list[str] | None = None) -> None:
     sizes = [64, 256, 1024]
     parser.add_argument("--batch", type=int, nargs="+", default=sizes, help=f"batch sizes (default {sizes})")
     parser.add_argument("--variants", nargs="+", choices=VARIANTS, default=list(VARIANTS), help="games (default all)")
-    parser.add_argument("--dry-run", action="store_true", help="print only: do not write docs/env_speed.json")
+    parser.add_argument("--dry-run", action="store_true", help="print only: write no benchmarks/results/ file")
     args = parser.parse_args(argv)
     if not 0 < args.window <= args.seconds:
         parser.error(f"--window must be above 0 and at most --seconds ({args.seconds}), got {args.window}")

@@ -1,14 +1,14 @@
-"""Keeping the README's figures honest: benchmark results on file, and the README's tables made from them.
+"""Keeping the documentation's figures honest: benchmark results on file, and the tables made from them.
 
-Every benchmark that the README quotes writes its results with :func:`record` into
-``docs/<name>.json``: the figures, the command that made them, the commit they were measured on
-(with a flag when the working tree held uncommitted changes), the date and the machine. The
-README's figure tables sit between ``<!-- figures:<name> -->`` and ``<!-- /figures:<name> -->``
-markers and are made from those files by the renderers here; ``tests/test_docs.py`` checks that
-every marked block is exactly what its file gives, so a quoted figure cannot drift from its
-measurement.
+Every benchmark that the documentation quotes writes its results with :func:`record` into
+``benchmarks/results/<name>.json``: the figures, the command that made them, the commit they were
+measured on (with a flag when the working tree held uncommitted changes), the date and the machine.
+The figure tables of README.md and of the pages under docs/ (``docs/benchmarks.md`` holds most)
+sit between ``<!-- figures:<name> -->`` and ``<!-- /figures:<name> -->`` markers and are made from
+those files by the renderers here; ``tests/test_docs.py`` checks that every marked block of every
+page is exactly what its files give, so a quoted figure cannot drift from its measurement.
 
-``python benchmarks/figures.py`` rewrites the marked blocks of the README from the files (after a
+``python benchmarks/figures.py`` rewrites the marked blocks of every page from the files (after a
 benchmark has run); ``--check`` only reports the blocks that differ.
 """
 
@@ -32,6 +32,8 @@ from pinochle_env.switches import Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
+#: Where the benchmarks write their results, one JSON file per benchmark run that is quoted.
+RESULTS = ROOT / "benchmarks" / "results"
 README = ROOT / "README.md"
 _BLOCK = re.compile(r"(<!-- figures:(?P<name>[a-z_]+) -->\n)(?P<body>.*?)(<!-- /figures:(?P=name) -->)", re.DOTALL)
 
@@ -64,7 +66,8 @@ def _version(package: str) -> str | None:
 def provenance() -> dict[str, Any]:
     """Where and when figures are measured: commit (and whether the code differed from it), UTC date
     and time, and the machine: CPU, usable cores, Python and the main packages' versions."""
-    changed = _git("status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)docs", ":(exclude)README.md")
+    pages_and_results = (":(exclude)docs", ":(exclude)README.md", ":(exclude)benchmarks/results")
+    changed = _git("status", "--porcelain", "--untracked-files=no", "--", ".", *pages_and_results)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     packages = ("numpy", "pettingzoo", "gymnasium", "torch", "numba")
     return {
@@ -84,8 +87,9 @@ def provenance() -> dict[str, Any]:
 
 
 def record(name: str, figures: dict[str, Any], command: str) -> Path:
-    """Write ``docs/<name>.json``: ``figures``, the ``command`` that measured them and their provenance."""
-    path = DOCS / f"{name}.json"
+    """Write ``benchmarks/results/<name>.json``: ``figures``, the ``command`` that measured them and
+    their provenance."""
+    path = RESULTS / f"{name}.json"
     data = {"benchmark": name, "command": command, **provenance(), "figures": figures}
     path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     print(f"figures written to {path.relative_to(ROOT)} (commit {data['commit'][:10]})", file=sys.stderr)
@@ -100,10 +104,10 @@ def command_line() -> str:
 
 
 def load(name: str) -> dict[str, Any]:
-    return json.loads((DOCS / f"{name}.json").read_text(encoding="utf-8"))
+    return json.loads((RESULTS / f"{name}.json").read_text(encoding="utf-8"))
 
 
-# ------------------------------------------------------------------------------ the README's blocks
+# ------------------------------------------------------------------------------ the pages' blocks
 
 
 def changed_switches(rules: dict[str, Any]) -> dict[str, Any]:
@@ -114,7 +118,7 @@ def changed_switches(rules: dict[str, Any]) -> dict[str, Any]:
 
 
 def measured_line(data: dict[str, Any]) -> str:
-    """Who measured what, where: command, commit, date and machine, as a README sentence."""
+    """Who measured what, where: command, commit, date and machine, as a sentence of a page."""
     machine = data["machine"]
     packages = ", ".join(f"{name} {version}" for name, version in machine["packages"].items())
     dirty = " (with uncommitted changes)" if data["uncommitted_changes"] else ""
@@ -335,8 +339,41 @@ def main_job_block(data: dict[str, Any]) -> str:
     return "\n".join([measured_line(data), "", summary, "", *_table(headers, rows)])
 
 
-#: The renderer of each results file the README quotes.
-BLOCKS: dict[str, Callable[[dict[str, Any]], str]] = {
+def _where(data: dict[str, Any]) -> str:
+    """Command, commit, date and machine in a few words (``measured_line`` has the whole of it)."""
+    machine = data["machine"]
+    dirty = " (with uncommitted changes)" if data["uncommitted_changes"] else ""
+    cores = f"{machine['cores']} usable core{'s' if machine['cores'] != 1 else ''}"
+    return f"`{data['command']}` at commit {data['commit'][:10]}{dirty} on {data['date']}, {machine['cpu']}, {cores}"
+
+
+def headline_block(ladder: dict[str, Any], speed: dict[str, Any]) -> str:
+    """The README's one table: the bot ladder's margins, and the environment's speed through ``env()``
+    in each game and through the largest batch of arrays; each with where it was measured."""
+    rows = [
+        [
+            f"`{rung['a']}` vs `{rung['b']}`, {rung['pairs']:,} deal pairs",
+            f"{rung['margin']['estimate']:+.1f} points per hand [{rung['margin']['low']:+.1f}, "
+            f"{rung['margin']['high']:+.1f}]",
+        ]
+        for rung in ladder["figures"]["rungs"]
+    ]
+    runs = speed["figures"]["runs"]
+    arrays = [key for key in runs[0] if key.endswith(", arrays")]
+    for key in [key for key in runs[0] if key.endswith("`env()`")] + arrays[-1:]:
+        rows.append([f"{key}, random play", f"{_range([run[key]['median'] for run in runs])} decisions/s"])
+    note = (
+        f"Margins: A's team score minus B's per hand, 95% interval over duplicate deal pairs, measured with "
+        f"{_where(ladder)}. Speeds: median 1-second windows, lowest and highest of {len(runs)} runs, measured "
+        f"with {_where(speed)}."
+    )
+    return "\n".join([*_table(["measured", "result"], rows), "", note])
+
+
+#: The renderer of each marked block of the pages (each block is made from its own results file,
+#: or from the files that :data:`SOURCES` names).
+BLOCKS: dict[str, Callable[..., str]] = {
+    "headline": headline_block,
     "env_speed": env_speed_block,
     "bot_ladder": bot_ladder_block,
     "bot_ladder_milestones": bot_ladder_block,
@@ -354,37 +391,60 @@ BLOCKS: dict[str, Callable[[dict[str, Any]], str]] = {
     "main_job": main_job_block,
 }
 
+#: The blocks made from other results files than their own name's, in the renderer's argument order.
+SOURCES: dict[str, tuple[str, ...]] = {"headline": ("bot_ladder", "env_speed")}
 
-def readme_blocks(text: str) -> dict[str, str]:
-    """The README's marked figure blocks by name, as they stand."""
+
+def sources(name: str) -> tuple[str, ...]:
+    """The results files (names, without ``.json``) that block ``name`` is made from."""
+    return SOURCES.get(name, (name,))
+
+
+def pages() -> list[Path]:
+    """The pages that may hold marked blocks: README.md and every Markdown page under docs/."""
+    return [README, *sorted(DOCS.glob("*.md"))]
+
+
+def page_blocks(text: str) -> dict[str, str]:
+    """A page's marked figure blocks by name, as they stand."""
     return {match["name"]: match["body"].strip() for match in _BLOCK.finditer(text)}
 
 
 def render(name: str) -> str:
-    """A README block made from ``docs/<name>.json``; ``SystemExit`` naming what is missing."""
+    """A block made from ``benchmarks/results/<name>.json`` (or its :data:`SOURCES`); ``SystemExit``
+    naming what is missing."""
     if name not in BLOCKS:
-        raise SystemExit(f"README block {name!r} has no renderer in benchmarks/figures.py (known: {', '.join(BLOCKS)})")
-    if not (DOCS / f"{name}.json").exists():
-        raise SystemExit(f"README block {name!r} needs docs/{name}.json: run the benchmark that records it first")
-    return BLOCKS[name](load(name))
+        raise SystemExit(f"figure block {name!r} has no renderer in benchmarks/figures.py (known: {', '.join(BLOCKS)})")
+    for source in sources(name):
+        if not (RESULTS / f"{source}.json").exists():
+            raise SystemExit(
+                f"figure block {name!r} needs benchmarks/results/{source}.json: run the benchmark that records it first"
+            )
+    return BLOCKS[name](*(load(source) for source in sources(name)))
 
 
-def update_readme(text: str) -> str:
-    """The README with every marked block made afresh from its results file."""
+def update_page(text: str) -> str:
+    """A page with every marked block made afresh from its results files."""
     return _BLOCK.sub(lambda match: f"{match[1]}{render(match['name'])}\n{match[4]}", text)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Rewrite the README's figure blocks from docs/<name>.json.")
+    parser = argparse.ArgumentParser(
+        description="Rewrite the figure blocks of README.md and docs/*.md from benchmarks/results/<name>.json."
+    )
     parser.add_argument("--check", action="store_true", help="only report the blocks that differ")
     args = parser.parse_args(argv)
-    text = README.read_text(encoding="utf-8")
-    stale = [name for name, body in readme_blocks(text).items() if body != render(name)]
+    stale = []
+    for page in pages():
+        text = page.read_text(encoding="utf-8")
+        changed = [name for name, body in page_blocks(text).items() if body != render(name)]
+        stale += [f"{page.relative_to(ROOT)}: {name}" for name in changed]
+        if changed and not args.check:
+            page.write_text(update_page(text), encoding="utf-8")
     if args.check:
-        print("\n".join(f"stale: {name}" for name in stale) or "README figures match docs/*.json")
+        print("\n".join(f"stale: {entry}" for entry in stale) or "figures match benchmarks/results/*.json")
         return 1 if stale else 0
-    README.write_text(update_readme(text), encoding="utf-8")
-    print(f"README blocks rewritten: {', '.join(stale) or 'none changed'}")
+    print(f"figure blocks rewritten: {', '.join(stale) or 'none changed'}")
     return 0
 
 

@@ -4,9 +4,9 @@ Runs the preset (``default``) once per seed with periodic arena evaluations (eve
 ``--eval-every`` updates, by default the preset's own period; ``--eval-deals`` deal pairs against
 random and heuristic) and its final evaluation, then writes ``docs/learning_curve.png`` (margin
 per hand against decisions trained, one faint line per seed and their mean) and
-``docs/learning_curve.json`` (every evaluation with its interval, with the commit, date and
-machine: :mod:`figures`, from which the README's table is made), and prints the final results per
-seed. Runs go to ``runs/learning_curve/seed<k>``.
+``benchmarks/results/learning_curve.json`` (every evaluation with its interval, with the commit,
+date and machine: :mod:`figures`, from which the table of ``docs/benchmarks.md`` is made), and
+prints the final results per seed. Runs go to ``runs/learning_curve/seed<k>``.
 
 Usage: ``python benchmarks/learning_curve.py [--seeds 0 1 2] [--config default] [--eval-every N]``.
 """

@@ -3,8 +3,8 @@ fresh clone of the current commit, timed, with its final evaluation.
 
 The clone (of ``HEAD``, so only committed code runs) is made in a temporary folder and trained
 with this interpreter's packages; the run's wall time, decisions, updates and final evaluation
-(``evaluation.json``) go to ``docs/main_job.json`` (with the commit, date and machine:
-:mod:`figures`), from which the README's figures are made.
+(``evaluation.json``) go to ``benchmarks/results/main_job.json`` (with the commit, date and
+machine: :mod:`figures`), from which the figures of ``docs/benchmarks.md`` are made.
 
 Usage: ``python benchmarks/main_job.py [--config configs/default] [--keep DIR] [--dry-run]``.
 """
@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", default="configs/default", help="the preset (default configs/default)")
     parser.add_argument("--keep", type=Path, help="run in this folder and keep it (default: a temporary one)")
-    parser.add_argument("--dry-run", action="store_true", help="print only: do not write docs/main_job.json")
+    parser.add_argument("--dry-run", action="store_true", help="print only: write no benchmarks/results/ file")
     args = parser.parse_args(argv)
     if args.keep is not None:
         args.keep.mkdir(parents=True, exist_ok=True)

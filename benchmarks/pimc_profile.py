@@ -11,7 +11,7 @@ Usage::
     python benchmarks/pimc_profile.py                          # pimc vs heuristic, 20 deal pairs
     python benchmarks/pimc_profile.py --spec pimc:budget=0.005 --pairs 10   # a budget that bites
     python benchmarks/pimc_profile.py --rule variant=cutthroat --profile
-    python benchmarks/pimc_profile.py --pairs 50 --record   # the README's table (docs/pimc_profile.json)
+    python benchmarks/pimc_profile.py --pairs 50 --record   # the table of docs/benchmarks.md
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--profile", action="store_true", help="list the functions taking the most time")
-    parser.add_argument("--record", action="store_true", help="write the figures to docs/pimc_profile.json")
+    parser.add_argument("--record", action="store_true", help="write benchmarks/results/pimc_profile.json")
     args = parser.parse_args(argv)
     if args.pairs < 1:
         parser.error(f"--pairs must be at least 1, got {args.pairs}")

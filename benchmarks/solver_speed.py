@@ -13,8 +13,8 @@ Usage::
     python benchmarks/solver_speed.py --positions 10 --cap 2  # a quick look
     python benchmarks/solver_speed.py --left 4 5 6 --positions 100   # to choose pimc's solve=N
 
-The figures go to ``docs/solver_speed.json`` (:mod:`figures`), from which the README's table is
-made; ``--dry-run`` writes nothing.
+The figures go to ``benchmarks/results/solver_speed.json`` (:mod:`figures`), from which the table
+of ``docs/benchmarks.md`` is made; ``--dry-run`` writes nothing.
 """
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=40, help="positions per row (first leads: half)")
     parser.add_argument("--cap", type=float, default=10.0, help="seconds a solve may take")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--dry-run", action="store_true", help="print only: do not write docs/solver_speed.json")
+    parser.add_argument("--dry-run", action="store_true", help="print only: write no benchmarks/results/ file")
     args = parser.parse_args(argv)
     if args.positions < 1 or args.cap <= 0 or any(not 1 <= left <= 12 for left in args.left):
         parser.error("need --positions >= 1, --cap > 0 and --left between 1 and 12")

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python train.py --config configs/default             # the README's main job (~10-15 min on 2 cores)
+    python train.py --config configs/default             # the README's main job (about 14 min on 2 cores)
     python train.py --config smoke --updates 3 --rule head_rule=led_card
     python train.py --config smoke --rules-preset casual --eval-opponents random,pimc:samples=2,budget=0.1
     python train.py --resume runs/default-20261129-141500  # continue a killed run (or give a .pt file)

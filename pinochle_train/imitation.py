@@ -375,7 +375,7 @@ def load_chunk(path: Path) -> dict[str, np.ndarray]:
 
 def load_labels(folder: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """A labels folder for reuse outside the trainer: its ``labels.json`` and every chunk's arrays
-    stacked in chunk order (the README's "Imitation labels")."""
+    stacked in chunk order (docs/training.md, "Imitation labels")."""
     folder = Path(folder)
     if not (folder / LABELS_INFO).is_file():
         raise ValueError(f"{folder} is not a folder of imitation labels: it has no {LABELS_INFO}")

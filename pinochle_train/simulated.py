@@ -17,7 +17,7 @@ its own knowledge), as the seat's team margin (its team's hand score minus the o
   dealer at 250 where nobody bid and the dealer is stuck), and nothing is scored where everybody
   passed under ``all_pass="redeal"``. Under that rule the default makes every pass before the
   first bid worth nothing, though the seats after it would mostly bid and make: an agent fitted
-  to it passed such hands to the heuristic (the README's notes on the any-rules agent);
+  to it passed such hands to the heuristic (docs/experiments.md on the any-rules agent);
 - pass and pass with help are worth the same (the rest of the auction follows the heuristic's own
   call of the two); that call is preferred by :data:`HELP_PREFERENCE` points, so that the help
   flag keeps the heuristic's meaning.

@@ -47,7 +47,7 @@ def test_rule_sets_mode_plays_every_rule_set_and_refuses_a_rule(tmp_path: Path):
 
 def test_own_rungs_or_rules_need_a_figures_name_so_the_modes_figures_stay(tmp_path: Path):
     """--rung or --rule without --figures (or --dry-run, --quick) is refused before anything plays,
-    instead of overwriting docs/bot_ladder.json or docs/rule_sets.json with another pairing."""
+    instead of overwriting benchmarks/results/bot_ladder.json or rule_sets.json with another pairing."""
     ladder = [sys.executable, str(BENCHMARKS / "bot_ladder.py"), "--workers", "1", "--out", str(tmp_path)]
     for extra in (["--rule-sets", "--rung", "random", "random", "1"], ["--rule", "variant=cutthroat"]):
         refused = subprocess.run([*ladder, *extra], capture_output=True, text=True)

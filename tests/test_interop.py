@@ -514,7 +514,7 @@ def test_reset_options_that_are_no_dict_get_a_clear_message(name, options):
 # ---------------------------------------------------------------------------------------------- registration
 
 #: What a fresh interpreter can make without importing the project first, and after: the ways the
-#: README documents. Prints one line per check.
+#: environment reference documents (docs/environment.md, "Registries"). Prints one line per check.
 FRESH_INTERPRETER = """
 import sys, warnings
 import gymnasium, pettingzoo

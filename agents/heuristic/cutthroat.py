@@ -1,7 +1,7 @@
 """The heuristic bot's rules for cutthroat (:func:`cutthroat_action`).
 
 Simpler than the partnership player (no card counting), but a fair sparring partner that beats
-``random`` by a wide margin (see the README's figures): it bids up to its best meld plus a trick
+``random`` by a wide margin (see docs/benchmarks.md): it bids up to its best meld plus a trick
 estimate with the widow's expected worth, names the trump that maximises the same value, buries
 the off-suit counters it would likely lose (buried counters score for the declarer) and keeps
 trump and aces, throws in when its meld plus the estimate cannot reach the contract, and plays

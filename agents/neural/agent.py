@@ -151,8 +151,8 @@ class NeuralAgent:
 
         Rule switches the policy never played under (a policy trained on one rule set, without
         ``sample_rules``) are not refused, since trying that is a fair experiment, but warned about
-        (:class:`UntrainedRulesWarning`): such a policy may play them badly (the README's "Rule
-        sets" measures the bundled agent's losses)."""
+        (:class:`UntrainedRulesWarning`): such a policy may play them badly (docs/benchmarks.md's "Under
+        other rules" measures the bundled agent's losses)."""
         self._kit(rules, variant_kit(rules).new_game(np.random.default_rng(0)).layout.size)
         changed = untrained_switches(self.meta, rules)
         if changed:

@@ -11,7 +11,7 @@ where ``p`` is the policy's probability of the card
 dozen deals, is noisy and blind to what a deal sample cannot show (strategy fusion: it plays each
 deal as if it saw every hand); the network has seen hundreds of thousands of positions. ``prior``
 is in points per unit of log-probability (``prior=2``: a card the network finds e times less likely
-needs 2 more points of searched value; the README's "Search" says how it was picked).
+needs 2 more points of searched value; docs/experiments.md says how it was picked).
 
 The auction's calls are the policy's by default (``bidding=network``): the bundled policies learned
 to bid from simulated values of every call over tens of thousands of hands, where ``pimc``'s
