@@ -15,7 +15,7 @@ import numpy as np
 
 from pinochle_env.actions import mask_from_bits
 from pinochle_env.protocol import Engine, View
-from pinochle_env.switches import Rules
+from pinochle_env.rules.switches import Rules
 
 
 def check_plays(agent: Agent, rules: Rules) -> None:

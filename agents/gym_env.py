@@ -76,7 +76,7 @@ from pinochle_env.episode import EpisodeConfig, reset_options
 from pinochle_env.games.partnership.encoding import GameEncoder, PartnershipSpec
 from pinochle_env.games.partnership.game import NUM_SEATS, Game
 from pinochle_env.render import render_for_mode
-from pinochle_env.switches import Rules
+from pinochle_env.rules.switches import Rules
 
 from .base import Agent, decide, legal_mask
 from .registry import load_agent

@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
+from pinochle_env.games.kit import variant_kit
 from pinochle_env.protocol import DECISIONS, View
-from pinochle_env.switches import Rules
-from pinochle_env.variants import variant_kit
+from pinochle_env.rules.switches import Rules
 
 from .base import Agent, RandomAgent, ValuedAction, act_with_values, check_plays, prepare
 

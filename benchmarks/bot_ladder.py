@@ -41,7 +41,7 @@ from figures import changed_switches, command_line, record
 from agents.arena import ArenaConfig, ArenaError, parse_rules, run_arena
 from agents.arena.runtime import usable_cpus
 from agents.arena.tournament import validate
-from pinochle_env.switches import PRESETS, Rules, random_rules
+from pinochle_env.rules.switches import PRESETS, Rules, random_rules
 
 #: The default ladder: (A, B, deal pairs).
 LADDER = [("heuristic", "random", 2000), ("pimc", "heuristic", 1000), ("pimc", "pimc:evaluate=heuristic", 300)]

@@ -28,7 +28,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from pinochle_env.switches import Rules
+from pinochle_env.rules.switches import Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"

@@ -24,7 +24,7 @@ import time
 
 from pinochle_env.kernel import compile_kernel, solver
 from pinochle_env.kernel.state import PlayState
-from pinochle_env.switches import CHOICES, Rules
+from pinochle_env.rules.switches import CHOICES, Rules
 
 #: The switches that change which card may be played, who wins a trick or what the tricks are worth.
 SWEPT = ("head_rule", "must_overtrump", "counting", "save_meld", "save_meld_applies_to")

@@ -30,7 +30,7 @@ from agents.arena import parse_rules
 from agents.base import decide, prepare
 from agents.registry import load_agent
 from agents.search.pimc import PIMCAgent
-from pinochle_env.variants import new_game
+from pinochle_env.games.kit import new_game
 
 
 def play(spec: str, opponent: str, pairs: int, rules, seed: int) -> tuple[dict, dict, list[PIMCAgent], float]:

@@ -37,7 +37,7 @@ from agents.arena import ArenaConfig, run_arena
 from agents.gym_env import SingleSeatEnv
 from pinochle_env import PlayerView, Rules
 from pinochle_env.encoding import observation_from_view
-from pinochle_env.variants import variant_kit
+from pinochle_env.games.kit import variant_kit
 
 
 def train(steps: int, seed: int, n_steps: int, model_path: Path) -> MaskablePPO:

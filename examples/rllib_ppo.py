@@ -60,7 +60,7 @@ from agents import registry
 from agents.arena import ArenaConfig, run_arena
 from pinochle_env import PlayerView, Rules
 from pinochle_env.encoding import observation_from_view
-from pinochle_env.variants import variant_kit
+from pinochle_env.games.kit import variant_kit
 
 POLICY = "shared"
 

@@ -6,19 +6,19 @@ lockstep; :class:`Game` is the partnership game's rules engine (``new_game(rules
 of any variant: the partnership game, ``cutthroat`` or ``two_hand``).
 
 Layout: the shared machinery is here (cards, the rule functions in :mod:`~pinochle_env.rules`,
-the rule switches in :mod:`~pinochle_env.switches`, actions, the engine base and the typed
+the rule switches in :mod:`~pinochle_env.rules.switches`, actions, the engine base and the typed
 interface in :mod:`~pinochle_env.protocol`, observation pieces, replay helpers, records, the env
 and the batched API); each game has its own package under :mod:`pinochle_env.games`, found through
-the registry in :mod:`~pinochle_env.variants`.
+the registry in :mod:`~pinochle_env.games.kit`.
 """
 
 from .actions import ActionLayout
 from .batch import BatchedGames, BatchStep
 from .engine import ActionTypeError, IllegalActionError
 from .env import action_to_string, env, raw_env
+from .games.kit import new_game
 from .games.partnership import Game, Phase, PlayerView
-from .switches import PRESETS, Rules
-from .variants import new_game
+from .rules.switches import PRESETS, Rules
 
 __version__ = "0.1.0"
 #: What every console script's ``--version`` prints.

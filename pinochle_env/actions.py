@@ -26,7 +26,7 @@ import functools
 import numpy as np
 
 from .cards import NUM_SUITS, NUM_TYPES, SUIT_NAMES, card_from_str, card_to_str, suit_from_str
-from .switches import BID_STEP, MIN_BID
+from .rules.switches import BID_STEP, MIN_BID
 
 
 def mask_from_bits(legal_bits: int, num_actions: int) -> np.ndarray:

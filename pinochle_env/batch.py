@@ -11,7 +11,7 @@ This is what the trainer and the arena drive, and what users can build their own
         # step.rewards[i, seat] is what (absolute) seat of game i earned by this step;
         # step.episode_over[i] marks the end of an episode, after which game i starts afresh.
 
-Every game is an engine of the rules' variant (:func:`~pinochle_env.variants.new_game`) with its
+Every game is an engine of the rules' variant (:func:`~pinochle_env.games.kit.new_game`) with its
 own generator; observations come from the same encoder as the PettingZoo env, so for the same seed
 game ``i`` matches ``env().reset(seed=seeds[i])`` decision for decision. When an episode ends the
 game restarts at once (a new hand, or a new game), so every row always holds a decision to make.
@@ -37,10 +37,10 @@ from .actions import masks_from_bits
 from .cards import NUM_TYPES
 from .engine import ActionTypeError, IllegalActionError
 from .episode import EpisodeConfig
+from .games.kit import variant_kit
 from .protocol import Engine, HandArrays, View
 from .recycling import RecycledArrays
-from .switches import Rules
-from .variants import variant_kit
+from .rules.switches import Rules
 
 
 class BatchStep(NamedTuple):

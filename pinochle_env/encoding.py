@@ -17,7 +17,7 @@ import numpy as np
 
 from .cards import COPIES, COUNTING_VALUES, LAST_TRICK_BONUS, NUM_SUITS, NUM_TYPES, RANK_OF, card_to_str
 from .rules import meld
-from .switches import BID_STEP, MIN_BID, Rules
+from .rules.switches import BID_STEP, MIN_BID, Rules
 
 #: Bump when the layout or meaning of the observation changes (checkpoints record it).
 ENCODER_VERSION = 2

@@ -28,7 +28,7 @@ from .cards import (
     format_cards,
     sorted_for_display,
 )
-from .switches import MIN_BID, Rules
+from .rules.switches import MIN_BID, Rules
 
 #: The 48 cards of the deck; each deal shuffles a copy.
 DECK = np.repeat(np.arange(NUM_TYPES), COPIES)

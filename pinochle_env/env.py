@@ -117,10 +117,10 @@ from pettingzoo.utils import wrappers
 from .actions import ActionLayout, mask_from_bits
 from .engine import IllegalActionError, action_id
 from .episode import EpisodeConfig, reset_options
+from .games.kit import variant_kit
 from .protocol import Engine
 from .render import format_table, render_for_mode
-from .switches import CHOICES, DEFAULT_TARGET, INTEGER_SWITCHES, SWITCH_NAMES, VARIANT_SWITCHES, Rules, spell
-from .variants import variant_kit
+from .rules.switches import CHOICES, DEFAULT_TARGET, INTEGER_SWITCHES, SWITCH_NAMES, VARIANT_SWITCHES, Rules, spell
 
 ILLEGAL_ACTION_MODES = ("raise", "penalty")
 ENV_OPTIONS = {
@@ -437,7 +437,7 @@ def bounds_table(rules: Rules | None = None) -> str:
 
 
 def switch_table() -> str:
-    """Every rule switch with its allowed values, default first, generated from :mod:`~pinochle_env.switches`."""
+    """Every rule switch with its allowed values, default first, generated from :mod:`~pinochle_env.rules.switches`."""
 
     def variants(name: str) -> str:
         return "all" if name == "variant" else ", ".join(v for v, names in VARIANT_SWITCHES.items() if name in names)

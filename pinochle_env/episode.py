@@ -2,7 +2,7 @@
 
 An episode is one hand (``episode="hand"``) or hands until a team (a player, in the variants
 without partners) wins (``episode="game"``, cut short after ``max_hands`` hands). Rewards are
-team-shared and zero-sum (:func:`~pinochle_env.kit.margins`):
+team-shared and zero-sum (:func:`~pinochle_env.games.kit.margins`):
 
 - ``reward="margin"``: at every hand end, own team's hand score minus the other team's (in
   cutthroat: own score minus the mean of the other two), divided by ``reward_scale``;
@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .kit import margins
+from .games.kit import margins
 
 EPISODES = ("hand", "game")
 REWARDS = ("margin", "win")

@@ -4,7 +4,7 @@ The environment, the batched API, the records, the agents and the trainer are wr
 these protocols, never against one game's classes: a game is anything that provides an
 :class:`Engine` (the state machine), its :class:`View` (one seat's information set) and an
 :class:`Encoder` (observations), plus the declarations of its kit
-(:class:`pinochle_env.kit.VariantKit`); its observation layout is a subclass of
+(:class:`pinochle_env.games.kit.VariantKit`); its observation layout is a subclass of
 :class:`pinochle_env.encoding.ObservationSpec`. Each game lives in its own folder under
 :mod:`pinochle_env.games`; ``docs/adding_a_variant.md`` says how to add one.
 
@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
-from .switches import Rules
+from .rules.switches import Rules
 
 #: The kinds of decision, as named in ``mix:`` specs, per-phase statistics and TensorBoard tags.
 #: Passing includes the cutthroat declarer's burying; meld is the two-handed game's meld turn.

@@ -19,9 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from .kit import VariantKit, margins
-from .switches import Rules
-from .variants import variant_kit
+from .games.kit import VariantKit, margins, variant_kit
+from .rules.switches import Rules
 
 #: Keys every hand record of every variant has (extra keys are allowed).
 COMMON_KEYS = ("variant", "options", "dealer", "deal", "tricks", "score", "totals")

@@ -23,7 +23,7 @@ from typing import Any
 
 from agents.neural import require_torch
 from pinochle_env import VERSION_LINE
-from pinochle_env.switches import CHOICES, INTEGER_SWITCHES, parse_rule_assignment
+from pinochle_env.rules.switches import CHOICES, INTEGER_SWITCHES, parse_rule_assignment
 
 from .config import (
     FIELD_CHOICES,

@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 
 from agents.arena.runtime import BACKENDS, import_ray
-from pinochle_env.switches import PRESETS, Rules, random_rules, rules_from_command_line
-from pinochle_env.variants import variant_kit
+from pinochle_env.games.kit import variant_kit
+from pinochle_env.rules.switches import PRESETS, Rules, random_rules, rules_from_command_line
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -20,7 +20,7 @@ from agents.arena.report import deal_pair_margin
 from agents.arena.stats import wilson_interval
 from agents.arena.tournament import changed_checkpoints, provenance
 from pinochle_env.render import format_table
-from pinochle_env.switches import Rules
+from pinochle_env.rules.switches import Rules
 
 
 def spec_slug(spec: str) -> str:

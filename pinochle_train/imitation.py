@@ -60,10 +60,9 @@ from agents.registry import load_agent
 from agents.search.pimc import card_action0
 from pinochle_env.cards import NUM_TYPES
 from pinochle_env.encoding import ENCODER_VERSION
-from pinochle_env.kit import margins
+from pinochle_env.games.kit import margins, variant_kit
 from pinochle_env.records import to_arrays
-from pinochle_env.switches import Rules
-from pinochle_env.variants import variant_kit
+from pinochle_env.rules.switches import Rules
 
 from .cloning import cloning_loss
 from .config import CHUNK_HANDS, TrainConfig, auction_chunks, chunk_hands, imitation_chunks

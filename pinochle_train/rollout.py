@@ -27,10 +27,10 @@ from torch import nn
 
 from agents.neural.network import build_critic, masked_logits, policy_for
 from pinochle_env import BatchedGames
-from pinochle_env.kit import margins
+from pinochle_env.games.kit import margins
 from pinochle_env.protocol import DECISIONS
 from pinochle_env.records import dealer_stuck
-from pinochle_env.switches import Rules
+from pinochle_env.rules.switches import Rules
 
 from .config import TrainConfig, policy_shape
 

@@ -24,8 +24,8 @@ from agents.neural.checkpoints import FORMAT, FORMAT_VERSION, check_compatible, 
 from agents.neural.network import build_critic, policy_for
 from pinochle_env import BatchedGames
 from pinochle_env.encoding import ENCODER_VERSION
+from pinochle_env.games.kit import variant_kit
 from pinochle_env.protocol import DECISIONS
-from pinochle_env.variants import variant_kit
 
 from .backends import make_backend
 from .cloning import CLONED_KEYS

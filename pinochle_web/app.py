@@ -45,9 +45,9 @@ from starlette.staticfiles import StaticFiles
 
 from agents.neural.agent import BUNDLED_FILES
 from agents.registry import checkpoint_names
-from pinochle_env.games import GAMES
-from pinochle_env.switches import CHOICES, INTEGER_SWITCHES, VARIANT_SWITCHES, Rules
-from pinochle_env.variants import variant_kit
+from pinochle_env.games.kit import variant_kit
+from pinochle_env.games.registry import GAMES
+from pinochle_env.rules.switches import CHOICES, INTEGER_SWITCHES, VARIANT_SWITCHES, Rules
 
 from .catalogue import RESULTS, Catalogue, Entry, entry_id
 from .replay import analysis, timeline

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pinochle_env import VERSION_LINE
-from pinochle_env.switches import PRESETS, rules_from_command_line
+from pinochle_env.rules.switches import PRESETS, rules_from_command_line
 
 from .settings import Settings
 

@@ -27,10 +27,10 @@ import numpy as np
 from agents.arena import ArenaConfig, run_arena
 from agents.base import decide
 from agents.registry import load_agent
-from pinochle_env.games import GAMES
+from pinochle_env.games.kit import new_game
+from pinochle_env.games.registry import GAMES
 from pinochle_env.records import write_jsonl
-from pinochle_env.switches import Rules
-from pinochle_env.variants import new_game
+from pinochle_env.rules.switches import Rules
 
 ALL_VARIANTS = tuple(GAMES)
 ROUND_ROBIN = ("random", "heuristic", "heuristic:aggression=1.3")

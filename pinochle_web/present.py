@@ -18,8 +18,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pinochle_env.cards import NUM_TYPES, SUITS, card_to_str, cards_from_counts, format_cards, sorted_for_display
+from pinochle_env.games.kit import variant_kit
 from pinochle_env.rules import play_refusal
-from pinochle_env.variants import variant_kit
 
 #: Where each seat is drawn, by its place clockwise from the seat at the bottom.
 POSITIONS = {4: ("bottom", "left", "top", "right"), 3: ("bottom", "left", "right"), 2: ("bottom", "top")}

@@ -20,9 +20,9 @@ import numpy as np
 from agents.base import legal_mask
 from agents.neural.agent import NeuralAgent
 from agents.neural.checkpoints import CheckpointError, load_checkpoint
+from pinochle_env.games.kit import variant_kit
 from pinochle_env.records import decisions, replay
-from pinochle_env.switches import Rules
-from pinochle_env.variants import variant_kit
+from pinochle_env.rules.switches import Rules
 
 from .present import table_state
 from .tables import decision_visible

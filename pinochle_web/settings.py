@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pinochle_env.switches import Rules
+from pinochle_env.rules.switches import Rules
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from typing import Any
 from agents.arena import read_results
 from agents.arena.report import deal_pair_margin, json_ready, summarise
 from pinochle_env.records import read_jsonl
-from pinochle_env.switches import Rules
+from pinochle_env.rules.switches import Rules
 
 from .catalogue import CONFIG, RESULTS, Entry
 

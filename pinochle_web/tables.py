@@ -29,9 +29,9 @@ import numpy as np
 
 from agents.base import Agent, check_plays, decide
 from agents.registry import load_agent
+from pinochle_env.games.kit import new_game
 from pinochle_env.records import write_jsonl
-from pinochle_env.switches import Rules
-from pinochle_env.variants import new_game
+from pinochle_env.rules.switches import Rules
 
 from .catalogue import entry_id
 from .present import table_state

@@ -23,7 +23,7 @@ from agents.arena.stats import fit_elo, mean_interval, t_quantile, wilson_interv
 from agents.arena.tournament import unit_key
 from pinochle_env import records
 from pinochle_env.actions import ActionLayout
-from pinochle_env.switches import Rules
+from pinochle_env.rules.switches import Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 RANDOM_MIX = "mix:play=random,default=random"  # random play, but not the same choices as `random`

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pinochle_env.switches import PRESETS, Rules, random_rules
+from pinochle_env.rules.switches import PRESETS, Rules, random_rules
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 

@@ -289,7 +289,7 @@ def test_bundled_any_rules_agent_plays_drawn_rule_sets_without_a_warning():
     legally (the driver checks every action) and is not warned about any of them."""
     import warnings
 
-    from pinochle_env.switches import random_rules
+    from pinochle_env.rules.switches import random_rules
 
     agent = load_agent("checkpoint:bundled-any-rules", seed=0)
     assert agent.meta["sample_rules"] is True

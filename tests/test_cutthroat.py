@@ -28,8 +28,8 @@ from pinochle_env.engine import IllegalActionError
 from pinochle_env.games.cutthroat.encoding import SEAT_NAMES, CutthroatSpec
 from pinochle_env.games.cutthroat.game import NUM_SEATS, NUM_TRICKS, CutthroatGame, Phase, game_winner, score_hand
 from pinochle_env.games.cutthroat.replay import RECORD_KEYS, decisions, replay
-from pinochle_env.switches import Rules
-from pinochle_env.variants import margins
+from pinochle_env.games.kit import margins
+from pinochle_env.rules.switches import Rules
 
 CUTTHROAT = Rules(variant="cutthroat")
 DECK = [card_to_str(c) for c in range(NUM_TYPES) for _ in range(COPIES)]

@@ -21,7 +21,7 @@ from agents.registry import load_agent
 from pinochle_env import Game, Phase, Rules
 from pinochle_env import rules as R
 from pinochle_env.cards import COUNTING_VALUES, NUM_TYPES, RANK_OF, SUIT_OF, counts_from_cards
-from pinochle_env.variants import variant_kit
+from pinochle_env.games.kit import variant_kit
 
 SEATS = 4
 

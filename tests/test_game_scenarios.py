@@ -23,7 +23,7 @@ from pinochle_env.cards import (
 )
 from pinochle_env.engine import IllegalActionError
 from pinochle_env.games.partnership.game import Game, Phase
-from pinochle_env.switches import Rules
+from pinochle_env.rules.switches import Rules
 
 # The deal of the spec's hand-record example (dealer 3).
 S8_DEAL = [

@@ -24,7 +24,7 @@ from pinochle_env.actions import ActionLayout
 from pinochle_env.engine import IllegalActionError
 from pinochle_env.games.partnership.encoding import GameEncoder, PartnershipSpec, encode_state
 from pinochle_env.games.partnership.game import Event, Game, Phase
-from pinochle_env.switches import Rules
+from pinochle_env.rules.switches import Rules
 
 CONFIGS = {
     "sequential": Rules(),

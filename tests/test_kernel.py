@@ -31,7 +31,7 @@ from pinochle_env.cards import COUNTING_VALUES, NUM_TYPES, RANK_OF
 from pinochle_env.kernel import DealConstraints, Deals, sample_deals, solver
 from pinochle_env.kernel.compiled import tricks as T
 from pinochle_env.kernel.state import PlayState, card_values, partnership_scores
-from pinochle_env.switches import CHOICES
+from pinochle_env.rules.switches import CHOICES
 
 HEAD_RULES = CHOICES["head_rule"]
 POSITIONS_PER_PAIR = 100_000

@@ -101,7 +101,7 @@ def test_the_first_solve_says_it_compiles_before_it_does(tmp_path: Path) -> None
         import sys
         from pinochle_env.kernel import solve
         from pinochle_env.kernel.solver import end_positions
-        from pinochle_env.switches import Rules
+        from pinochle_env.rules.switches import Rules
         game = next(end_positions(Rules(), 1, seed=0, most_tricks=1))
         print("solved", solve(game).card, file=sys.stderr)
         """

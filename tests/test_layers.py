@@ -118,7 +118,7 @@ def _loaded_after(statement: str) -> set[str]:
 
 
 def test_importing_the_environment_loads_no_agents_trainer_torch_or_numba() -> None:
-    loaded = _loaded_after("import pinochle_env, pinochle_env.records, pinochle_env.variants")
+    loaded = _loaded_after("import pinochle_env, pinochle_env.records, pinochle_env.games.kit")
     assert not loaded & {"agents", "pinochle_train", "torch", "tensorboard", "numba"}, loaded
 
 

@@ -29,7 +29,7 @@ from pinochle_env.games.partnership.lockstep import (
     LockstepPlay,
 )
 from pinochle_env.games.partnership.lockstep_hands import LockstepHands
-from pinochle_env.switches import CHOICES
+from pinochle_env.rules.switches import CHOICES
 
 SITUATIONS = 3000
 

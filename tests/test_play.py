@@ -19,8 +19,8 @@ from agents.terminal import PlayOptions, PlaySession, main, parse_options
 from agents.terminal.tables import table_for
 from pinochle_env.actions import layout_for
 from pinochle_env.cards import NUM_TYPES, RANKS, SUITS, card_to_str
-from pinochle_env.switches import Rules
-from pinochle_env.variants import variant_kit
+from pinochle_env.games.kit import variant_kit
+from pinochle_env.rules.switches import Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 BAD_OPENING = ["gibberish", "1010", "990", "?", "QS"]

@@ -24,7 +24,7 @@ from pinochle_env import rules as R
 from pinochle_env.cards import RANK_OF, SUIT_OF, SUITS, card_from_str, counts_from_cards, parse_cards
 from pinochle_env.engine import IllegalActionError
 from pinochle_env.games.partnership.game import Game, Phase
-from pinochle_env.switches import CHOICES, PRESETS, Rules
+from pinochle_env.rules.switches import CHOICES, PRESETS, Rules
 
 # --------------------------------------------------------------------------------------------
 # The configurations: a greedy pairwise covering array over every switch value.

@@ -17,7 +17,7 @@ from pinochle_env.cards import card_from_str, card_to_str
 from pinochle_env.games.partnership.encoding import PartnershipSpec
 from pinochle_env.games.partnership.game import Game, Phase
 from pinochle_env.games.partnership.replay import RECORD_KEYS
-from pinochle_env.switches import PRESETS, SWITCH_NAMES, Rules
+from pinochle_env.rules.switches import PRESETS, SWITCH_NAMES, Rules
 
 #: The hand-record example of the rules (section "Hand record"), with every switch at its default.
 SPEC_EXAMPLE = {
@@ -526,7 +526,7 @@ def test_docs_name_every_record_key_and_switch():
 
 
 def test_rules_from_command_line_takes_the_preset_first_then_each_rule():
-    from pinochle_env.switches import rules_from_command_line
+    from pinochle_env.rules.switches import rules_from_command_line
 
     assert rules_from_command_line() == Rules()
     assert rules_from_command_line("casual") == PRESETS["casual"]

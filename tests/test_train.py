@@ -586,7 +586,7 @@ def test_checkpoint_agents_in_pinochle_play(tmp_path: Path) -> None:
 def test_imitation_data_of_every_variant_pays_each_seat_its_own_margin(variant: str) -> None:
     """The warm start plays the configured game (not a 4-seat partnership game), and each decision's
     return is its seat's margin (own team's score minus the mean of the others'), not a seat % 2 sign."""
-    from pinochle_env.kit import margins
+    from pinochle_env.games.kit import margins
     from pinochle_env.records import to_arrays
     from pinochle_train.imitation import chunk_arrays, play_records
 
@@ -674,7 +674,7 @@ def test_auction_only_hands_are_the_heuristics_with_the_teachers_bids(tmp_path: 
     plays; only their auction decisions are kept, each labelled with the teacher's bid there; the
     labels folder records them; a game without an auction refuses them."""
     from agents.search.pimc import card_action0
-    from pinochle_env.variants import variant_kit
+    from pinochle_env.games.kit import variant_kit
     from pinochle_train import imitation
 
     _small_chunks(monkeypatch)
@@ -712,7 +712,7 @@ def test_a_student_plays_the_hands_while_the_teacher_labels_every_decision() -> 
     """DAgger's hands: the records are the student's play (random here, which the heuristic would
     not play), and each label is the heuristic's choice in that very position."""
     from agents.base import decide
-    from pinochle_env.variants import variant_kit
+    from pinochle_env.games.kit import variant_kit
     from pinochle_train.imitation import play_records
 
     played = play_records("heuristic", Rules(), 2, [3], student="random")
@@ -804,7 +804,7 @@ def test_search_labels_keep_the_card_values_the_search_chose_by() -> None:
     (the label is the best of them), NaN at every other decision; they stack with the chunk."""
     from agents.base import legal_mask
     from agents.search.pimc import card_action0
-    from pinochle_env.variants import variant_kit
+    from pinochle_env.games.kit import variant_kit
     from pinochle_train.imitation import chunk_arrays, play_records
 
     spec = "mix:auction=heuristic,default=pimc:samples=2"
@@ -941,7 +941,7 @@ def test_the_card_head_scores_every_card_type_with_the_same_network(monkeypatch)
     different ones different scores, and the other actions' logits are the flat head's."""
     from agents.neural.network import build_policy
     from pinochle_env.actions import ActionLayout
-    from pinochle_env.variants import variant_kit
+    from pinochle_env.games.kit import variant_kit
 
     kit = variant_kit(Rules())
     torch.manual_seed(0)
@@ -963,8 +963,8 @@ def test_the_card_head_scores_every_card_type_with_the_same_network(monkeypatch)
 def test_sampled_rules_give_each_rollout_its_own_rule_set_seen_in_the_observation() -> None:
     """sample_rules: the rules of a rollout depend on (seed, update, worker) only, differ between
     rollouts, and the observations the policy learns from carry them (the "rules" piece)."""
+    from pinochle_env.games.kit import variant_kit
     from pinochle_env.games.partnership.encoding import rule_values
-    from pinochle_env.variants import variant_kit
     from pinochle_train.rollout import RolloutWorker, rollout_rules
 
     config = build_config(

@@ -24,13 +24,13 @@ from pinochle_env.cards import (
     parse_cards,
 )
 from pinochle_env.engine import IllegalActionError
+from pinochle_env.games.kit import margins
 from pinochle_env.games.two_hand.actions import LAYOUT
 from pinochle_env.games.two_hand.encoding import TwoHandSpec
 from pinochle_env.games.two_hand.game import Phase, TwoHandGame, game_winner
 from pinochle_env.games.two_hand.replay import decisions, replay
 from pinochle_env.rules import trick_points
-from pinochle_env.switches import Rules
-from pinochle_env.variants import margins
+from pinochle_env.rules.switches import Rules
 
 RULES = Rules(variant="two_hand")
 SPEC = TwoHandSpec(RULES)

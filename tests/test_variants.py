@@ -23,9 +23,9 @@ from agents.neural.agent import BUNDLED_FILES
 from agents.neural.checkpoints import CheckpointError
 from agents.registry import load_agent
 from pinochle_env import BatchedGames, Rules
-from pinochle_env.games import GAMES
+from pinochle_env.games.kit import margins, new_game, variant_kit
+from pinochle_env.games.registry import GAMES
 from pinochle_env.records import replay, to_arrays
-from pinochle_env.variants import margins, new_game, variant_kit
 from pinochle_train import cli
 
 #: Every game but the default one (whose generic behaviour the other test files check): a game

@@ -10,7 +10,7 @@ import pytest
 from pinochle_env.encoding import observation_from_view
 from pinochle_env.games.partnership.encoding import GameEncoder, PartnershipSpec
 from pinochle_env.games.partnership.game import NUM_SEATS, Game
-from pinochle_env.switches import Rules
+from pinochle_env.rules.switches import Rules
 
 RULE_SETS = [
     {},

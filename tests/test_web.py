@@ -25,9 +25,9 @@ from agents.neural.checkpoints import FORMAT, FORMAT_VERSION, save_checkpoint
 from agents.neural.network import build_critic, build_policy
 from agents.registry import load_agent
 from pinochle_env.encoding import ENCODER_VERSION
+from pinochle_env.games.kit import new_game, variant_kit
 from pinochle_env.records import decisions, read_jsonl, replay
-from pinochle_env.switches import Rules
-from pinochle_env.variants import new_game, variant_kit
+from pinochle_env.rules.switches import Rules
 from pinochle_web.app import create_app
 from pinochle_web.catalogue import entry_id
 from pinochle_web.demo import background_server, bot_hands, small_arena
@@ -573,7 +573,7 @@ def test_the_command_binds_to_localhost_and_says_so(server, tmp_path):
         "/static/../app.py",
         "/static/%2e%2e/app.py",
         "/static/..%2fapp.py",
-        "/static/%2e%2e%2f%2e%2e%2fpinochle_env%2frules.py",
+        "/static/%2e%2e%2f%2e%2e%2fpinochle_env%2fcards.py",
         "/static/....//app.py",
         "/%2e%2e/pyproject.toml",
         "/static//etc/passwd",

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pinochle_env import VERSION_LINE
-from pinochle_env.switches import PRESETS
+from pinochle_env.rules.switches import PRESETS
 
 from .report import format_summary
 from .runtime import BACKENDS, usable_cpus

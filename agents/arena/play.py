@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from pinochle_env.switches import Rules
-from pinochle_env.variants import new_game
+from pinochle_env.games.kit import new_game
+from pinochle_env.rules.switches import Rules
 
 from ..base import Agent, decide
 from ..registry import load_agent

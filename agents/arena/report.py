@@ -26,7 +26,7 @@ import numpy as np
 
 from pinochle_env.records import dealer_stuck
 from pinochle_env.render import format_table
-from pinochle_env.switches import Rules
+from pinochle_env.rules.switches import Rules
 
 from .play import SIDES
 from .stats import fit_elo, mean_interval, wilson_interval

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from pinochle_env.switches import Rules, parse_switch, rules_from_command_line
+from pinochle_env.rules.switches import Rules, parse_switch, rules_from_command_line
 
 from ..base import check_plays, prepare
 from ..registry import checkpoint_files, load_agent

@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
+from pinochle_env.games.kit import VariantKit, variant_kit
 from pinochle_env.protocol import View
-from pinochle_env.switches import Rules
-from pinochle_env.variants import VariantKit, variant_kit
+from pinochle_env.rules.switches import Rules
 
 from . import require_torch
 

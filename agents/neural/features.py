@@ -59,7 +59,7 @@ from pinochle_env.encoding import HAND_POINTS, POINT_SCALE
 from pinochle_env.games.partnership.encoding import rule_labels
 from pinochle_env.games.partnership.game import Phase
 from pinochle_env.rules import AROUND_POINTS
-from pinochle_env.switches import BID_STEP, CHOICES, MIN_BID
+from pinochle_env.rules.switches import BID_STEP, CHOICES, MIN_BID
 
 SEATS = 4
 COUNTINGS = CHOICES["counting"]

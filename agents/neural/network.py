@@ -18,8 +18,8 @@ import torch
 from torch import nn
 
 from pinochle_env.actions import ActionLayout
-from pinochle_env.switches import Rules
-from pinochle_env.variants import variant_kit
+from pinochle_env.games.kit import variant_kit
+from pinochle_env.rules.switches import Rules
 
 from .features import CARD_SIZE, PartnershipFeatures, feature_layer
 from .features import SIZE as FEATURE_SIZE

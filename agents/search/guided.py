@@ -34,7 +34,7 @@ import numpy as np
 
 from agents.base import check_plays, prepare
 from agents.search.pimc import PLAY_PHASES, PIMCAgent, view_card0
-from pinochle_env.switches import Rules
+from pinochle_env.rules.switches import Rules
 
 from ..neural.agent import load_checkpoint_agent
 

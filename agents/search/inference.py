@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from pinochle_env.switches import CHOICES
+from pinochle_env.rules.switches import CHOICES
 
 if TYPE_CHECKING:
     from pinochle_env.kernel import DealConstraints, Deals

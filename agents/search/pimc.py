@@ -44,8 +44,8 @@ import numpy as np
 
 from pinochle_env.actions import layout_for
 from pinochle_env.cards import COPIES, NUM_TYPES
-from pinochle_env.switches import Rules
-from pinochle_env.variants import variant_kit
+from pinochle_env.games.kit import variant_kit
+from pinochle_env.rules.switches import Rules
 
 from ..heuristic import HeuristicAgent
 from .inference import weighted_deals

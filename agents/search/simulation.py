@@ -37,7 +37,7 @@ import numpy as np
 
 from pinochle_env.actions import ActionLayout, layout_for
 from pinochle_env.cards import NUM_TYPES
-from pinochle_env.switches import MIN_BID
+from pinochle_env.rules.switches import MIN_BID
 
 from ..heuristic import HeuristicAgent
 from .inference import weighted_deals

@@ -39,8 +39,8 @@ from pathlib import Path
 from typing import TextIO
 
 from pinochle_env import VERSION_LINE
-from pinochle_env.switches import PRESETS, rules_from_command_line
-from pinochle_env.variants import variant_kit
+from pinochle_env.games.kit import variant_kit
+from pinochle_env.rules.switches import PRESETS, rules_from_command_line
 
 from .session import PlayOptions, PlaySession
 

@@ -11,9 +11,9 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from pinochle_env.games.kit import variant_kit
 from pinochle_env.records import write_jsonl
-from pinochle_env.switches import Rules
-from pinochle_env.variants import variant_kit
+from pinochle_env.rules.switches import Rules
 
 from ..base import Agent, check_plays, decide
 from ..registry import load_agent

@@ -41,6 +41,7 @@ from pinochle_env.cards import card as card_of
 from pinochle_env.games.cutthroat.game import BURY_COUNT
 from pinochle_env.games.cutthroat.game import NUM_TRICKS as CUTTHROAT_TRICKS
 from pinochle_env.games.cutthroat.game import Phase as CutthroatPhase
+from pinochle_env.games.kit import variant_kit
 from pinochle_env.games.partnership.game import NUM_TRICKS as PARTNERSHIP_TRICKS
 from pinochle_env.games.partnership.game import Phase as PartnershipPhase
 from pinochle_env.games.two_hand.game import NUM_TRICKS as TWO_HAND_TRICKS
@@ -48,8 +49,7 @@ from pinochle_env.games.two_hand.game import PHASE_TRICKS
 from pinochle_env.games.two_hand.game import Phase as TwoHandPhase
 from pinochle_env.games.two_hand.melds import MELD_CARDS
 from pinochle_env.records import dealer_stuck
-from pinochle_env.switches import VARIANT_SWITCHES, Rules, spell
-from pinochle_env.variants import variant_kit
+from pinochle_env.rules.switches import VARIANT_SWITCHES, Rules, spell
 
 #: A card moved face down as one line per run (passing): (kind, mover, receiver), the cards (None
 #: where the person may not see one).

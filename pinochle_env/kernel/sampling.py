@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from ..cards import COPIES, NUM_TYPES
-from ..switches import CHOICES
+from ..rules.switches import CHOICES
 from .compiled import deals as D
 from .state import HAND_SIZES, card_values, view_gifts
 from .warm import compile_kernel

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..cards import NUM_TYPES
-from ..switches import Rules
+from ..rules.switches import Rules
 from .compiled import solver as S
 from .state import PlayState
 
@@ -127,7 +127,7 @@ def minimax_value(state: PlayState) -> int:
 def end_positions(rules: Rules, count: int, seed: int, most_tricks: int = 3) -> Iterator[Any]:
     """``count`` engines at perfect-information positions with 1 to ``most_tricks`` tricks left, and
     a random number of cards in the trick, reached by random legal play (the solver checks' inputs)."""
-    from ..variants import new_game
+    from ..games.kit import new_game
 
     rng = np.random.default_rng(seed)
     total = {"partnership": 12, "cutthroat": 15, "two_hand": 24}[rules.variant]

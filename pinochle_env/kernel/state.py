@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..cards import COUNTING_VALUES, NUM_TYPES, RANK_OF, SUIT_OF, counts_from_cards
-from ..switches import CHOICES, Rules
+from ..rules.switches import CHOICES, Rules
 from .compiled.tricks import Position
 
 #: Tricks per hand, per variant (the two-handed game: 12 with the stock, then 12 without).

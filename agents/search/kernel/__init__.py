@@ -24,7 +24,7 @@ from pinochle_env.kernel.compiled import deals as D
 from pinochle_env.kernel.compiled import solver as S
 from pinochle_env.kernel.compiled import tricks as T
 from pinochle_env.kernel.solver import table
-from pinochle_env.switches import Rules
+from pinochle_env.rules.switches import Rules
 
 from .compiled import inference as M
 from .compiled import playouts as P

@@ -12,7 +12,7 @@ import numpy as np
 from pinochle_env.cards import NUM_TYPES
 from pinochle_env.kernel.solver import as_hands
 from pinochle_env.kernel.state import card_values, rules_vector
-from pinochle_env.switches import CHOICES, Rules
+from pinochle_env.rules.switches import CHOICES, Rules
 
 from .compiled import playouts as P
 from .compiled.playouts import SimulatedHands

@@ -23,7 +23,7 @@ from pinochle_env import Game, PlayerView
 from pinochle_env import rules as R
 from pinochle_env.actions import layout_for
 from pinochle_env.games.partnership.game import Phase
-from pinochle_env.switches import Rules
+from pinochle_env.rules.switches import Rules
 
 from ...heuristic import HeuristicAgent
 from .sampling import DealSampler

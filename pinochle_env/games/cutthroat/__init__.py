@@ -10,8 +10,8 @@ The rules as implemented are in ``docs/cutthroat.md``.
 
 from __future__ import annotations
 
-from ...kit import VariantKit, view_encoded_kit
-from ...switches import Rules
+from ...rules.switches import Rules
+from ..kit import VariantKit, view_encoded_kit
 from . import replay
 from .encoding import SEAT_NAMES, CutthroatSpec
 from .game import CutthroatGame, CutthroatView, Phase

@@ -27,7 +27,7 @@ from ...encoding import (
     per_seat,
     thermo_labels,
 )
-from ...switches import BID_STEP, MIN_BID, Rules
+from ...rules.switches import BID_STEP, MIN_BID, Rules
 from .game import NUM_SEATS, NUM_TRICKS, CutthroatGame, CutthroatView, Phase
 
 SEAT_NAMES = ("me", "left", "right")

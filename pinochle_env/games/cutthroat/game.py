@@ -22,7 +22,7 @@ from ... import rules as R
 from ...cards import COPIES, NUM_TYPES, SUITS, counts_from_cards, format_cards, sorted_for_display
 from ...engine import AuctionEngine
 from ...protocol import GamePhase
-from ...switches import Rules
+from ...rules.switches import Rules
 from .render import render_game
 
 NUM_SEATS = 3

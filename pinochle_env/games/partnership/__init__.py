@@ -15,8 +15,8 @@ import functools
 
 import numpy as np
 
-from ...kit import VariantKit
-from ...switches import Rules
+from ...rules.switches import Rules
+from ..kit import VariantKit
 from . import encoding, replay
 from .game import Game, Phase, PlayerView
 from .lockstep_hands import LockstepHands

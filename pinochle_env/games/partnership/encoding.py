@@ -31,7 +31,7 @@ from ...encoding import (
     thermo_labels,
 )
 from ...rules import trick_points
-from ...switches import BID_STEP, CHOICES, MIN_BID, Rules, spell
+from ...rules.switches import BID_STEP, CHOICES, MIN_BID, Rules, spell
 from .game import EVERYONE, NUM_SEATS, NUM_TRICKS, Event, Game, Phase, PlayerView
 
 _PLAY = int(Event.PLAY)

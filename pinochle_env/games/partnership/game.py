@@ -25,7 +25,7 @@ from ...cards import (
 )
 from ...engine import AuctionEngine
 from ...protocol import GamePhase
-from ...switches import MIN_BID, Rules
+from ...rules.switches import MIN_BID, Rules
 from .render import render_game
 
 NUM_SEATS = 4

@@ -27,7 +27,7 @@ import numpy as np
 from ... import rules as R
 from ...cards import COUNTING_VALUES, LAST_TRICK_BONUS, NUM_SUITS, NUM_TYPES, RANK_OF, SUIT_OF
 from ...encoding import HAND_POINTS, ObservationSpec
-from ...switches import Rules
+from ...rules.switches import Rules
 from .encoding import index_tables
 from .game import NUM_SEATS, NUM_TRICKS
 

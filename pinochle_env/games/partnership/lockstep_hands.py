@@ -35,7 +35,7 @@ from ... import rules as R
 from ...actions import layout_for
 from ...cards import NUM_TYPES
 from ...encoding import POINT_SCALE, ObservationSpec
-from ...switches import BID_STEP, MIN_BID
+from ...rules.switches import BID_STEP, MIN_BID
 from .encoding import index_tables, rule_writes
 from .game import HAND_SIZE, NUM_SEATS, NUM_TRICKS, Game, Phase
 from .lockstep import POINTS, TO_ACT, WON, LockstepPlay, bit_rows

@@ -13,7 +13,7 @@ import numpy as np
 
 from ...cards import card_from_str
 from ...replay import auction_action, recorded_decisions, replay_record, take
-from ...switches import Rules
+from ...rules.switches import Rules
 from .game import Game, Phase
 
 #: Keys every partnership hand record has (extra keys are allowed).

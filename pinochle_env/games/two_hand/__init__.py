@@ -11,8 +11,8 @@ The rules as implemented are in ``docs/two_hand.md``.
 
 from __future__ import annotations
 
-from ...kit import VariantKit, view_encoded_kit
-from ...switches import Rules
+from ...rules.switches import Rules
+from ..kit import VariantKit, view_encoded_kit
 from . import replay
 from .actions import LAYOUT, TwoHandLayout
 from .encoding import SEAT_NAMES, TwoHandSpec

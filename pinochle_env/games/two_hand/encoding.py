@@ -22,7 +22,7 @@ from ...encoding import (
     per_seat,
     thermo_labels,
 )
-from ...switches import Rules
+from ...rules.switches import Rules
 from .actions import LAYOUT
 from .game import DIX_POINTS, NUM_SEATS, NUM_TRICKS, STOCK_SIZE, Phase, TwoHandGame, TwoHandView
 from .melds import MELD_CARDS, meld_points

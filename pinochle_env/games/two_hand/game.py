@@ -37,7 +37,7 @@ from ...cards import (
 )
 from ...engine import Engine, card_types, check_copies, parse_hands, shuffled_deck
 from ...protocol import GamePhase
-from ...switches import Rules
+from ...rules.switches import Rules
 from .actions import LAYOUT
 from .melds import MELD_CARDS, MELD_KINDS, USED_DIX, meld_points, most_worn
 from .render import render_game

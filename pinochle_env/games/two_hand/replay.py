@@ -13,7 +13,7 @@ import numpy as np
 
 from ...cards import card_from_str
 from ...replay import recorded_decisions, replay_record, take
-from ...switches import Rules
+from ...rules.switches import Rules
 from .actions import LAYOUT
 from .game import NUM_SEATS, Phase, TwoHandGame
 

@@ -36,12 +36,12 @@ NINE, JACK, QUEEN, KING, TEN, ACE = range(6)
 #: Indices of the integer rule vector.
 R_SEATS, R_TRUMP, R_HEAD, R_OVERTRUMP, R_DECLARER, R_SEQUENTIAL, R_SIMPLE_LAST, R_HAND_SIZE = range(8)
 RULES_SIZE = 8
-#: head_rule values, in the order of :data:`pinochle_env.switches.CHOICES`.
+#: head_rule values, in the order of :data:`pinochle_env.rules.switches.CHOICES`.
 HEAD_WINNER, HEAD_HIGHEST_LED, HEAD_LED_CARD, HEAD_TRUMP_LEAD_ONLY, HEAD_NONE = range(5)
 #: run_extras values, in the same order.
 RUN_CONSUME, RUN_REUSE, RUN_ROYAL_IN_RUN = range(3)
 LAST_TRICK_BONUS = 10
-#: Meld points of arounds per rank (single, double), ``AROUND_POINTS`` of rules.py.
+#: Meld points of arounds per rank (single, double), ``AROUND_POINTS`` of pinochle_env/rules/meld.py.
 AROUND_RANKS = np.array([ACE, KING, QUEEN, JACK], dtype=np.int64)
 AROUND_SINGLE = np.array([100, 80, 60, 40], dtype=np.int64)
 AROUND_DOUBLE = np.array([1000, 800, 600, 400], dtype=np.int64)

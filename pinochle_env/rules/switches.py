@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .games import GAMES
+from ..games.registry import GAMES
 
 #: Allowed values of each switch with a fixed set of choices, default first.
 CHOICES: dict[str, tuple[Any, ...]] = {

@@ -1,7 +1,8 @@
-"""What a game declares for the generic layers: its :class:`VariantKit`.
+"""What a game declares for the generic layers, its :class:`VariantKit`, and finding it: :func:`variant_kit`.
 
 Each game's package (``pinochle_env/games/<game>/__init__.py``) builds its kit for a rule set with
-``kit(rules)``; the registry (:mod:`pinochle_env.variants`) finds the game by ``rules.variant``.
+``kit(rules)``; :func:`variant_kit` finds the game in the registry (:mod:`.registry`) by
+``rules.variant``, and :func:`new_game` makes any game's engine.
 The environment, the batched API, the records, the agents and the trainer read everything
 variant-specific from the kit: the engine class, the observation layout and encoder, the state
 for centralised critics, hand-record replay, seat names, the phase enum.
@@ -16,15 +17,17 @@ two in cutthroat.
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .encoding import ObservationSpec
-from .protocol import Encoder, Engine, GamePhase, HandArrays
-from .switches import Rules
+from ..encoding import ObservationSpec
+from ..protocol import Encoder, Engine, GamePhase, HandArrays
+from ..rules.switches import Rules
+from .registry import GAMES
 
 
 class ViewEncoder:
@@ -144,3 +147,17 @@ def margins(values: Sequence[float], teams: Sequence[int]) -> list[float]:
     num_teams = len(values)
     total = sum(values)
     return [values[t] - (total - values[t]) / (num_teams - 1) for t in teams]
+
+
+@functools.lru_cache(maxsize=64)
+def variant_kit(rules: Rules) -> VariantKit:
+    """The kit of ``rules.variant`` for this rule set (built once per rule set, by the game's package,
+    which is imported the first time a rule set of that game is used)."""
+    package = importlib.import_module(GAMES[rules.variant].package)
+    kit: VariantKit = package.kit(rules)
+    return kit
+
+
+def new_game(rules: Rules | None = None, rng: np.random.Generator | None = None, **kwargs: Any) -> Any:
+    """A new game of any variant (the engine of ``rules.variant``; the partnership game by default)."""
+    return variant_kit(rules if rules is not None else Rules()).new_game(rng, **kwargs)
