@@ -105,7 +105,7 @@ class BatchedGames:
         self.kit = kit = variant_kit(self.rules)
         self.num_seats = seats = kit.num_seats
         self.spec = kit.spec
-        self.layout = kit.new_game(np.random.default_rng(0)).layout
+        self.layout = kit.layout
         self.observation_size = self.spec.size
         self.num_actions = self.layout.size
         self.state_size = kit.state_size

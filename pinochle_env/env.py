@@ -230,7 +230,7 @@ class raw_env(AECEnv):
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.kit = kit = variant_kit(self.rules)
-        self.layout = kit.new_game(np.random.default_rng(0)).layout
+        self.layout = kit.layout
         self.spec = kit.spec
         self._encoder = kit.make_encoder()
         self.possible_agents = [f"player_{seat}" for seat in range(kit.num_seats)]

@@ -57,7 +57,6 @@ from agents.heuristic import HeuristicAgent
 from agents.neural.checkpoints import write_atomically
 from agents.neural.network import MLP, masked_logits
 from agents.registry import load_agent
-from agents.search.pimc import card_action0
 from pinochle_env.cards import NUM_TYPES
 from pinochle_env.encoding import ENCODER_VERSION
 from pinochle_env.games.kit import margins, variant_kit
@@ -117,7 +116,7 @@ def play_records(
     players = teachers if student is None else [load_agent(student, seat) for seat in range(kit.num_seats)]
     simulated = auction_labels != "teacher"
     simulation = _CallSimulation(seed, rules, auction_labels == "simulated_rest") if simulated else None
-    card0 = card_action0(rules)
+    card0 = variant_kit(rules).layout.card0
     records: list[dict[str, Any]] = []
     labels: list[int] = []
     values: list[np.ndarray] = []
@@ -175,7 +174,7 @@ def call_count(rules: Rules) -> int:
     kit = variant_kit(rules)
     if "auction" not in kit.decisions_taken:
         return 0
-    return int(kit.new_game(np.random.default_rng(0)).layout.trump0)
+    return int(kit.layout.trump0)
 
 
 def chunk_rules(config: TrainConfig, chunk: int) -> Rules:
@@ -415,7 +414,7 @@ def fit_imitation(
     """Fit the policy to the bot's actions (or its soft targets, :func:`cloning_loss`) and the critic
     to the outcomes; final epoch's statistics (``cross_entropy`` is that policy loss)."""
     rng = np.random.default_rng(np.random.SeedSequence([config.seed, 2**31 + 2]))
-    card0 = card_action0(config.rule_set())
+    card0 = variant_kit(config.rule_set()).layout.card0
     tensors = {key: torch.from_numpy(value) for key, value in data.items()}
     n = len(data["action"])
     parameters = [*policy.parameters(), *critic.parameters()]

@@ -13,7 +13,7 @@ import torch
 from torch import nn
 
 from agents.neural.network import MLP, masked_logits
-from agents.search.pimc import card_action0
+from pinochle_env.games.kit import variant_kit
 from pinochle_env.protocol import DECISIONS
 
 from .cloning import CLONED_KEYS, cloning_loss
@@ -57,7 +57,7 @@ def ppo_update(
     counts = torch.zeros(groups)
     parameters = [*policy.parameters(), *critic.parameters()]
     cloning = teacher is not None and config.imitation_coef > 0
-    card0 = card_action0(config.rule_set())
+    card0 = variant_kit(config.rule_set()).layout.card0
     cloned: list[float] = []
     for _ in range(config.epochs):
         order = torch.from_numpy(rng.permutation(n))

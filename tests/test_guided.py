@@ -8,8 +8,8 @@ import pytest
 
 from agents.base import check_plays, decide, legal_mask
 from agents.registry import checkpoint_files, load_agent
-from agents.search.pimc import view_card0
 from pinochle_env import Rules, new_game
+from pinochle_env.games.kit import variant_kit
 
 
 def _first_card_choice(rules: Rules, seed: int = 5):
@@ -29,7 +29,7 @@ def test_the_card_played_maximises_the_searched_value_plus_the_weighted_log_prio
     game = _first_card_choice(Rules())
     view, mask = game.view(game.to_act), legal_mask(game)
     legal = np.flatnonzero(mask).tolist()
-    card0 = view_card0(view)
+    card0 = variant_kit(view.rules).layout.card0
     first, second = legal[0], legal[1]
     values = {action - card0: 0.0 for action in legal} | {first - card0: 30.0, second - card0: 20.0}
     probabilities = np.zeros(len(mask))

@@ -673,7 +673,6 @@ def test_auction_only_hands_are_the_heuristics_with_the_teachers_bids(tmp_path: 
     """imitation_auction_hands: chunks after the teacher's, in the first round, of hands the heuristic
     plays; only their auction decisions are kept, each labelled with the teacher's bid there; the
     labels folder records them; a game without an auction refuses them."""
-    from agents.search.pimc import card_action0
     from pinochle_env.games.kit import variant_kit
     from pinochle_train import imitation
 
@@ -683,7 +682,7 @@ def test_auction_only_hands_are_the_heuristics_with_the_teachers_bids(tmp_path: 
     assert imitation.chunk_rounds(config) == [[0, 1, 2]] and imitation.chunk_sizes(config) == {0: 2, 1: 2, 2: 1}
     teacher_only = imitation.chunk_arrays((config, 0, 2, None))
     auction = imitation.chunk_arrays((config, 1, 2, None))
-    card0 = card_action0(Rules())
+    card0 = variant_kit(Rules()).layout.card0
     assert (teacher_only["action"] >= card0).any()  # the teacher's own hands: every decision kind
     assert len(auction["action"]) > 0 and (auction["action"] < card0 - 4).all()  # bids, passes only
     # The positions are the heuristic's auctions: the random teacher's labels differ from its bids.
@@ -803,7 +802,6 @@ def test_search_labels_keep_the_card_values_the_search_chose_by() -> None:
     """A search teacher's labels hold its value of every legal card where it searched the card play
     (the label is the best of them), NaN at every other decision; they stack with the chunk."""
     from agents.base import legal_mask
-    from agents.search.pimc import card_action0
     from pinochle_env.games.kit import variant_kit
     from pinochle_train.imitation import chunk_arrays, play_records
 
@@ -812,7 +810,7 @@ def test_search_labels_keep_the_card_values_the_search_chose_by() -> None:
     records, labels, card_values = played.records, played.actions, played.card_values
     kit = variant_kit(Rules())
     decisions = [(game.clone(), action) for record in records for game, _, action in kit.decisions(record)]
-    card0 = card_action0(Rules())
+    card0 = variant_kit(Rules()).layout.card0
     valued = 0
     for (game, _), label, row in zip(decisions, labels, card_values, strict=True):
         legal = np.flatnonzero(legal_mask(game))

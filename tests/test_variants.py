@@ -37,6 +37,18 @@ SEATS = {name: len(game.teams) for name, game in GAMES.items()}
 # ---------------------------------------------------------------------------------------------- rules
 
 
+@pytest.mark.parametrize("variant", list(GAMES))
+@pytest.mark.parametrize("max_bid", [500, 1000])
+def test_each_kit_declares_the_action_layout_its_engine_plays(variant, max_bid):
+    """The generic layers read a game's actions from its kit (no throwaway game); the engine agrees."""
+    applies = GAMES[variant].switches is None or "max_bid" in GAMES[variant].switches
+    rules = Rules(variant=variant, **({"max_bid": max_bid} if applies else {}))
+    kit = variant_kit(rules)
+    game = kit.new_game(np.random.default_rng(0))
+    assert kit.layout == game.layout and kit.layout.size == game.layout.size
+    assert pinochle_env.env(**rules.to_dict()).action_space("player_0").n == kit.layout.size
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_switches_that_do_not_apply_are_refused(variant):
     stray = "pass_count" if variant == "cutthroat" else "head_rule"

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pinochle_env.actions import layout_for
 from pinochle_env.cards import ACE, KING, NUM_SUITS, RANK_OF, SUIT_OF, TEN
 from pinochle_env.games.cutthroat.game import Phase
+from pinochle_env.games.kit import variant_kit
 
 from .hand_value import meld_points, suit_length, trick_estimate
 from .simple_play import play_card
@@ -30,7 +30,7 @@ LONE_TRICK_SHARE = 0.8
 
 def cutthroat_action(view: Any, legal: list[int], order: list[int], aggression: float) -> int:
     """The cutthroat decision for ``view`` among the ``legal`` action ids."""
-    layout = layout_for(view.rules.max_bid)
+    layout = variant_kit(view.rules).layout
     phase = view.phase
     run_extras = view.rules.run_extras
     if phase == Phase.AUCTION:

@@ -37,7 +37,7 @@ import numpy as np
 
 from pinochle_env import PlayerView
 from pinochle_env import rules as R
-from pinochle_env.actions import ActionLayout, layout_for
+from pinochle_env.actions import ActionLayout
 from pinochle_env.cards import (
     ACE,
     COPIES,
@@ -49,6 +49,7 @@ from pinochle_env.cards import (
     TEN,
     counts_from_cards,
 )
+from pinochle_env.games.kit import variant_kit
 from pinochle_env.games.partnership.game import HAND_SIZE, Phase
 
 from .cutthroat import cutthroat_action
@@ -226,7 +227,7 @@ class HeuristicAgent:
             if view.rules.variant == "cutthroat":
                 return cutthroat_action(view, legal, self._order, self.aggression)
             return two_hand_action(view, legal, self._order)
-        layout = layout_for(view.rules.max_bid)
+        layout = variant_kit(view.rules).layout
         phase = view.phase
         if phase == Phase.AUCTION:
             return self._auction(view, legal, layout)

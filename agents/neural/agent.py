@@ -153,7 +153,7 @@ class NeuralAgent:
         ``sample_rules``) are not refused, since trying that is a fair experiment, but warned about
         (:class:`UntrainedRulesWarning`): such a policy may play them badly (docs/benchmarks.md's "Under
         other rules" measures the bundled agent's losses)."""
-        self._kit(rules, variant_kit(rules).new_game(np.random.default_rng(0)).layout.size)
+        self._kit(rules, variant_kit(rules).layout.size)
         changed = untrained_switches(self.meta, rules)
         if changed:
             sampled = "bundled-any-rules"

@@ -33,7 +33,8 @@ from typing import Any
 import numpy as np
 
 from agents.base import check_plays, prepare
-from agents.search.pimc import PLAY_PHASES, PIMCAgent, view_card0
+from agents.search.pimc import PLAY_PHASES, PIMCAgent
+from pinochle_env.games.kit import variant_kit
 from pinochle_env.rules.switches import Rules
 
 from ..neural.agent import load_checkpoint_agent
@@ -83,7 +84,7 @@ class GuidedSearchAgent:
         legal = np.flatnonzero(mask).tolist()
         if len(legal) == 1 or view.phase.name not in PLAY_PHASES:
             return self.search.act(view, mask)
-        card0 = view_card0(view)
+        card0 = variant_kit(view.rules).layout.card0
         values = self.search.card_values(view, [action - card0 for action in legal])
         if values is None:
             return self.search.act(view, mask)

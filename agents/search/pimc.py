@@ -36,13 +36,11 @@ Parameters (``pimc:samples=32,budget=0.5``), with their defaults:
 
 from __future__ import annotations
 
-import functools
 import time
 from typing import Any
 
 import numpy as np
 
-from pinochle_env.actions import layout_for
 from pinochle_env.cards import COPIES, NUM_TYPES
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.rules.switches import Rules
@@ -142,14 +140,14 @@ class PIMCAgent:
             return legal[0]
         phase = view.phase.name
         variant = view.rules.variant
-        card0 = view_card0(view)
+        card0 = variant_kit(view.rules).layout.card0
         if phase in PLAY_PHASES:
             return card0 + self.choose_card(view, [a - card0 for a in legal])
         if phase == "THROW_IN" and variant != "two_hand":
-            layout = layout_for(view.rules.max_bid)
+            layout = variant_kit(view.rules).layout
             return layout.throw_in if self.simulator.throw_in(view) else layout.play_on
         if variant == "partnership":
-            layout = layout_for(view.rules.max_bid)
+            layout = variant_kit(view.rules).layout
             if phase == "AUCTION":
                 return self.simulator.bid(view, legal)
             if phase == "TRUMP":
@@ -165,7 +163,7 @@ class PIMCAgent:
         legal = np.flatnonzero(mask).tolist()
         if self.original is not None or len(legal) == 1 or view.phase.name not in PLAY_PHASES:
             return self.act(view, mask), None
-        card0 = view_card0(view)
+        card0 = variant_kit(view.rules).layout.card0
         card, values = self._card_choice(view, [a - card0 for a in legal])
         return card0 + card, None if values is None else {card0 + c: v for c, v in values.items()}
 
@@ -232,18 +230,7 @@ class PIMCAgent:
         """The heuristic's card: the tie-break, and the choice when no deal can be drawn."""
         if view.rules.variant == "partnership":
             return self.heuristic.choose_play(view, cards)
-        card0 = view_card0(view)
+        card0 = variant_kit(view.rules).layout.card0
         mask = np.zeros(card0 + NUM_TYPES, dtype=np.int8)
         mask[[card0 + c for c in cards]] = 1
         return self.heuristic.act(view, mask) - card0
-
-
-def view_card0(view: Any) -> int:
-    """The action id of card type 0 in the view's game."""
-    return card_action0(view.rules)
-
-
-@functools.lru_cache(maxsize=64)
-def card_action0(rules: Rules) -> int:
-    """The action id of card type 0 under ``rules`` (read off a new game's layout, once per rule set)."""
-    return int(variant_kit(rules).new_game(np.random.default_rng(0)).layout.card0)

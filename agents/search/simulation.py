@@ -35,8 +35,9 @@ from typing import Any
 
 import numpy as np
 
-from pinochle_env.actions import ActionLayout, layout_for
+from pinochle_env.actions import ActionLayout
 from pinochle_env.cards import NUM_TYPES
+from pinochle_env.games.kit import variant_kit
 from pinochle_env.rules.switches import MIN_BID
 
 from ..heuristic import HeuristicAgent
@@ -116,7 +117,7 @@ class Simulator:
 
     def heuristic_throw_in(self, view: Any) -> bool:
         """The heuristic's throw-in choice: the fallback when no consistent deal can be drawn."""
-        layout = layout_for(view.rules.max_bid)
+        layout = variant_kit(view.rules).layout
         mask = np.zeros(layout.size, dtype=np.int8)
         mask[[layout.throw_in, layout.play_on]] = 1
         return self.heuristic.act(view, mask) == layout.throw_in
@@ -161,7 +162,7 @@ class Simulator:
         hand = list(view.hand)
         passed = list(view.cards_passed)
         chosen: list[int] = []
-        layout = layout_for(view.rules.max_bid)
+        layout = variant_kit(view.rules).layout
         for _ in range(view.rules.pass_count - len(passed)):
             step = dataclasses.replace(view, hand=list(hand), cards_passed=passed + chosen)
             mask = np.zeros(layout.size, dtype=np.int8)
@@ -213,7 +214,7 @@ class Simulator:
 
     def bid(self, view: Any, legal: list[int]) -> int:
         """Raise to the smallest legal bid when declaring there beats passing, over simulated deals."""
-        layout = layout_for(view.rules.max_bid)
+        layout = variant_kit(view.rules).layout
         bids = [a for a in legal if a < layout.num_bids]
         passing = self._pass_call(view, legal, layout)
         dealt = self._deals(view) if bids else None

@@ -63,6 +63,9 @@ class VariantKit:
 
     rules: Rules
     game_class: type[Engine]
+    #: The game's flat action space under these rules: a :class:`~pinochle_env.protocol.Layout` (ids
+    #: and names; ``card0`` is card type 0), with the ids of the game's own decisions besides.
+    layout: Any
     spec: ObservationSpec
     state_size: int
     #: (rows=None) -> the game's encoder, keeping its rows in ``rows`` if given.
@@ -119,6 +122,7 @@ class VariantKit:
 def view_encoded_kit(
     rules: Rules,
     game_class: type[Engine],
+    layout: Any,
     spec: Any,
     replay: Any,
     phase_type: type[GamePhase],
@@ -130,6 +134,7 @@ def view_encoded_kit(
     return VariantKit(
         rules=rules,
         game_class=game_class,
+        layout=layout,
         spec=spec,
         state_size=spec.state_size,
         make_encoder=functools.partial(ViewEncoder, spec, game_class.NUM_SEATS),

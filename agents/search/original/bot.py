@@ -21,7 +21,7 @@ import numpy as np
 
 from pinochle_env import Game, PlayerView
 from pinochle_env import rules as R
-from pinochle_env.actions import layout_for
+from pinochle_env.games.kit import variant_kit
 from pinochle_env.games.partnership.game import Phase
 from pinochle_env.rules.switches import Rules
 
@@ -74,7 +74,7 @@ class HeuristicPIMC:
         legal = np.flatnonzero(mask).tolist()
         if view.phase != Phase.PLAY or len(legal) == 1:
             return self.heuristic.act(view, mask)
-        card0 = layout_for(view.rules.max_bid).card0
+        card0 = variant_kit(view.rules).layout.card0
         return card0 + self.choose_play(view, [a - card0 for a in legal])
 
     def choose_play(self, view: PlayerView, cards: list[int]) -> int:

@@ -27,8 +27,8 @@ import numpy as np
 
 from pinochle_env import Game, IllegalActionError, PlayerView
 from pinochle_env import rules as R
-from pinochle_env.actions import layout_for
 from pinochle_env.cards import COPIES, NUM_TYPES, cards_from_counts, counts_from_cards
+from pinochle_env.games.kit import variant_kit
 from pinochle_env.games.partnership.game import HAND_SIZE, Phase
 
 #: How hidden cards are drawn, in the order tried for each sample, with the number of tries:
@@ -243,7 +243,7 @@ class DealSampler:
     def _replay(self, game: Game, to_declarer: list[int], back: list[int]) -> None:
         """Apply the public history of the view (with the given passes) to a freshly dealt game."""
         view = self.view
-        layout = layout_for(view.rules.max_bid)
+        layout = variant_kit(view.rules).layout
         calls = {"pass": layout.passing, "help": layout.help}
         for _, call in view.auction:
             game.apply(calls[call] if isinstance(call, str) else layout.bid_action(call))

@@ -10,6 +10,7 @@ The rules as implemented are in ``docs/cutthroat.md``.
 
 from __future__ import annotations
 
+from ...actions import layout_for
 from ...rules.switches import Rules
 from ..kit import VariantKit, view_encoded_kit
 from . import replay
@@ -21,4 +22,6 @@ __all__ = ["SEAT_NAMES", "CutthroatGame", "CutthroatView", "Phase", "kit"]
 
 def kit(rules: Rules) -> VariantKit:
     """The cutthroat game's declarations for the generic layers, for one rule set."""
-    return view_encoded_kit(rules, CutthroatGame, CutthroatSpec(rules), replay, Phase, SEAT_NAMES)
+    return view_encoded_kit(
+        rules, CutthroatGame, layout_for(rules.max_bid), CutthroatSpec(rules), replay, Phase, SEAT_NAMES
+    )

@@ -15,6 +15,7 @@ import functools
 
 import numpy as np
 
+from ...actions import layout_for
 from ...rules.switches import Rules
 from ..kit import VariantKit
 from . import encoding, replay
@@ -32,6 +33,7 @@ def kit(rules: Rules) -> VariantKit:
     return VariantKit(
         rules=rules,
         game_class=Game,
+        layout=layout_for(rules.max_bid),
         spec=spec,
         state_size=encoding.state_size(spec),
         make_encoder=functools.partial(encoding.GameEncoder, spec),

@@ -23,4 +23,4 @@ __all__ = ["LAYOUT", "SEAT_NAMES", "Phase", "TwoHandGame", "TwoHandLayout", "Two
 
 def kit(rules: Rules) -> VariantKit:
     """The two-handed game's declarations for the generic layers, for one rule set."""
-    return view_encoded_kit(rules, TwoHandGame, TwoHandSpec(rules), replay, Phase, SEAT_NAMES)
+    return view_encoded_kit(rules, TwoHandGame, LAYOUT, TwoHandSpec(rules), replay, Phase, SEAT_NAMES)
