@@ -37,7 +37,7 @@ import numpy as np
 from agents.base import legal_mask
 from agents.heuristic import HeuristicAgent
 from agents.search.kernel import simulate_hands
-from pinochle_env.kernel.state import partnership_scores
+from pinochle_env.games.partnership.search import partnership_scores
 from pinochle_env.rules.switches import MIN_BID
 
 #: Points by which the call the heuristic would make (pass, or pass with help) is preferred to the other.

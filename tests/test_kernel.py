@@ -28,9 +28,10 @@ from agents.search.original.sampling import DealSampler
 from pinochle_env import Game, Rules, new_game
 from pinochle_env import rules as R
 from pinochle_env.cards import COUNTING_VALUES, NUM_TYPES, RANK_OF
-from pinochle_env.kernel import DealConstraints, Deals, sample_deals, solver
+from pinochle_env.games.partnership.search import partnership_scores
+from pinochle_env.kernel import Deals, deal_constraints, sample_deals, solver
 from pinochle_env.kernel.compiled import tricks as T
-from pinochle_env.kernel.state import PlayState, card_values, partnership_scores
+from pinochle_env.kernel.state import PlayState, card_values
 from pinochle_env.rules.switches import CHOICES
 
 HEAD_RULES = CHOICES["head_rule"]
@@ -404,7 +405,7 @@ def test_the_true_deal_explains_the_other_seats_better_than_drawn_deals():
         if len(view.tricks) < 3:
             continue
         order = HeuristicAgent(0).tie_break_order
-        constraints = DealConstraints(view)
+        constraints = deal_constraints(view)
         truth = Deals(np.array(game.hands, dtype=np.int8)[None], PlayState.from_game(game).gifts[None],
                       np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), False)  # fmt: skip
         true_plays.append(mismatches(constraints, truth, order)[0][0])
@@ -413,7 +414,7 @@ def test_the_true_deal_explains_the_other_seats_better_than_drawn_deals():
         game, _ = after_auction(Rules(), seed)
         view = game.view(game.declarer)
         view.phase = type(view.phase).AUCTION  # the declarer's view of the whole auction
-        constraints = DealConstraints(view)
+        constraints = deal_constraints(view)
         dealt = np.array([np.bincount(hand, minlength=NUM_TYPES) for hand in game.deal], dtype=np.int8)
         truth = Deals(dealt[None], np.zeros((1, 4, NUM_TYPES), dtype=np.int64), np.zeros(1, dtype=np.int64),
                       np.zeros(1, dtype=np.int64), True)  # fmt: skip

@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from agents import arena
-from agents.arena import ArenaConfig, run_arena
+from agents.arena import ArenaConfig, ArenaError, run_arena
+from agents.arena import cli as arena_cli
 from agents.neural.checkpoints import load_checkpoint
 from pinochle_train import cli
 from pinochle_train.config import build_config
@@ -170,7 +170,7 @@ def test_without_ray_the_error_names_the_extra(
     with pytest.raises(ValueError, match=r'pip install -e "\.\[ray\]"'):
         build_config({"backend": "ray"})
     with pytest.raises(SystemExit):
-        arena.main(["random", "heuristic", "--deals", "1", "--backend", "ray", "--out", str(tmp_path / "a")])
+        arena_cli.main(["random", "heuristic", "--deals", "1", "--backend", "ray", "--out", str(tmp_path / "a")])
     assert 'pip install -e ".[ray]"' in capsys.readouterr().err
     assert not (tmp_path / "a").exists()
 
@@ -179,7 +179,7 @@ def test_ray_settings_need_the_ray_backend(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="ray_address='auto' needs backend=ray"):
         build_config({"ray_address": "auto"})
     config = ArenaConfig(agents=("random", "heuristic"), deals=1)
-    with pytest.raises(arena.ArenaError, match="needs --backend ray"):
+    with pytest.raises(ArenaError, match="needs --backend ray"):
         run_arena(config, tmp_path / "a", ray_address="auto")
-    with pytest.raises(arena.ArenaError, match="allowed: local, ray"):
+    with pytest.raises(ArenaError, match="allowed: local, ray"):
         run_arena(config, tmp_path / "b", backend="dask")

@@ -13,7 +13,7 @@ from agents.base import decide
 from agents.heuristic import HeuristicAgent
 from agents.search.kernel import simulate_hands
 from pinochle_env import Game, Rules
-from pinochle_env.kernel.state import partnership_scores
+from pinochle_env.games.partnership.search import partnership_scores
 from pinochle_env.rules.switches import MIN_BID
 from pinochle_train.config import build_config
 from pinochle_train.simulated import HELP_PREFERENCE, auction_values

@@ -22,10 +22,20 @@ from pinochle_env.games.kit import variant_kit
 from .hand_value import meld_points, suit_length, trick_estimate
 from .simple_play import play_card
 
+#: The search kernel's compiled copy of this bot (see :mod:`agents.heuristic.games`): its card play
+#: (the simple play); its decisions before the first card are not compiled.
+PLAY_OUT_POLICY = "simple"
+COMPILED_BIDDING = False
 #: What the cutthroat declarer expects the widow to add to its hand's value, in points.
 WIDOW_VALUE = 20.0
 #: The partnership trick estimate counts on a partner; a lone cutthroat declarer gets this share.
 LONE_TRICK_SHARE = 0.8
+
+
+def act(agent: Any, view: Any, legal: list[int]) -> int:
+    """The decision of the :class:`~agents.heuristic.HeuristicAgent` ``agent`` (its tie-break order
+    and aggression) among the ``legal`` action ids."""
+    return cutthroat_action(view, legal, agent.tie_break_order, agent.aggression)
 
 
 def cutthroat_action(view: Any, legal: list[int], order: list[int], aggression: float) -> int:

@@ -1,7 +1,9 @@
 """``heuristic``: a rule-based partnership Pinochle player that a club player would recognise.
 
-(The three- and two-handed games have their own, simpler rules: :mod:`agents.heuristic.cutthroat`
-and :mod:`agents.heuristic.two_hand`.)
+:class:`HeuristicAgent` is the bot of every game: it plays each by the rules of the game's own
+module, which the game's kit names (:mod:`agents.heuristic.games`); this module holds the
+partnership game's, the other games have their own, simpler rules (:mod:`agents.heuristic.cutthroat`
+and :mod:`agents.heuristic.two_hand`).
 
 Every decision is a function of the seat's :class:`~pinochle_env.PlayerView` and the legal mask
 (plus a seeded tie-break order), so the bot can never see a hidden card:
@@ -33,6 +35,8 @@ and the extra expected when the partner passed with help.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from pinochle_env import PlayerView
@@ -52,9 +56,13 @@ from pinochle_env.cards import (
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.games.partnership.game import HAND_SIZE, Phase
 
-from .cutthroat import cutthroat_action
+from .games import heuristic_rules
 from .hand_value import hand_value, meld_loss, meld_points, suit_length, trick_estimate
-from .two_hand import two_hand_action
+
+#: The search kernel's compiled copy of this bot (see :mod:`agents.heuristic.games`): its card play,
+#: and its decisions before the first card.
+PLAY_OUT_POLICY = "heuristic"
+COMPILED_BIDDING = True
 
 #: Card types of each suit, weakest first.
 SUIT_TYPES = R.SUIT_CARDS
@@ -219,14 +227,15 @@ class HeuristicAgent:
         compiled play-outs take it to play as this bot does)."""
         return list(self._order)
 
-    def act(self, view: PlayerView, mask: np.ndarray) -> int:
+    def act(self, view: Any, mask: np.ndarray) -> int:
+        """The decision by the rules of the view's game (:func:`~agents.heuristic.games.heuristic_rules`)."""
         legal = np.flatnonzero(mask).tolist()
         if len(legal) == 1:
             return legal[0]
-        if view.rules.variant != "partnership":
-            if view.rules.variant == "cutthroat":
-                return cutthroat_action(view, legal, self._order, self.aggression)
-            return two_hand_action(view, legal, self._order)
+        return int(heuristic_rules(view.rules).act(self, view, legal))
+
+    def partnership_act(self, view: PlayerView, legal: list[int]) -> int:
+        """The partnership game's decision among the ``legal`` action ids (more than one)."""
         layout = variant_kit(view.rules).layout
         phase = view.phase
         if phase == Phase.AUCTION:
@@ -405,3 +414,8 @@ class HeuristicAgent:
         for p in after:
             chance *= 1.0 - count.beat_chance(p, winning, led) / 2
         return chance
+
+
+def act(agent: HeuristicAgent, view: PlayerView, legal: list[int]) -> int:
+    """The partnership game's decision (the module's rules: see :mod:`agents.heuristic.games`)."""
+    return agent.partnership_act(view, legal)

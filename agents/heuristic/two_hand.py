@@ -12,6 +12,16 @@ from pinochle_env.games.two_hand.melds import meld_points
 
 from .simple_play import play_card
 
+#: The search kernel's compiled copy of this bot (see :mod:`agents.heuristic.games`): its card play
+#: (the simple play); its melds are not compiled.
+PLAY_OUT_POLICY = "simple"
+COMPILED_BIDDING = False
+
+
+def act(agent: Any, view: Any, legal: list[int]) -> int:
+    """The decision of the :class:`~agents.heuristic.HeuristicAgent` ``agent`` (its tie-break order)."""
+    return two_hand_action(view, legal, agent.tie_break_order)
+
 
 def two_hand_action(view: Any, legal: list[int], order: list[int]) -> int:
     """The two-handed decision for ``view`` among the ``legal`` action ids."""

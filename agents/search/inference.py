@@ -19,6 +19,8 @@ import numpy as np
 
 from pinochle_env.rules.switches import CHOICES
 
+from ..heuristic.games import heuristic_rules
+
 if TYPE_CHECKING:
     from pinochle_env.kernel import DealConstraints, Deals
 
@@ -27,9 +29,9 @@ def weighted_deals(
     view: Any, count: int, pool: int, calls: float, plays: float, rng: np.random.Generator, order: list[int]
 ) -> Deals:
     """``count`` deals for ``view`` drawn as the module docstring says (possibly none)."""
-    from pinochle_env.kernel import DealConstraints  # numba: only once a deal is drawn
+    from pinochle_env.kernel import deal_constraints  # numba: only once a deal is drawn
 
-    constraints = DealConstraints(view)
+    constraints = deal_constraints(view)
     evidence = plays < 1 if not constraints.dealt else calls < 1
     deals = constraints.draw(count * pool if evidence else count, int(rng.integers(2**63)))
     if not evidence or len(deals) <= count:
@@ -49,9 +51,8 @@ def mismatches(constraints: DealConstraints, deals: Deals, order: Any) -> tuple[
     """
     from pinochle_env.kernel.state import card_values, rules_vector
 
-    from .kernel import compile_search_kernel
+    from .kernel import POLICIES, compile_search_kernel
     from .kernel.compiled import inference as M
-    from .kernel.compiled import playouts as P
 
     compile_search_kernel()
     count = len(deals)
@@ -60,13 +61,13 @@ def mismatches(constraints: DealConstraints, deals: Deals, order: Any) -> tuple[
     rules, view = constraints.rules, constraints.view
     order = np.asarray(order, dtype=np.int64)
     if not deals.dealt and constraints.history.sizes.size:
-        policy = P.POLICY_HEURISTIC if rules.variant == "partnership" else P.POLICY_SIMPLE
+        policy = POLICIES[heuristic_rules(rules).PLAY_OUT_POLICY]
         state = rules_vector(rules, view.trump, view.declarer, simple_last=False)
         M.play_mismatches(
             deals.hands, deals.gifts, constraints.history, view.seat, constraints.target_shown, state,
             card_values(rules), order, policy, plays,
         )  # fmt: skip
-    if deals.dealt and rules.variant == "partnership" and view.auction:
+    if deals.dealt and heuristic_rules(rules).COMPILED_BIDDING and view.auction:
         table = calls_table(view.auction)
         extras = CHOICES["run_extras"].index(rules.run_extras)
         M.call_mismatches(

@@ -23,7 +23,8 @@ Parameters (``pimc:samples=32,budget=0.5``), with their defaults:
 - ``samples`` (search: 24; heuristic: 16): deals per card decision;
 - ``budget`` (1.0): seconds a card decision may take; sampling stops when it runs out (after the
   first batch of deals), the only way a decision can depend on the machine rather than the seed;
-- ``solve`` (per game: partnership 4, cutthroat 5, two-handed 12): tricks left, the one in
+- ``solve`` (per game, as its search adapter declares: partnership 4, cutthroat 5, two-handed
+  12): tricks left, the one in
   progress included, from which card decisions are solved exactly on each deal; ``leaf`` (3):
   tricks left at which play-outs switch to exact solving (0: play every hand out);
 - ``simulations`` (64): deals per auction, trump, passing or throw-in decision (where there are
@@ -41,11 +42,12 @@ from typing import Any
 
 import numpy as np
 
-from pinochle_env.cards import COPIES, NUM_TYPES
+from pinochle_env.cards import NUM_TYPES
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.rules.switches import Rules
 
 from ..heuristic import HeuristicAgent
+from ..heuristic.games import heuristic_rules
 from .inference import weighted_deals
 from .original.bot import HeuristicPIMC
 from .simulation import Simulator
@@ -53,12 +55,6 @@ from .simulation import Simulator
 #: Card decisions evaluate deals in batches of this many, checking the time budget between them.
 BATCH = 8
 EVALUATORS = ("search", "heuristic")
-#: Tricks left (the one in progress included) from which card decisions are solved exactly, per game
-#: by default: where the solver's time per deal stays near a millisecond (benchmarks/solver_speed.py),
-#: and the whole of the two-handed game's phase 2, whose 2-seat search is small.
-SOLVE_FROM = {"partnership": 4, "cutthroat": 5, "two_hand": 12}
-#: The compiled play-out policy of each game: its heuristic bot's card play.
-PLAY_OUT_POLICY = {"partnership": "heuristic", "cutthroat": "simple", "two_hand": "simple"}
 #: The phases of card play, by name (the two-handed game's second phase included).
 PLAY_PHASES = ("PLAY", "PLAY2")
 #: Deals per card decision and seconds per decision, per evaluator, where not given.
@@ -138,19 +134,17 @@ class PIMCAgent:
         legal = np.flatnonzero(mask).tolist()
         if len(legal) == 1:
             return legal[0]
-        phase = view.phase.name
-        variant = view.rules.variant
-        card0 = variant_kit(view.rules).layout.card0
-        if phase in PLAY_PHASES:
+        decision = view.phase.decision
+        layout = variant_kit(view.rules).layout
+        card0 = layout.card0
+        if view.phase.name in PLAY_PHASES:
             return card0 + self.choose_card(view, [a - card0 for a in legal])
-        if phase == "THROW_IN" and variant != "two_hand":
-            layout = variant_kit(view.rules).layout
+        if decision == "throw_in":
             return layout.throw_in if self.simulator.throw_in(view) else layout.play_on
-        if variant == "partnership":
-            layout = variant_kit(view.rules).layout
-            if phase == "AUCTION":
+        if heuristic_rules(view.rules).COMPILED_BIDDING:  # the kernel simulates hands of this game
+            if decision == "auction":
                 return self.simulator.bid(view, legal)
-            if phase == "TRUMP":
+            if decision == "trump":
                 return layout.trump0 + self.simulator.trump(view)
             return card0 + self.simulator.pass_card(view, [a - card0 for a in legal])
         return self.heuristic.act(view, mask)
@@ -184,7 +178,7 @@ class PIMCAgent:
         """Each legal card's (type's) average hand-score margin for the seat over the sampled deals,
         as the search values them; None when no deal consistent with the view can be drawn. A
         network-guided search (:mod:`agents.search.guided`) weighs these against a policy's prior."""
-        from pinochle_env.kernel import PlayState
+        from pinochle_env.kernel import PlayState, adapter_for
 
         from .kernel.playouts import evaluate_cards
 
@@ -194,7 +188,8 @@ class PIMCAgent:
         if deals is None:
             return None
         hands, gifts, bonus = deals
-        solve = state.left <= (SOLVE_FROM[view.rules.variant] if self.solve is None else self.solve)
+        solve = state.left <= (adapter_for(view.rules).solve_from if self.solve is None else self.solve)
+        policy = heuristic_rules(view.rules).PLAY_OUT_POLICY
         seeds = self._rng.integers(0, 2**63, size=len(hands), dtype=np.uint64)
         order = self.heuristic.tie_break_order
         deadline = time.perf_counter() + self.budget
@@ -202,8 +197,8 @@ class PIMCAgent:
         done = 0
         while done < len(hands) and (not done or time.perf_counter() < deadline):
             part = slice(done, done + BATCH)
-            scores = evaluate_cards(state, hands[part], gifts[part], cards, PLAY_OUT_POLICY[view.rules.variant],
-                                    seeds[part], self.leaf, solve, order)  # fmt: skip
+            scores = evaluate_cards(state, hands[part], gifts[part], cards, policy, seeds[part], self.leaf, solve,
+                                    order)  # fmt: skip
             margins = state.scoring.margin(scores, bonus[part, None]) * state.scoring.factor[seat]
             totals += margins.sum(axis=0)
             done = min(len(hands), done + BATCH)
@@ -213,13 +208,13 @@ class PIMCAgent:
         return dict(zip(cards, means.tolist(), strict=True))
 
     def _deals(self, view: Any, state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-        """(hands, gifts, bonus) of the deals to search: sampled, or the one deal phase 2 of the
-        two-handed game leaves (every card known); None when no consistent deal exists."""
-        if view.rules.variant == "two_hand":
-            hands = state.hands.copy()
-            seen = np.array(view.concealed) + state.played
-            hands[1 - view.seat] = COPIES - seen
-            return hands[None], state.gifts[None], np.zeros(1, dtype=np.int64)
+        """(hands, gifts, bonus) of the deals to search: sampled, or the one deal a view that leaves no
+        card hidden shows (the two-handed game's phase 2); None when no consistent deal exists."""
+        from pinochle_env.kernel import adapter_for
+
+        known = adapter_for(view.rules).known_deal(view, state)
+        if known is not None:
+            return known[None], state.gifts[None], np.zeros(1, dtype=np.int64)
         order = self.heuristic.tie_break_order
         deals = weighted_deals(view, self.samples, self.pool, self.infer, self.infer_play, self._rng, order)
         if not len(deals):
@@ -228,8 +223,6 @@ class PIMCAgent:
 
     def _heuristic_card(self, view: Any, cards: list[int]) -> int:
         """The heuristic's card: the tie-break, and the choice when no deal can be drawn."""
-        if view.rules.variant == "partnership":
-            return self.heuristic.choose_play(view, cards)
         card0 = variant_kit(view.rules).layout.card0
         mask = np.zeros(card0 + NUM_TYPES, dtype=np.int8)
         mask[[card0 + c for c in cards]] = 1

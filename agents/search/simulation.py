@@ -41,6 +41,7 @@ from pinochle_env.games.kit import variant_kit
 from pinochle_env.rules.switches import MIN_BID
 
 from ..heuristic import HeuristicAgent
+from ..heuristic.games import heuristic_rules
 from .inference import weighted_deals
 
 
@@ -83,7 +84,7 @@ class Simulator:
 
     def _margins(self, view: Any, declarer: int, contract: Any, hands: Any) -> np.ndarray:
         """The seat's team margin (N,) in simulated hands (a :class:`SimulatedHands`)."""
-        from pinochle_env.kernel.state import partnership_scores
+        from pinochle_env.games.partnership.search import partnership_scores
 
         scores = partnership_scores(
             view.rules, declarer, contract, hands.meld, hands.points, hands.tricks, hands.thrown
@@ -103,17 +104,11 @@ class Simulator:
         if not len(deals):
             return self.heuristic_throw_in(view)
         state = PlayState.from_view(view)
-        policy = "heuristic" if view.rules.variant == "partnership" else "simple"
+        policy = heuristic_rules(view.rules).PLAY_OUT_POLICY
         order = self.heuristic.tie_break_order
         seed = int(self.rng.integers(2**62))
         played = play_out(state, policy=policy, seed=seed, order=order, deals=deals).margins.mean()
-        melds = [meld.points for meld in view.meld]
-        if view.rules.variant == "partnership":
-            defenders = melds[(view.declarer + 1) % 4] + melds[(view.declarer + 3) % 4]
-        else:
-            defenders = sum(m for p, m in enumerate(melds) if p != view.declarer) / 2
-        thrown = -view.contract - defenders
-        return bool(thrown > played)
+        return bool(state.scoring.thrown_in() > played)
 
     def heuristic_throw_in(self, view: Any) -> bool:
         """The heuristic's throw-in choice: the fallback when no consistent deal can be drawn."""

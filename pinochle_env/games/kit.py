@@ -83,6 +83,16 @@ class VariantKit:
     phase_type: type[GamePhase]
     #: The seats' names relative to the observer, "me" first (``("me", "left", "partner", "right")``).
     seat_names: tuple[str, ...]
+    #: The game in a few words, for people ("four players, partners sitting opposite").
+    description: str
+    #: Where the game's pieces in the layers above live, as ``module`` or ``module:attribute``
+    #: references that only those layers import (so the environment imports none of them): the
+    #: heuristic bot's rules for the game (a module of :mod:`agents.heuristic`), the terminal UI's
+    #: table (a class of :mod:`agents.terminal.tables`) and the web app's table parts (a function of
+    #: :mod:`pinochle_web.present`).
+    heuristic: str
+    terminal_table: str
+    web_table: str
     #: ``encode_state`` for a stack, from the hands as counts ((observations, hands, seats) -> states),
     #: where the game's state is an observation plus hands; None: game by game.
     stack_states: Callable[..., np.ndarray] | None = None
@@ -90,6 +100,10 @@ class VariantKit:
     #: whole hands of many games as arrays (the partnership game's ``LockstepHands``); None: every
     #: decision goes through the engine.
     lockstep_hands: Callable[[int, np.ndarray], HandArrays] | None = None
+    #: The game's search adapter for the compiled kernel, as ``module:Class`` (a
+    #: :class:`~pinochle_env.kernel.adapter.SearchAdapter`, imported by the kernel only); None: the
+    #: kernel does not play the game.
+    search: str | None = None
 
     @property
     def num_seats(self) -> int:
@@ -127,10 +141,12 @@ def view_encoded_kit(
     replay: Any,
     phase_type: type[GamePhase],
     seat_names: tuple[str, ...],
+    **declarations: Any,
 ) -> VariantKit:
     """The kit of a game whose observations are encoded afresh from each view (:class:`ViewEncoder`):
     ``spec`` has ``encode_view``, ``encode_state`` and ``state_size``; ``replay`` is the game's
-    replay module (``replay`` and ``decisions``)."""
+    replay module (``replay`` and ``decisions``); ``declarations`` are the kit's other fields
+    (``search``, ...)."""
     return VariantKit(
         rules=rules,
         game_class=game_class,
@@ -144,6 +160,7 @@ def view_encoded_kit(
         decisions=replay.decisions,
         phase_type=phase_type,
         seat_names=seat_names,
+        **declarations,
     )
 
 

@@ -31,10 +31,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import card_to_str
+from .adapter import Scoring, SearchAdapter, adapter_for
 from .compiling import COMPILING_MESSAGE
-from .sampling import DealConstraints, Deals, sample_deals
+from .sampling import DealConstraints, Deals, deal_constraints, sample_deals
 from .solver import solve_side_values
-from .state import PlayState, Scoring
+from .state import PlayState
 from .warm import compile_kernel
 
 __all__ = [
@@ -43,9 +44,12 @@ __all__ = [
     "Deals",
     "PlayState",
     "Scoring",
+    "SearchAdapter",
     "Solution",
+    "adapter_for",
     "card_values",
     "compile_kernel",
+    "deal_constraints",
     "sample_deals",
     "solve",
 ]

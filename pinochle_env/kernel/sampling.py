@@ -22,9 +22,10 @@ dealt hand (and in sequential passing, the declarer the cards its partner passed
 cards uniformly among the others. The calls of the auction and the help flags are not read: the
 agents' bidding is unknown, and uniform deals are the fallback the search bots document.
 
-Cutthroat: the declarer's buried cards are a pile of their own for an opponent (they count with
-the declarer's hand at meld), and a widow card an opponent cannot place elsewhere stays with the
-declarer's side. The two-handed game's phase 2 needs no drawing: every card is known.
+What a game adds (the passes of the partnership game; cutthroat's widow, and the declarer's buried
+cards, a pile of their own for an opponent) it adds in a subclass of :class:`DealConstraints` that
+its search adapter names (:mod:`pinochle_env.kernel.adapter`); :func:`deal_constraints` makes the
+right one for a view. The two-handed game's phase 2 needs no drawing: every card is known.
 """
 
 from __future__ import annotations
@@ -36,12 +37,10 @@ import numpy as np
 
 from ..cards import COPIES, NUM_TYPES
 from ..rules.switches import CHOICES
+from .adapter import adapter_for
 from .compiled import deals as D
-from .state import HAND_SIZES, card_values, view_gifts
+from .state import card_values
 from .warm import compile_kernel
-
-#: Phases whose views get deals as dealt (before meld), per variant.
-BEFORE_MELD = {"partnership": ("AUCTION", "TRUMP", "PASS_TO_DECLARER", "PASS_BACK"), "cutthroat": ("AUCTION",)}
 
 
 @dataclass
@@ -66,20 +65,23 @@ class Deals:
 
 
 class DealConstraints:
-    """What one view says about where the hidden cards are, as the kernel's arrays; :meth:`draw`."""
+    """What one view says about where the hidden cards are, as the kernel's arrays; :meth:`draw`.
+
+    The hooks (the methods below the drawing) add what a game's passes, widow or hidden piles say;
+    their defaults fit a game without them. Make one with :func:`deal_constraints`.
+    """
 
     def __init__(self, view: Any) -> None:
         rules = view.rules
         self.view = view
         self.rules = rules
         self.seats = rules.num_seats
-        variant = rules.variant
+        self.adapter = adapter_for(rules)
         phase = view.phase.name
-        if variant == "two_hand":
-            raise ValueError("the two-handed game needs no deal drawing in phase 2, and phase 1 is not sampled here")
-        self.dealt = phase in BEFORE_MELD[variant]
-        if variant == "cutthroat" and not self.dealt and phase not in ("PLAY", "THROW_IN"):
-            raise ValueError(f"cutthroat deals are drawn for the auction and for play, not phase {phase.lower()}")
+        self.dealt = phase in self.adapter.dealt_phases
+        if not self.dealt and phase not in self.adapter.play_phases:
+            drawn_for = ", ".join(name.lower() for name in (*self.adapter.dealt_phases, *self.adapter.play_phases))
+            raise ValueError(f"deals are drawn for the phases {drawn_for} of this game, not {phase.lower()}")
         if self.dealt:
             self._before_meld()
         else:
@@ -92,24 +94,15 @@ class DealConstraints:
 
     def _before_meld(self) -> None:
         view, seats = self.view, self.seats
-        hand_size = HAND_SIZES[self.rules.variant]
-        dealt = np.array(view.hand, dtype=np.int64)
-        extra = 1 if self.rules.variant == "cutthroat" else 0  # the widow
-        known = np.zeros((seats + extra, NUM_TYPES), dtype=np.int64)
-        if self.rules.variant == "partnership":
-            passed = np.bincount(np.array(view.cards_passed, dtype=np.int64), minlength=NUM_TYPES)
-            received = np.bincount(np.array(view.cards_received, dtype=np.int64), minlength=NUM_TYPES)
-            dealt = dealt + passed - received
-            if view.rules.pass_mode == "sequential" and len(view.cards_received):
-                known[(view.seat + 2) % 4] = received  # the partner was dealt what it passed
-        known[view.seat] = dealt
-        sizes = np.full(seats + extra, hand_size, dtype=np.int64)
-        if extra:
-            sizes[seats] = 3
+        piles = self.piles_before_meld()
+        known = np.zeros((seats + len(piles), NUM_TYPES), dtype=np.int64)
+        self.known_before_meld(known)
+        known[view.seat] = self.dealt_hand()
+        sizes = np.array([self.adapter.hand_size] * seats + piles, dtype=np.int64)
         self.known = known
         self.need = sizes - known.sum(axis=1)
-        self.holder_seat = np.array(list(range(seats)) + [-1] * extra, dtype=np.int64)
-        self.forbidden = np.zeros(seats + extra, dtype=np.int64)
+        self.holder_seat = np.array(list(range(seats)) + [-1] * len(piles), dtype=np.int64)
+        self.forbidden = np.zeros(seats + len(piles), dtype=np.int64)
         self.meld_forbidden = self.forbidden
         self.played_by = np.zeros((seats, NUM_TYPES), dtype=np.int64)
         self.target_points = np.zeros(seats, dtype=np.int64)
@@ -117,7 +110,6 @@ class DealConstraints:
         self.check = np.zeros(seats, dtype=np.int64)
         self.trump = 0
         self._placed = known.sum(axis=0)
-        self._passes: tuple[list[int], list[int]] | None = None
         no_tricks = np.zeros(0, dtype=np.int64)
         self.history = D.History(np.zeros((0, 4), dtype=np.int64), no_tricks, no_tricks)
 
@@ -142,30 +134,18 @@ class DealConstraints:
             self.history, seats, view.seat, view.trump, CHOICES["head_rule"].index(rules.head_rule),
             int(rules.must_overtrump), forbidden,
         )  # fmt: skip
-        hand_size = HAND_SIZES[rules.variant]
         shown = np.array([meld.shown for meld in view.meld], dtype=np.int64)
         floors = shown.copy()
-        self._passes = self._pass_lists()
-        declarer = view.declarer
-        if self._passes is not None and rules.pass_count:
-            to_declarer, back = (np.bincount(np.array(p, dtype=np.int64), minlength=NUM_TYPES) for p in self._passes)
-            partner = (declarer + 2) % 4
-            if view.seat == declarer:
-                floors[partner] = np.maximum(floors[partner], back)
-            else:  # sequential passing lets the declarer return cards it was just given
-                kept = np.maximum(0, to_declarer - back) if rules.pass_mode == "sequential" else to_declarer
-                floors[declarer] = np.maximum(floors[declarer], kept)
+        self.add_known_cards(floors)
         known = np.maximum(0, floors - played_by)
         known[view.seat] = view.hand
-        sizes_now = hand_size - played_by.sum(axis=1)
+        sizes_now = self.adapter.hand_size - played_by.sum(axis=1)
         holder_seat = list(range(seats))
-        if rules.variant == "cutthroat":
-            sizes_now[declarer] = hand_size - played_by[declarer].sum()
-            if view.seat != declarer:  # the buried pile: a holder of its own, at meld with the declarer
-                holder_seat.append(declarer)
-                known = np.vstack([known, np.zeros((1, NUM_TYPES), dtype=np.int64)])
-                sizes_now = np.append(sizes_now, 3)
-                forbidden = np.append(forbidden, 0)
+        for seat, size in self.piles_from_meld():  # a pile of a seat's: a holder of its own, at meld with it
+            holder_seat.append(seat)
+            known = np.vstack([known, np.zeros((1, NUM_TYPES), dtype=np.int64)])
+            sizes_now = np.append(sizes_now, size)
+            forbidden = np.append(forbidden, 0)
         self.holder_seat = np.array(holder_seat, dtype=np.int64)
         self.known = known
         self.need = sizes_now - known.sum(axis=1)
@@ -175,14 +155,10 @@ class DealConstraints:
         self.target_shown = shown
         self.check = np.array([int(p != view.seat) for p in range(seats)], dtype=np.int64)
         self.trump = view.trump
-        placed = known.sum(axis=0) + played_by.sum(axis=0)
-        if rules.variant == "cutthroat" and view.seat == declarer:
-            placed = placed + np.bincount(np.array(view.buried, dtype=np.int64), minlength=NUM_TYPES)
-            self.check[declarer] = 0
+        placed = known.sum(axis=0) + played_by.sum(axis=0) + self.own_hidden_cards()
         self._placed = placed
         self.forbidden = forbidden
-        if rules.variant == "cutthroat" and view.seat != declarer:
-            self._keep_widow_with_declarer(placed)
+        self.forbid_more(placed)
         pool_bits = sum(1 << c for c in range(NUM_TYPES) if placed[c] < COPIES)
         surely = known[:seats] + played_by
         breakers = np.zeros(len(self.holder_seat), dtype=np.int64)
@@ -191,29 +167,6 @@ class DealConstraints:
             surely, self.holder_seat, pool_bits, self.target_points, self.check, view.trump, extras, breakers
         )
         self.meld_forbidden = self.forbidden | breakers
-
-    def _pass_lists(self) -> tuple[list[int], list[int]] | None:
-        """(cards passed to the declarer, cards passed back) when the seat saw both, else None."""
-        view = self.view
-        if self.rules.variant != "partnership":
-            return None
-        if view.seat == view.declarer:
-            return list(view.cards_received), list(view.cards_passed)
-        if view.seat == (view.declarer + 2) % 4:
-            return list(view.cards_passed), list(view.cards_received)
-        return None
-
-    def _keep_widow_with_declarer(self, placed: np.ndarray) -> None:
-        """A widow card type whose every unseen copy came from the widow is the declarer's (in hand
-        or buried), never the other opponent's."""
-        view = self.view
-        widow = np.bincount(np.array(view.widow, dtype=np.int64), minlength=NUM_TYPES)
-        unseen = COPIES - placed
-        other = next(p for p in range(self.seats) if p not in (view.seat, view.declarer))
-        for c in range(NUM_TYPES):
-            from_widow = widow[c] - min(widow[c], self.played_by[view.declarer, c])
-            if unseen[c] > 0 and from_widow >= unseen[c]:
-                self.forbidden[other] |= 1 << c
 
     # ------------------------------------------------------------------ drawing
 
@@ -233,32 +186,58 @@ class DealConstraints:
         seats = self.seats
         hands = out[:, :seats].astype(np.int8)
         bonus = np.zeros(drawn, dtype=np.int64)
-        if holders > seats:  # the cutthroat buried pile, seen by an opponent
-            values = card_values(self.rules)
-            bonus = (out[:, seats] * values).sum(axis=1)
-        elif self.rules.variant == "cutthroat" and not self.dealt:
-            bonus[:] = int(sum(int(card_values(self.rules)[c]) for c in self.view.buried))
-        gifts = self._gifts(hands, seed ^ 0x5DEECE66D)
+        if holders > seats:  # the points of the first pile: the maximising side's outside tricks
+            bonus = (out[:, seats] * card_values(self.rules)).sum(axis=1)
+        elif not self.dealt:
+            bonus[:] = self.known_bonus()
+        gifts = self.gifts(hands, seed ^ 0x5DEECE66D)
         return Deals(hands, gifts, bonus, modes, self.dealt)
 
-    def _gifts(self, hands: np.ndarray, seed: int) -> np.ndarray:
-        """Each deal's pass knowledge: the view's own where it shows both passes, else a guess
-        (:func:`~pinochle_env.kernel.compiled.deals.guess_gifts`)."""
-        view, rules = self.view, self.rules
-        count = len(hands)
-        gifts = np.zeros((count, self.seats, NUM_TYPES), dtype=np.int64)
-        if self.dealt or rules.variant != "partnership" or not rules.pass_count:
-            return gifts
-        if self._passes is not None:
-            gifts[:] = view_gifts(view)
-            return gifts
-        sequential = rules.pass_mode == "sequential"
-        D.guess_gifts(hands, self.played_by, view.declarer, rules.pass_count, sequential, np.uint64(seed), gifts)
-        return gifts
+    # ------------------------------------------------------------------ what a game adds
+
+    def dealt_hand(self) -> np.ndarray:
+        """The cards (counts) the viewing seat was dealt, as a view before meld shows them."""
+        return np.array(self.view.hand, dtype=np.int64)
+
+    def known_before_meld(self, known: np.ndarray) -> None:
+        """Add to ``known`` (holders, 24) the other holders' dealt cards that the view shows."""
+
+    def piles_before_meld(self) -> list[int]:
+        """The sizes of the piles dealt besides the hands (a widow), each a holder of its own."""
+        return []
+
+    def add_known_cards(self, floors: np.ndarray) -> None:
+        """Raise ``floors`` (seats, 24: what each seat surely held at meld, from the meld shown) by
+        what else the view shows a seat held (cards passed to it)."""
+
+    def piles_from_meld(self) -> list[tuple[int, int]]:
+        """(seat, size) of each hidden pile of a seat's, besides its hand, that counts with its hand at
+        meld (the cutthroat declarer's buried cards, seen by an opponent)."""
+        return []
+
+    def own_hidden_cards(self) -> np.ndarray:
+        """The cards (counts) out of play that the viewing seat alone knows (its own buried cards)."""
+        return np.zeros(NUM_TYPES, dtype=np.int64)
+
+    def forbid_more(self, placed: np.ndarray) -> None:
+        """Bar more cards from holders in ``self.forbidden`` (``placed``: the cards whose place is known)."""
+
+    def known_bonus(self) -> int:
+        """The maximising side's points outside tricks that the view shows (deals of the hands now)."""
+        return 0
+
+    def gifts(self, hands: np.ndarray, seed: int) -> np.ndarray:
+        """Each deal's pass knowledge (N, seats, 24): none in a game without passing."""
+        return np.zeros((len(hands), self.seats, NUM_TYPES), dtype=np.int64)
+
+
+def deal_constraints(view: Any) -> DealConstraints:
+    """The :class:`DealConstraints` of ``view``, of the class its game's search adapter names."""
+    return adapter_for(view.rules).deal_constraints(view)
 
 
 def sample_deals(view: Any, count: int, seed: int = 0) -> Deals:
     """``count`` deals consistent with ``view`` (see the module docstring), reproducible for ``seed``."""
     if count < 1:
         raise ValueError(f"count must be at least 1, got {count}")
-    return DealConstraints(view).draw(count, seed)
+    return deal_constraints(view).draw(count, seed)

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..cards import NUM_TYPES
 from ..rules.switches import Rules
+from .adapter import adapter_for
 from .compiled import solver as S
 from .state import PlayState
 
@@ -130,7 +131,7 @@ def end_positions(rules: Rules, count: int, seed: int, most_tricks: int = 3) -> 
     from ..games.kit import new_game
 
     rng = np.random.default_rng(seed)
-    total = {"partnership": 12, "cutthroat": 15, "two_hand": 24}[rules.variant]
+    total = adapter_for(rules).total_tricks
     found = 0
     while found < count:
         game = new_game(rules, np.random.default_rng(int(rng.integers(2**31))))

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.heuristic.games import heuristic_rules
 from pinochle_env.cards import NUM_TYPES
 from pinochle_env.kernel import Deals, PlayState
 from pinochle_env.kernel.solver import as_hands, solver_for
@@ -28,9 +29,10 @@ def policy_id(state: PlayState, policy: str) -> int:
     card-counting heuristic outside the partnership game it counts cards for)."""
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
-    if policy == "heuristic" and state.rules.variant != "partnership":
+    own = heuristic_rules(state.rules).PLAY_OUT_POLICY
+    if policy == "heuristic" and own != "heuristic":
         raise ValueError(
-            f"the heuristic play-out policy plays the partnership game; use 'simple' in {state.rules.variant}"
+            f"the heuristic play-out policy is the partnership bot's card play; use {own!r} in {state.rules.variant}"
         )
     return POLICIES[policy]
 

@@ -23,5 +23,16 @@ __all__ = ["SEAT_NAMES", "CutthroatGame", "CutthroatView", "Phase", "kit"]
 def kit(rules: Rules) -> VariantKit:
     """The cutthroat game's declarations for the generic layers, for one rule set."""
     return view_encoded_kit(
-        rules, CutthroatGame, layout_for(rules.max_bid), CutthroatSpec(rules), replay, Phase, SEAT_NAMES
+        rules,
+        CutthroatGame,
+        layout_for(rules.max_bid),
+        CutthroatSpec(rules),
+        replay,
+        Phase,
+        SEAT_NAMES,
+        description="three players, each for itself, with a widow",
+        heuristic="agents.heuristic.cutthroat",
+        terminal_table="agents.terminal.tables:CutthroatTable",
+        web_table="pinochle_web.present:cutthroat_parts",
+        search="pinochle_env.games.cutthroat.search:CutthroatSearch",
     )

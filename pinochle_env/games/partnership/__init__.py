@@ -43,8 +43,13 @@ def kit(rules: Rules) -> VariantKit:
         decisions=replay.decisions,
         phase_type=Phase,
         seat_names=SEAT_NAMES,
+        description="four players, partners sitting opposite",
+        heuristic="agents.heuristic.partnership",
+        terminal_table="agents.terminal.tables:PartnershipTable",
+        web_table="pinochle_web.present:partnership_parts",
         stack_states=encoding.stack_states,
         lockstep_hands=functools.partial(_lockstep_hands, spec),
+        search="pinochle_env.games.partnership.search:PartnershipSearch",
     )
 
 

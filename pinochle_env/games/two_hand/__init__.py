@@ -23,4 +23,17 @@ __all__ = ["LAYOUT", "SEAT_NAMES", "Phase", "TwoHandGame", "TwoHandLayout", "Two
 
 def kit(rules: Rules) -> VariantKit:
     """The two-handed game's declarations for the generic layers, for one rule set."""
-    return view_encoded_kit(rules, TwoHandGame, LAYOUT, TwoHandSpec(rules), replay, Phase, SEAT_NAMES)
+    return view_encoded_kit(
+        rules,
+        TwoHandGame,
+        LAYOUT,
+        TwoHandSpec(rules),
+        replay,
+        Phase,
+        SEAT_NAMES,
+        description="two players, turn-up trump and a stock",
+        heuristic="agents.heuristic.two_hand",
+        terminal_table="agents.terminal.tables:TwoHandTable",
+        web_table="pinochle_web.present:two_hand_parts",
+        search="pinochle_env.games.two_hand.search:TwoHandSearch",
+    )
