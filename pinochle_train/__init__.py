@@ -7,7 +7,8 @@
 - :mod:`~pinochle_train.backends` and :mod:`~pinochle_train.ray_backend`: where rollout workers
   run (this process, worker processes, Ray actors);
 - :mod:`~pinochle_train.ppo`: the PPO update;
-- :mod:`~pinochle_train.imitation`: the optional warm start by imitation of a bot;
+- :mod:`~pinochle_train.imitation`: the optional warm start by imitation of a bot, and
+  :mod:`~pinochle_train.labels`: the folder of its labels (format and I/O);
 - :mod:`~pinochle_train.evaluate`: arena evaluations during and after training.
 
 The networks and the checkpoint format are on the agents' side (:mod:`agents.neural`), so that

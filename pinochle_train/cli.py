@@ -99,6 +99,8 @@ def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
     """The run's config, directory and (when resuming) checkpoint payload; ``ValueError`` on bad input."""
     from agents.neural.checkpoints import CheckpointError, load_checkpoint  # imports torch: main() checked it
 
+    from .labels import holds_chunks, labels_folder
+
     overrides = _overrides(args)
     if args.resume and args.config is not None:
         raise ValueError(
@@ -111,7 +113,7 @@ def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
         if path.is_dir() and not any((path / "checkpoints").glob("update_*.pt")):
             # Interrupted in the warm start, before its first checkpoint: start again from the stored
             # config, the labels already played kept (the trainer reads them instead of playing them).
-            if not any((path / "labels").glob("chunk_*.npz")):
+            if not holds_chunks(labels_folder(path)):
                 raise ValueError(f"--resume {path}: no checkpoints/update_*.pt in that directory")
             if not (path / "config.toml").is_file():
                 raise ValueError(f"--resume {path}: its warm start's labels are there but not its config.toml")
@@ -142,7 +144,7 @@ def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
     if "," in config.run_name or ":" in config.run_name:
         raise ValueError(f"run_name {config.run_name!r} may not contain ',' or ':' (agent specs name its files)")
     run_dir = Path(config.out_dir) / config.run_name
-    started = any((run_dir / "checkpoints").glob("*")) or any((run_dir / "labels").glob("chunk_*.npz"))
+    started = any((run_dir / "checkpoints").glob("*")) or holds_chunks(labels_folder(run_dir))
     if started:
         raise ValueError(f"{run_dir} already holds a run: continue it with --resume {run_dir}, or pick --run-name")
     return config, run_dir, None

@@ -2,10 +2,10 @@
 
 A run lives in ``<out_dir>/<run_name>/``: ``config.toml`` (the resolved config), TensorBoard
 event files, ``checkpoints/update_NNNNNN.pt`` (full training state), ``policy.pt`` (the latest
-policy export, what ``checkpoint:PATH`` loads), ``eval/`` (arena runs) and ``evaluation.txt`` /
-``evaluation.json`` (the final evaluation). Every random draw derives from ``(seed, update)``,
-so a resumed run continues exactly as the uninterrupted one would (in the single-process mode,
-and with the same worker count otherwise).
+policy export, what ``checkpoint:PATH`` loads), ``labels/`` (the warm start's, :mod:`.labels`),
+``eval/`` (arena runs) and ``evaluation.txt`` / ``evaluation.json`` (the final evaluation). Every
+random draw derives from ``(seed, update)``, so a resumed run continues exactly as the
+uninterrupted one would (in the single-process mode, and with the same worker count otherwise).
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from .backends import make_backend
 from .cloning import CLONED_KEYS
 from .config import TrainConfig, policy_shape, to_toml
 from .evaluate import evaluate, format_evaluation, spec_slug
+from .labels import holds_chunks, labels_folder, stack_chunks, student_path
 from .ppo import ppo_update
 from .rollout import HAND_STATS, Samples, network_sizes, to_numpy
 
@@ -85,6 +86,8 @@ class Trainer:
             "imitated": False,
         }
         self.previous_checkpoint: Path | None = None
+        #: Where the warm start's labels go, chunk by chunk.
+        self.labels_dir = labels_folder(run_dir)
         #: Per update of this process: decisions, trained samples and seconds (rollout + update).
         self.history: list[dict[str, float]] = []
         #: Evaluations of this process: update, decisions so far, and the result rows.
@@ -279,7 +282,7 @@ class Trainer:
 
     def _say_interrupted(self, where: str) -> None:
         """The line an interruption (Ctrl-C, SIGTERM) leaves: how to continue."""
-        resumable = self._latest_checkpoint() or any(self.labels_dir.glob("chunk_*.npz"))
+        resumable = self._latest_checkpoint() or holds_chunks(self.labels_dir)
         how = f"python train.py --resume {self.run_dir}" if resumable else "a new run"
         self.say(f"train: interrupted {where}; continue with {how}")
 
@@ -296,15 +299,10 @@ class Trainer:
             self.teacher = _teacher(collect_imitation_data(self.config, self.log, self.labels_dir))
         return self.teacher
 
-    @property
-    def labels_dir(self) -> Path:
-        """Where the warm start's labels go, chunk by chunk (:mod:`.imitation`, "the labels folder")."""
-        return self.run_dir / "labels"
-
     def _warm_start(self, writer: Any) -> None:
         """Imitation of ``config.imitate`` before the first update, round by round (DAgger, see
         :mod:`.imitation`); saved as ``update_000000.pt``."""
-        from .imitation import collect_imitation_data, fit_imitation, stack_chunks, student_path
+        from .imitation import collect_imitation_data, fit_imitation
 
         config = self.config
         began = time.perf_counter()

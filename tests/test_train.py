@@ -629,9 +629,9 @@ def test_imitation_with_sample_rules_plays_each_chunk_under_its_own_rule_set() -
 def _small_chunks(monkeypatch, hands: int = 2) -> None:
     """Chunks of ``hands`` imitation hands, for the config's count of chunks and the warm start's play alike."""
     from pinochle_train import config as config_module
-    from pinochle_train import imitation
+    from pinochle_train import imitation, labels
 
-    for module in (config_module, imitation):
+    for module in (config_module, imitation, labels):
         monkeypatch.setattr(module, "CHUNK_HANDS", hands)
 
 
@@ -639,7 +639,7 @@ def test_imitation_labels_are_kept_chunk_by_chunk_and_read_back(tmp_path: Path, 
     """With a labels folder each chunk is written as it is played; a later call reads the chunks
     there and plays only the missing one (a warm start interrupted midway), with the same arrays as
     a run without the folder; a folder made with other settings is refused; load_labels reads it."""
-    from pinochle_train import imitation
+    from pinochle_train import imitation, labels
 
     _small_chunks(monkeypatch)
     config = build_config({"workers": 0, "imitate": "heuristic", "imitation_hands": 6})
@@ -655,10 +655,10 @@ def test_imitation_labels_are_kept_chunk_by_chunk_and_read_back(tmp_path: Path, 
     again = imitation.collect_imitation_data(config, folder=folder)
     plain = imitation.collect_imitation_data(config)
     assert played == [1, 0, 1, 2]  # the missing chunk, then every chunk without a folder
-    for key in imitation.LABEL_KEYS:
+    for key in labels.LABEL_KEYS:
         np.testing.assert_array_equal(again[key], first[key])
         np.testing.assert_array_equal(plain[key], first[key])
-    identity, stacked = imitation.load_labels(folder)
+    identity, stacked = labels.load_labels(folder)
     assert identity["teacher"] == "heuristic" and identity["chunk_hands"] == 2
     np.testing.assert_array_equal(stacked["action"], first["action"])
     other = build_config({"workers": 0, "imitate": "heuristic", "imitation_hands": 6, "seed": 1})
@@ -676,6 +676,7 @@ def test_auction_only_hands_are_the_heuristics_with_the_teachers_bids(tmp_path: 
     from agents.pimc import card_action0
     from pinochle_env.variants import variant_kit
     from pinochle_train import imitation
+    from pinochle_train.labels import labels_identity, load_labels, open_labels
 
     _small_chunks(monkeypatch)
     values = {"workers": 0, "imitate": "random", "imitation_hands": 2, "imitation_auction_hands": 3}
@@ -696,11 +697,11 @@ def test_auction_only_hands_are_the_heuristics_with_the_teachers_bids(tmp_path: 
     assert (actions[labels >= 0] != labels[labels >= 0]).any()  # the heuristic bid, the random teacher labelled
     folder = tmp_path / "labels"
     data = imitation.collect_imitation_data(config, folder=folder)
-    assert imitation.load_labels(folder)[0]["auction_hands"] == 3
+    assert load_labels(folder)[0]["auction_hands"] == 3
     # Chunk 1 is an auction-only chunk here and would be a teacher's chunk with more teacher hands.
     more_teacher_hands = build_config({**values, "imitation_hands": 4})
     with pytest.raises(ValueError, match=r"labels made with other settings \(not this run's: teacher_hands\)"):
-        imitation.open_labels(folder, imitation.labels_identity(more_teacher_hands))
+        open_labels(folder, labels_identity(more_teacher_hands))
     assert len(data["action"]) == len(teacher_only["action"]) + len(auction["action"]) + len(
         imitation.chunk_arrays((config, 2, 1, None))["action"]
     )
