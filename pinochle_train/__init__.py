@@ -2,7 +2,8 @@
 
 - :mod:`~pinochle_train.cli`: the command line (``train.py``, ``pinochle-train``);
 - :mod:`~pinochle_train.config`: the fields of a run and the TOML presets in ``configs/``;
-- :mod:`~pinochle_train.trainer`: the training loop, its logging, checkpoints and resume;
+- :mod:`~pinochle_train.trainer`: the training loop and its logging;
+- :mod:`~pinochle_train.checkpointing`: the run's checkpoints: writing, pruning, resuming;
 - :mod:`~pinochle_train.rollout`: batched self-play rollouts of one worker;
 - :mod:`~pinochle_train.backends` and :mod:`~pinochle_train.ray_backend`: where rollout workers
   run (this process, worker processes, Ray actors);

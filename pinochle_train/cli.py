@@ -97,8 +97,7 @@ def _overrides(args: argparse.Namespace) -> dict:
 
 def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
     """The run's config, directory and (when resuming) checkpoint payload; ``ValueError`` on bad input."""
-    from agents.neural.checkpoints import CheckpointError, load_checkpoint  # imports torch: main() checked it
-
+    from .checkpointing import find_resume  # imports torch: main() checked it
     from .labels import holds_chunks, labels_folder
 
     overrides = _overrides(args)
@@ -108,23 +107,7 @@ def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
             f"(options may change only {', '.join(RESUMABLE_CHANGES)})"
         )
     if args.resume:
-        path = Path(args.resume)
-        payload: dict[str, Any] | None = None
-        if path.is_dir() and not any((path / "checkpoints").glob("update_*.pt")):
-            # Interrupted in the warm start, before its first checkpoint: start again from the stored
-            # config, the labels already played kept (the trainer reads them instead of playing them).
-            if not holds_chunks(labels_folder(path)):
-                raise ValueError(f"--resume {path}: no checkpoints/update_*.pt in that directory")
-            if not (path / "config.toml").is_file():
-                raise ValueError(f"--resume {path}: its warm start's labels are there but not its config.toml")
-            stored, run_dir, done = load_preset(str(path / "config.toml")), path, 0
-        else:
-            if path.is_dir():
-                path = sorted((path / "checkpoints").glob("update_*.pt"))[-1]
-            payload = load_checkpoint(path)
-            if "config" not in payload:
-                raise CheckpointError(f"--resume {path}: a policy export holds no training state")
-            stored, run_dir, done = payload["config"], path.parent.parent, payload["counters"]["update"]
+        stored, run_dir, payload, done = find_resume(Path(args.resume))
         changed = sorted(k for k, v in overrides.items() if k != "rules" and stored.get(k) != v)
         refused = [k for k in changed if k not in RESUMABLE_CHANGES] + (["rules"] if "rules" in overrides else [])
         if refused:
@@ -133,7 +116,7 @@ def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
             )
         config = build_config({**stored, **overrides})
         if config.updates < done:
-            raise ValueError(f"--updates {config.updates} is below the {done} updates {path} already holds")
+            raise ValueError(f"--updates {config.updates} is below the {done} updates {run_dir} already holds")
         return config, run_dir, payload
     preset_name = args.config or DEFAULT_PRESET
     preset = load_preset(preset_name)
@@ -162,12 +145,13 @@ def main(argv: list[str] | None = None) -> int:
         config, run_dir, payload = resolve(args)
     except ValueError as error:  # CheckpointError included
         parser.error(str(error))
-    from .trainer import Trainer  # imports torch: after the arguments are known to be good
+    from .checkpointing import restore  # imports torch: after the arguments are known to be good
+    from .trainer import Trainer
 
     try:
         trainer = Trainer(config, run_dir, log=sys.stderr)
         if payload is not None:
-            trainer.restore(payload)
+            restore(trainer, payload)
     except ValueError as error:
         parser.error(str(error))
     from agents.arena import WorkerFailure

@@ -24,6 +24,7 @@ from agents.registry import load_agent
 from pinochle_env import Game, Rules
 from pinochle_train import cli
 from pinochle_train.backends import InProcessBackend
+from pinochle_train.checkpointing import restore, training_state
 from pinochle_train.config import TrainConfig, build_config
 from pinochle_train.rollout import gae, sample
 from pinochle_train.trainer import Trainer
@@ -349,7 +350,7 @@ def test_gae_with_a_reward_only_at_the_end() -> None:
 
 def _policy_export(tmp_path: Path, name: str = "c.pt", rules: dict | None = None) -> Path:
     config = build_config({"workers": 0, "hidden": [16], "critic_hidden": [16], "rules": rules or {}})
-    return save_checkpoint(Trainer(config, tmp_path).state(), tmp_path / name)
+    return save_checkpoint(training_state(Trainer(config, tmp_path)), tmp_path / name)
 
 
 def test_checkpoint_agent_plays_legal_moves_in_the_arena(tmp_path: Path) -> None:
@@ -429,10 +430,10 @@ def test_mismatched_and_corrupt_checkpoints_are_refused(tmp_path: Path) -> None:
     # A run with other rules or another network cannot resume from it.
     trainer = Trainer(build_config({"workers": 0, "hidden": [16], "critic_hidden": [16]}), tmp_path)
     with pytest.raises(CheckpointError, match=r"observation_size.*rules"):
-        trainer.restore(load_checkpoint(small))
+        restore(trainer, load_checkpoint(small))
     wider = Trainer(build_config({"workers": 0, "hidden": [32], "critic_hidden": [16]}), tmp_path)
     with pytest.raises(CheckpointError, match=r"hidden: checkpoint \[16\], this run \[32\]"):
-        wider.restore(load_checkpoint(good))
+        restore(wider, load_checkpoint(good))
 
 
 def test_a_run_directory_is_a_checkpoint_spec(tmp_path: Path) -> None:
