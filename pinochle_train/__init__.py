@@ -1,7 +1,8 @@
 """pinochle_train: self-play PPO for Pinochle (the trainer behind ``train.py``).
 
 - :mod:`~pinochle_train.cli`: the command line (``train.py``, ``pinochle-train``);
-- :mod:`~pinochle_train.config`: the fields of a run and the TOML presets in ``configs/``;
+- :mod:`~pinochle_train.config`: the fields of a run, in typed groups by role, and the TOML
+  presets in ``configs/``;
 - :mod:`~pinochle_train.trainer`: the training loop and its logging;
 - :mod:`~pinochle_train.checkpointing`: the run's checkpoints: writing, pruning, resuming;
 - :mod:`~pinochle_train.rollout`: batched self-play rollouts of one worker;

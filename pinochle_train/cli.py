@@ -15,6 +15,8 @@ that says how to continue); a run whose networks turn non-finite stops with stat
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import inspect
 import signal
 import sys
 import time
@@ -26,9 +28,10 @@ from pinochle_env import VERSION_LINE
 from pinochle_env.switches import CHOICES, INTEGER_SWITCHES, parse_rule_assignment
 
 from .config import (
-    FIELD_CHOICES,
     FIELDS,
+    GROUPS,
     RESUMABLE_CHANGES,
+    TYPES,
     TrainConfig,
     build_config,
     load_preset,
@@ -63,27 +66,30 @@ def build_parser() -> argparse.ArgumentParser:
         help="continue a run: its directory or a checkpoint file, with the run's stored config (options may "
         f"change only {', '.join(RESUMABLE_CHANGES)})",
     )
-    parser.add_argument(
-        "--rule", action="append", default=[], metavar="NAME=VALUE", help="set a rule switch (repeatable)"
-    )
     try:
         preset = load_preset(DEFAULT_PRESET)
     except ValueError:  # no presets where they were looked for: a bare run says so when it starts
         preset = {}
     defaults = {**TrainConfig().to_dict(), **preset}
-    for name, field in FIELDS.items():
-        if name == "rules":
-            continue
-        default = defaults[name]
-        shown = ",".join(map(str, default)) if isinstance(default, list) else default
-        choices = FIELD_CHOICES.get(name)
-        parser.add_argument(
-            f"--{name.replace('_', '-')}",
-            dest=name,
-            choices=choices,
-            metavar=None if choices else type(default).__name__.upper(),
-            help=f"{field.metadata['help']} (default: {shown if shown != '' else 'empty'})",
-        )
+    for title, group in GROUPS.items():
+        section = parser.add_argument_group(title, " ".join((inspect.getdoc(group) or "").split()))
+        for field in dataclasses.fields(group):
+            if field.name == "rules":
+                section.add_argument(
+                    "--rule", action="append", default=[], metavar="NAME=VALUE", help="set a rule switch (repeatable)"
+                )
+                continue
+            default = defaults[field.name]
+            shown = ",".join(map(str, default)) if isinstance(default, list) else default
+            kind = TYPES[field.name]
+            choices = [choice for choice in kind.choices if choice]  # empty (the default) is not asked for
+            section.add_argument(
+                f"--{field.name.replace('_', '-')}",
+                dest=field.name,
+                choices=choices or None,
+                metavar=None if choices else kind.kind.__name__.upper(),
+                help=f"{field.metadata['help']} (default: {shown if shown != '' else 'empty'})",
+            )
     return parser
 
 

@@ -504,6 +504,45 @@ def test_config_errors_name_the_key(tmp_path: Path, capsys: pytest.CaptureFixtur
         run_cli(["--config", "smoke", "--rule", "max_bid=255"])
 
 
+def test_each_group_of_fields_checks_its_own() -> None:
+    """The fields are declared in groups by role, each a dataclass that checks its own fields, naming
+    the field and what it allows; a config is every group's fields in one flat table (as presets,
+    a run's config.toml and checkpoints hold it), and --help has a section per group."""
+    import dataclasses
+    import re
+
+    from pinochle_train.config import GROUPS, NetworkConfig, PPOConfig, RulesConfig, RunConfig
+
+    for group in GROUPS.values():
+        group().check()  # every group's defaults are good on their own
+    for bad, message in [
+        (RunConfig(device="tpu"), "device='tpu'; allowed: auto, cpu, cuda"),  # type: ignore[arg-type]
+        (PPOConfig(clip_range=-0.1), "clip_range=-0.1 must be > 0"),
+        (PPOConfig(updates=2.5), "updates=2.5 must be an integer"),  # type: ignore[arg-type]
+        (NetworkConfig(policy_head="cards"), "policy_head=cards needs features = partnership"),
+        (RulesConfig(rules_preset="nosuch"), "rules_preset='nosuch'; allowed: default, pagat, casual (or empty)"),  # type: ignore[arg-type]
+    ]:
+        with pytest.raises(ValueError, match=re.escape(message)):
+            bad.check()
+    names = [field.name for group in GROUPS.values() for field in dataclasses.fields(group)]
+    assert list(TrainConfig().to_dict()) == names and len(set(names)) == len(names) == 48
+    text = cli.build_parser().format_help()
+    assert all(f"\n{title}:\n" in text for title in GROUPS)
+
+
+def test_the_configs_choices_are_those_of_the_layers_that_define_them() -> None:
+    """A Literal field written out in the config has the values its own layer defines."""
+    from typing import get_args
+
+    from agents.neural.network import POLICY_HEADS
+    from agents.runtime import BACKENDS
+    from pinochle_env import PRESETS
+    from pinochle_train.config import Backend, PolicyHead, RulesPreset
+
+    assert get_args(Backend) == BACKENDS and get_args(PolicyHead) == POLICY_HEADS
+    assert get_args(RulesPreset) == ("", *PRESETS)
+
+
 def test_help_documents_every_field(capsys: pytest.CaptureFixture) -> None:
     with pytest.raises(SystemExit):
         run_cli(["--help"])
