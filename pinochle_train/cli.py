@@ -15,6 +15,8 @@ that says how to continue); a run whose networks turn non-finite stops with stat
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import inspect
 import signal
 import sys
 import time
@@ -26,9 +28,10 @@ from pinochle_env import VERSION_LINE
 from pinochle_env.rules.switches import CHOICES, INTEGER_SWITCHES, parse_rule_assignment
 
 from .config import (
-    FIELD_CHOICES,
     FIELDS,
+    GROUPS,
     RESUMABLE_CHANGES,
+    TYPES,
     TrainConfig,
     build_config,
     load_preset,
@@ -63,27 +66,30 @@ def build_parser() -> argparse.ArgumentParser:
         help="continue a run: its directory or a checkpoint file, with the run's stored config (options may "
         f"change only {', '.join(RESUMABLE_CHANGES)})",
     )
-    parser.add_argument(
-        "--rule", action="append", default=[], metavar="NAME=VALUE", help="set a rule switch (repeatable)"
-    )
     try:
         preset = load_preset(DEFAULT_PRESET)
     except ValueError:  # no presets where they were looked for: a bare run says so when it starts
         preset = {}
     defaults = {**TrainConfig().to_dict(), **preset}
-    for name, field in FIELDS.items():
-        if name == "rules":
-            continue
-        default = defaults[name]
-        shown = ",".join(map(str, default)) if isinstance(default, list) else default
-        choices = FIELD_CHOICES.get(name)
-        parser.add_argument(
-            f"--{name.replace('_', '-')}",
-            dest=name,
-            choices=choices,
-            metavar=None if choices else type(default).__name__.upper(),
-            help=f"{field.metadata['help']} (default: {shown if shown != '' else 'empty'})",
-        )
+    for title, group in GROUPS.items():
+        section = parser.add_argument_group(title, " ".join((inspect.getdoc(group) or "").split()))
+        for field in dataclasses.fields(group):
+            if field.name == "rules":
+                section.add_argument(
+                    "--rule", action="append", default=[], metavar="NAME=VALUE", help="set a rule switch (repeatable)"
+                )
+                continue
+            default = defaults[field.name]
+            shown = ",".join(map(str, default)) if isinstance(default, list) else default
+            kind = TYPES[field.name]
+            choices = [choice for choice in kind.choices if choice]  # empty (the default) is not asked for
+            section.add_argument(
+                f"--{field.name.replace('_', '-')}",
+                dest=field.name,
+                choices=choices or None,
+                metavar=None if choices else kind.kind.__name__.upper(),
+                help=f"{field.metadata['help']} (default: {shown if shown != '' else 'empty'})",
+            )
     return parser
 
 
@@ -97,7 +103,8 @@ def _overrides(args: argparse.Namespace) -> dict:
 
 def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
     """The run's config, directory and (when resuming) checkpoint payload; ``ValueError`` on bad input."""
-    from agents.neural.checkpoints import CheckpointError, load_checkpoint  # imports torch: main() checked it
+    from .checkpointing import find_resume  # imports torch: main() checked it
+    from .labels import holds_chunks, labels_folder
 
     overrides = _overrides(args)
     if args.resume and args.config is not None:
@@ -106,23 +113,7 @@ def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
             f"(options may change only {', '.join(RESUMABLE_CHANGES)})"
         )
     if args.resume:
-        path = Path(args.resume)
-        payload: dict[str, Any] | None = None
-        if path.is_dir() and not any((path / "checkpoints").glob("update_*.pt")):
-            # Interrupted in the warm start, before its first checkpoint: start again from the stored
-            # config, the labels already played kept (the trainer reads them instead of playing them).
-            if not any((path / "labels").glob("chunk_*.npz")):
-                raise ValueError(f"--resume {path}: no checkpoints/update_*.pt in that directory")
-            if not (path / "config.toml").is_file():
-                raise ValueError(f"--resume {path}: its warm start's labels are there but not its config.toml")
-            stored, run_dir, done = load_preset(str(path / "config.toml")), path, 0
-        else:
-            if path.is_dir():
-                path = sorted((path / "checkpoints").glob("update_*.pt"))[-1]
-            payload = load_checkpoint(path)
-            if "config" not in payload:
-                raise CheckpointError(f"--resume {path}: a policy export holds no training state")
-            stored, run_dir, done = payload["config"], path.parent.parent, payload["counters"]["update"]
+        stored, run_dir, payload, done = find_resume(Path(args.resume))
         changed = sorted(k for k, v in overrides.items() if k != "rules" and stored.get(k) != v)
         refused = [k for k in changed if k not in RESUMABLE_CHANGES] + (["rules"] if "rules" in overrides else [])
         if refused:
@@ -131,7 +122,7 @@ def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
             )
         config = build_config({**stored, **overrides})
         if config.updates < done:
-            raise ValueError(f"--updates {config.updates} is below the {done} updates {path} already holds")
+            raise ValueError(f"--updates {config.updates} is below the {done} updates {run_dir} already holds")
         return config, run_dir, payload
     preset_name = args.config or DEFAULT_PRESET
     preset = load_preset(preset_name)
@@ -142,7 +133,7 @@ def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
     if "," in config.run_name or ":" in config.run_name:
         raise ValueError(f"run_name {config.run_name!r} may not contain ',' or ':' (agent specs name its files)")
     run_dir = Path(config.out_dir) / config.run_name
-    started = any((run_dir / "checkpoints").glob("*")) or any((run_dir / "labels").glob("chunk_*.npz"))
+    started = any((run_dir / "checkpoints").glob("*")) or holds_chunks(labels_folder(run_dir))
     if started:
         raise ValueError(f"{run_dir} already holds a run: continue it with --resume {run_dir}, or pick --run-name")
     return config, run_dir, None
@@ -160,12 +151,13 @@ def main(argv: list[str] | None = None) -> int:
         config, run_dir, payload = resolve(args)
     except ValueError as error:  # CheckpointError included
         parser.error(str(error))
-    from .trainer import Trainer  # imports torch: after the arguments are known to be good
+    from .checkpointing import restore  # imports torch: after the arguments are known to be good
+    from .trainer import Trainer
 
     try:
         trainer = Trainer(config, run_dir, log=sys.stderr)
         if payload is not None:
-            trainer.restore(payload)
+            restore(trainer, payload)
     except ValueError as error:
         parser.error(str(error))
     from agents.arena import WorkerFailure

@@ -40,9 +40,7 @@ hand with the same card play.
 from __future__ import annotations
 
 import functools
-import json
 import multiprocessing
-import os
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,23 +52,18 @@ from torch import nn
 
 from agents.base import decide, decide_with_values, prepare
 from agents.heuristic import HeuristicAgent
-from agents.neural.checkpoints import write_atomically
 from agents.neural.network import MLP, masked_logits
 from agents.registry import load_agent
 from pinochle_env.cards import NUM_TYPES
-from pinochle_env.encoding import ENCODER_VERSION
 from pinochle_env.games.kit import margins, variant_kit
 from pinochle_env.records import to_arrays
 from pinochle_env.rules.switches import Rules
 
 from .cloning import cloning_loss
 from .config import CHUNK_HANDS, TrainConfig, auction_chunks, chunk_hands, imitation_chunks
+from .labels import chunk_path, labels_identity, load_chunk, open_labels, save_chunk, stack_chunks, student_path
 from .simulated import auction_values
 
-#: The labels folder: its description file, the arrays of each chunk, and the format's version.
-LABELS_INFO = "labels.json"
-LABEL_KEYS = ("observation", "critic_input", "action_mask", "action", "returns", "card_values", "call_values")
-LABELS_FORMAT = 3
 #: Who plays the auction-only hands (``imitation_auction_hands``), the teacher labelling their auctions.
 AUCTION_PLAYER = "heuristic"
 
@@ -200,11 +193,6 @@ def chunk_sizes(config: TrainConfig) -> dict[int, int]:
     return dict(enumerate(chunk_hands(config.imitation_hands) + chunk_hands(config.imitation_auction_hands)))
 
 
-def student_path(folder: Path, round_index: int) -> Path:
-    """The student that plays the hands of round ``round_index`` (from 1), kept beside its labels."""
-    return folder / f"student_{round_index:02d}.pt"
-
-
 def chunk_arrays(job: tuple[TrainConfig, int, int, Path | None]) -> dict[str, np.ndarray]:
     """One chunk of imitation data: play (the ``student`` policy file playing, when given; in an
     auction-only chunk the heuristic, the teacher labelling the auction alone), convert, drop forced
@@ -304,93 +292,6 @@ def collect_imitation_data(
                 played = _gather(pool.imap(play_chunk, jobs), len(jobs), log)
         stored.update(zip([job[1] for job in jobs], played, strict=True))
     return stack_chunks([stored[chunk] for _, chunk in chunks])
-
-
-# ------------------------------------------------------------------------------ the labels folder
-
-
-def labels_identity(config: TrainConfig) -> dict[str, Any]:
-    """What the labels of ``config`` depend on, as ``labels.json`` records it: a folder made with
-    anything else is refused rather than mixed in."""
-    return {
-        "format": LABELS_FORMAT,
-        "encoder_version": ENCODER_VERSION,
-        "teacher": config.imitate,
-        "seed": config.seed,
-        "rules": config.rule_set().to_dict(),
-        "sample_rules": config.sample_rules,
-        **({"sampled_rules_share": config.sampled_rules_share} if config.sampled_rules_share < 1 else {}),
-        "auction_labels": config.auction_labels,
-        "critic_input": config.critic_input,
-        "reward_scale": config.reward_scale,
-        "chunk_hands": CHUNK_HANDS,
-        # Recorded only for DAgger rounds, so that folders made before rounds existed still match.
-        **({"rounds": config.imitation_rounds} if config.imitation_rounds > 1 else {}),
-        # The auction-only chunks are numbered after the teacher's, so their numbers depend on both.
-        **(
-            {"auction_hands": config.imitation_auction_hands, "teacher_hands": config.imitation_hands}
-            if config.imitation_auction_hands
-            else {}
-        ),
-    }
-
-
-def open_labels(folder: Path, identity: dict[str, Any]) -> None:
-    """Create the labels folder with its ``labels.json``, or check the one there was made alike."""
-    info = folder / LABELS_INFO
-    if info.exists():
-        found = json.loads(info.read_text(encoding="utf-8"))
-        differ = sorted(key for key in identity.keys() | found.keys() if found.get(key) != identity.get(key))
-        if differ:
-            raise ValueError(
-                f"{folder} holds labels made with other settings (not this run's: {', '.join(differ)}): move it away "
-                "to play the teacher's hands again"
-            )
-        return
-    if any(folder.glob("chunk_*.npz")):
-        raise ValueError(f"{folder} holds chunks of labels but no {LABELS_INFO} saying what made them: move it away")
-    write_atomically(info, lambda stream: stream.write(json.dumps(identity, indent=2).encode("utf-8")))
-
-
-def chunk_path(folder: Path, chunk: int) -> Path:
-    return folder / f"chunk_{chunk:05d}.npz"
-
-
-def save_chunk(path: Path, data: dict[str, np.ndarray]) -> None:
-    """One chunk's arrays as a compressed ``.npz``, written whole or not at all."""
-    savez: Any = np.savez_compressed  # numpy's stubs type ``**kwds`` against the ``allow_pickle`` flag
-    write_atomically(path, lambda stream: savez(stream, **data))
-
-
-def load_chunk(path: Path) -> dict[str, np.ndarray]:
-    """One chunk's arrays (``ValueError`` naming a file that is not a labels chunk)."""
-    try:
-        with np.load(path) as stored:
-            return {key: stored[key] for key in LABEL_KEYS}
-    except (OSError, ValueError, KeyError) as error:
-        raise ValueError(f"{path} is not a chunk of imitation labels ({error}): delete it to play it again") from None
-
-
-def load_labels(folder: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """A labels folder for reuse outside the trainer: its ``labels.json`` and every chunk's arrays
-    stacked in chunk order (docs/training.md, "Imitation labels")."""
-    folder = Path(folder)
-    if not (folder / LABELS_INFO).is_file():
-        raise ValueError(f"{folder} is not a folder of imitation labels: it has no {LABELS_INFO}")
-    identity = json.loads((folder / LABELS_INFO).read_text(encoding="utf-8"))
-    if identity.get("format") != LABELS_FORMAT:
-        raise ValueError(
-            f"{folder} holds labels of format {identity.get('format')!r}; this version reads format {LABELS_FORMAT}"
-        )
-    parts = [load_chunk(path) for path in sorted(folder.glob("chunk_*.npz"))]
-    if not parts:
-        raise ValueError(f"{folder} holds no chunk_*.npz of labels")
-    return identity, stack_chunks(parts)
-
-
-def stack_chunks(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    """Arrays of labels (chunks, or the rounds of a warm start) joined in order, key by key."""
-    return {key: np.concatenate([part[key] for part in parts]) for key in LABEL_KEYS}
 
 
 def _gather(iterator: Any, total: int, log: TextIO | None) -> list[dict[str, np.ndarray]]:

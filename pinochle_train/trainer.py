@@ -1,11 +1,12 @@
-"""The training loop: rollouts, PPO updates, opponent pool, TensorBoard, checkpoints, evaluations.
+"""The training loop: warm start, rollouts, PPO updates, opponent pool, TensorBoard, evaluations.
 
 A run lives in ``<out_dir>/<run_name>/``: ``config.toml`` (the resolved config), TensorBoard
-event files, ``checkpoints/update_NNNNNN.pt`` (full training state), ``policy.pt`` (the latest
-policy export, what ``checkpoint:PATH`` loads), ``eval/`` (arena runs) and ``evaluation.txt`` /
-``evaluation.json`` (the final evaluation). Every random draw derives from ``(seed, update)``,
-so a resumed run continues exactly as the uninterrupted one would (in the single-process mode,
-and with the same worker count otherwise).
+event files, ``checkpoints/update_NNNNNN.pt`` (full training state) and ``policy.pt`` (the latest
+policy export, what ``checkpoint:PATH`` loads), written, pruned and resumed by
+:mod:`.checkpointing`, ``labels/`` (the warm start's, :mod:`.labels`), ``eval/`` (arena runs) and
+``evaluation.txt`` / ``evaluation.json`` (the final evaluation). Every random draw derives from
+``(seed, update)``, so a resumed run continues exactly as the uninterrupted one would (in the
+single-process mode, and with the same worker count otherwise).
 """
 
 from __future__ import annotations
@@ -20,17 +21,18 @@ import numpy as np
 import torch
 
 from agents.arena.runtime import format_duration, usable_cpus
-from agents.neural.checkpoints import FORMAT, FORMAT_VERSION, check_compatible, export_policy, save_checkpoint
+from agents.neural.checkpoints import export_policy
 from agents.neural.network import build_critic, policy_for
 from pinochle_env import BatchedGames
-from pinochle_env.encoding import ENCODER_VERSION
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.protocol import DECISIONS
 
 from .backends import make_backend
+from .checkpointing import RunCheckpoints, load_initial_policy, network_metadata, training_state
 from .cloning import CLONED_KEYS
-from .config import TrainConfig, policy_shape, to_toml
+from .config import TrainConfig, to_toml
 from .evaluate import evaluate, format_evaluation, spec_slug
+from .labels import holds_chunks, labels_folder, stack_chunks, student_path
 from .ppo import ppo_update
 from .rollout import HAND_STATS, Samples, network_sizes, to_numpy
 
@@ -65,9 +67,11 @@ class Trainer:
         self.rules = config.rule_set()
         sizes = network_sizes(BatchedGames(1, self.rules))
         self.sizes = {**sizes, "critic_input_size": sizes["critic_input_size"][config.critic_input]}
-        self.policy = policy_for(self.metadata())
+        #: What identifies the networks' inputs and outputs: the head of every checkpoint.
+        self.metadata = network_metadata(config, self.rules, self.sizes)
+        self.policy = policy_for(self.metadata)
         if config.initial_policy:
-            self._load_initial_policy(config.initial_policy)
+            load_initial_policy(self.policy, config.initial_policy, self.rules.variant, self.metadata)
         self.critic = build_critic(self.sizes["critic_input_size"], config.critic_hidden)
         self.policy.to(self.device)
         self.critic.to(self.device)
@@ -84,7 +88,11 @@ class Trainer:
             "seconds": 0.0,
             "imitated": False,
         }
+        #: The checkpoint the next periodic evaluation plays against.
         self.previous_checkpoint: Path | None = None
+        self.checkpoints = RunCheckpoints(run_dir, config.keep_checkpoints)
+        #: Where the warm start's labels go, chunk by chunk.
+        self.labels_dir = labels_folder(run_dir)
         #: Per update of this process: decisions, trained samples and seconds (rollout + update).
         self.history: list[dict[str, float]] = []
         #: Evaluations of this process: update, decisions so far, and the result rows.
@@ -93,85 +101,11 @@ class Trainer:
         ray_workers = min(config.workers, usable_cpus()) if config.workers else usable_cpus()
         self.eval_workers = config.workers if config.backend == "local" else ray_workers
 
-    # ---------------------------------------------------------------- checkpoints
-
-    def metadata(self) -> dict[str, Any]:
-        """What identifies the networks' inputs and outputs (checked on load)."""
-        return {
-            "format": FORMAT,
-            "format_version": FORMAT_VERSION,
-            "encoder_version": ENCODER_VERSION,
-            "observation_size": self.sizes["observation_size"],
-            "num_actions": self.sizes["num_actions"],
-            "critic_input_size": self.sizes["critic_input_size"],
-            "rules": self.rules.to_dict(),
-            **policy_shape(self.config),
-            "critic_hidden": list(self.config.critic_hidden),
-        }
-
-    def _load_initial_policy(self, spec: str) -> None:
-        """Start the policy from another run's weights (``initial_policy``): a later stage of a
-        pipeline refines an earlier stage's network; the critic starts afresh."""
-        from agents.neural.agent import resolve_checkpoint
-        from agents.neural.checkpoints import load_checkpoint
-
-        payload = load_checkpoint(resolve_checkpoint(spec, self.rules.variant))
-        shape = {key: value for key, value in self.metadata().items() if key != "rules"}  # weights fit any rule set
-        check_compatible(payload, shape, f"this run (initial_policy = {spec!r})")
-        self.policy.load_state_dict(payload["policy"])
-
-    def state(self) -> dict[str, Any]:
-        """The full training state as a checkpoint payload (tensors and plain values only)."""
-        return {
-            **self.metadata(),
-            "sample_rules": self.config.sample_rules,  # trained on every rule set, or on ``rules`` only
-            "policy": {k: v.cpu() for k, v in self.policy.state_dict().items()},
-            "critic": {k: v.cpu() for k, v in self.critic.state_dict().items()},
-            "optimizer": self.optimizer.state_dict(),
-            "pool": [{k: torch.from_numpy(v) for k, v in state.items()} for state in self.pool],
-            "config": self.config.to_dict(),
-            "counters": dict(self.counters),
-            "rng": {"seed": self.config.seed, "torch": torch.get_rng_state()},
-            "previous_checkpoint": str(self.previous_checkpoint or ""),
-        }
-
-    def restore(self, payload: dict[str, Any]) -> None:
-        """Continue from a training checkpoint written by :meth:`state` (refusing a mismatch)."""
-        for key in ("critic", "optimizer", "pool", "counters", "config"):
-            if key not in payload:
-                raise ValueError(f"checkpoint has no {key!r}: a policy export cannot be resumed")
-        check_compatible(payload, self.metadata(), "this run")
-        for name in ("policy", "critic"):
-            if not all(bool(torch.isfinite(tensor).all()) for tensor in payload[name].values()):
-                raise ValueError(f"checkpoint holds non-finite {name} weights: resume from an earlier one")
-        self.policy.load_state_dict(payload["policy"])
-        self.critic.load_state_dict(payload["critic"])
-        self.optimizer.load_state_dict(payload["optimizer"])
-        self.pool = [{k: v.numpy() for k, v in state.items()} for state in payload["pool"]]
-        self.counters = dict(payload["counters"])
-        torch.set_rng_state(payload["rng"]["torch"])
-        self.previous_checkpoint = Path(payload["previous_checkpoint"]) if payload.get("previous_checkpoint") else None
+    # ---------------------------------------------------------------- training
 
     def save(self) -> Path:
         """Write the training checkpoint of the current update and refresh ``policy.pt``."""
-        update = self.counters["update"]
-        payload = self.state()
-        path = save_checkpoint(payload, self.run_dir / "checkpoints" / f"update_{update:06d}.pt")
-        export_policy(payload, self.run_dir / "policy.pt")
-        self._prune_checkpoints()
-        return path
-
-    def _prune_checkpoints(self) -> None:
-        """Keep the latest ``keep_checkpoints`` (and the one the next evaluation compares against)."""
-        keep = self.config.keep_checkpoints
-        if not keep:
-            return
-        found = sorted((self.run_dir / "checkpoints").glob("update_*.pt"))
-        for old in found[:-keep]:
-            if self.previous_checkpoint is None or old.resolve() != self.previous_checkpoint.resolve():
-                old.unlink()
-
-    # ---------------------------------------------------------------- training
+        return self.checkpoints.save(training_state(self), protected=self.previous_checkpoint)
 
     def weights(self) -> dict[str, Any]:
         return {
@@ -279,7 +213,7 @@ class Trainer:
 
     def _say_interrupted(self, where: str) -> None:
         """The line an interruption (Ctrl-C, SIGTERM) leaves: how to continue."""
-        resumable = self._latest_checkpoint() or any(self.labels_dir.glob("chunk_*.npz"))
+        resumable = self.checkpoints.latest() or holds_chunks(self.labels_dir)
         how = f"python train.py --resume {self.run_dir}" if resumable else "a new run"
         self.say(f"train: interrupted {where}; continue with {how}")
 
@@ -296,15 +230,10 @@ class Trainer:
             self.teacher = _teacher(collect_imitation_data(self.config, self.log, self.labels_dir))
         return self.teacher
 
-    @property
-    def labels_dir(self) -> Path:
-        """Where the warm start's labels go, chunk by chunk (:mod:`.imitation`, "the labels folder")."""
-        return self.run_dir / "labels"
-
     def _warm_start(self, writer: Any) -> None:
         """Imitation of ``config.imitate`` before the first update, round by round (DAgger, see
         :mod:`.imitation`); saved as ``update_000000.pt``."""
-        from .imitation import collect_imitation_data, fit_imitation, stack_chunks, student_path
+        from .imitation import collect_imitation_data, fit_imitation
 
         config = self.config
         began = time.perf_counter()
@@ -319,7 +248,7 @@ class Trainer:
             if round_index:
                 student = student_path(self.labels_dir, round_index)
                 if not student.is_file():  # a resumed warm start plays with the student it saved
-                    export_policy(self.state(), student)
+                    export_policy(training_state(self), student)
                 self.say(f"imitation: round {round_index + 1}, the policy fitted so far plays ({student.name})")
             parts.append(collect_imitation_data(config, self.log, self.labels_dir, [round_index]))
             data = stack_chunks(parts)
@@ -331,7 +260,7 @@ class Trainer:
         self.counters["imitated"] = True
         self.save()
         self.say(
-            f"imitation: done in {format_duration(time.perf_counter() - began)}; saved {self._latest_checkpoint()}"
+            f"imitation: done in {format_duration(time.perf_counter() - began)}; saved {self.checkpoints.latest()}"
         )
 
     def _count(self, update: int, samples: Samples, seconds: float) -> None:
@@ -361,7 +290,7 @@ class Trainer:
         if not losses and not networks:
             return
         what = ", ".join([*losses, *(f"{name} weights" for name in networks)])
-        latest = self._latest_checkpoint()
+        latest = self.checkpoints.latest()
         kept = (
             f"the last good checkpoint is {latest} ({self.run_dir / 'policy.pt'} holds its policy)"
             if latest
@@ -376,10 +305,6 @@ class Trainer:
         config = self.config
         if config.pool_size and config.pool_every and (update + 1) % config.pool_every == 0:
             self.pool = [*self.pool, to_numpy(self.policy.state_dict())][-config.pool_size :]
-
-    def _latest_checkpoint(self) -> Path | None:
-        found = sorted((self.run_dir / "checkpoints").glob("update_*.pt"))
-        return found[-1] if found else None
 
     # ---------------------------------------------------------------- logging
 

@@ -130,7 +130,8 @@ def test_with_the_rest_of_the_auction_a_pass_before_any_bid_under_redeal_is_wort
 def test_simulated_rest_labels_differ_from_simulated_only_in_the_passes() -> None:
     """auction_labels = simulated_rest reaches the labels: the same hands and bid values as
     simulated, pass values changed where the rest of the auction changed the outcome."""
-    from pinochle_train.imitation import chunk_arrays, labels_identity
+    from pinochle_train.imitation import chunk_arrays
+    from pinochle_train.labels import labels_identity
 
     base = {"workers": 0, "imitate": "heuristic", "imitation_hands": 20, "hidden": [64], "critic_hidden": [16]}
     plain = chunk_arrays((build_config({**base, "auction_labels": "simulated"}), 0, 20, None))
@@ -152,7 +153,8 @@ def test_simulated_labels_sit_on_the_auction_decisions_and_the_regression_fits_t
     logits toward the values (the regression loss falls)."""
     from agents.neural.network import masked_logits
     from pinochle_train.cloning import cloning_loss
-    from pinochle_train.imitation import chunk_arrays, fit_imitation, labels_identity
+    from pinochle_train.imitation import chunk_arrays, fit_imitation
+    from pinochle_train.labels import labels_identity
     from pinochle_train.trainer import Trainer
 
     base = {"workers": 0, "imitate": "heuristic", "imitation_hands": 30, "hidden": [64], "critic_hidden": [16]}

@@ -24,6 +24,7 @@ from agents.registry import load_agent
 from pinochle_env import Game, Rules
 from pinochle_train import cli
 from pinochle_train.backends import InProcessBackend
+from pinochle_train.checkpointing import restore, training_state
 from pinochle_train.config import TrainConfig, build_config
 from pinochle_train.rollout import gae, sample
 from pinochle_train.trainer import Trainer
@@ -349,7 +350,7 @@ def test_gae_with_a_reward_only_at_the_end() -> None:
 
 def _policy_export(tmp_path: Path, name: str = "c.pt", rules: dict | None = None) -> Path:
     config = build_config({"workers": 0, "hidden": [16], "critic_hidden": [16], "rules": rules or {}})
-    return save_checkpoint(Trainer(config, tmp_path).state(), tmp_path / name)
+    return save_checkpoint(training_state(Trainer(config, tmp_path)), tmp_path / name)
 
 
 def test_checkpoint_agent_plays_legal_moves_in_the_arena(tmp_path: Path) -> None:
@@ -429,10 +430,10 @@ def test_mismatched_and_corrupt_checkpoints_are_refused(tmp_path: Path) -> None:
     # A run with other rules or another network cannot resume from it.
     trainer = Trainer(build_config({"workers": 0, "hidden": [16], "critic_hidden": [16]}), tmp_path)
     with pytest.raises(CheckpointError, match=r"observation_size.*rules"):
-        trainer.restore(load_checkpoint(small))
+        restore(trainer, load_checkpoint(small))
     wider = Trainer(build_config({"workers": 0, "hidden": [32], "critic_hidden": [16]}), tmp_path)
     with pytest.raises(CheckpointError, match=r"hidden: checkpoint \[16\], this run \[32\]"):
-        wider.restore(load_checkpoint(good))
+        restore(wider, load_checkpoint(good))
 
 
 def test_a_run_directory_is_a_checkpoint_spec(tmp_path: Path) -> None:
@@ -501,6 +502,45 @@ def test_config_errors_name_the_key(tmp_path: Path, capsys: pytest.CaptureFixtur
         run_cli(["--config", "smoke", "--epochs", "two"])
     with pytest.raises(SystemExit):
         run_cli(["--config", "smoke", "--rule", "max_bid=255"])
+
+
+def test_each_group_of_fields_checks_its_own() -> None:
+    """The fields are declared in groups by role, each a dataclass that checks its own fields, naming
+    the field and what it allows; a config is every group's fields in one flat table (as presets,
+    a run's config.toml and checkpoints hold it), and --help has a section per group."""
+    import dataclasses
+    import re
+
+    from pinochle_train.config import GROUPS, NetworkConfig, PPOConfig, RulesConfig, RunConfig
+
+    for group in GROUPS.values():
+        group().check()  # every group's defaults are good on their own
+    for bad, message in [
+        (RunConfig(device="tpu"), "device='tpu'; allowed: auto, cpu, cuda"),  # type: ignore[arg-type]
+        (PPOConfig(clip_range=-0.1), "clip_range=-0.1 must be > 0"),
+        (PPOConfig(updates=2.5), "updates=2.5 must be an integer"),  # type: ignore[arg-type]
+        (NetworkConfig(policy_head="cards"), "policy_head=cards needs features = partnership"),
+        (RulesConfig(rules_preset="nosuch"), "rules_preset='nosuch'; allowed: default, pagat, casual (or empty)"),  # type: ignore[arg-type]
+    ]:
+        with pytest.raises(ValueError, match=re.escape(message)):
+            bad.check()
+    names = [field.name for group in GROUPS.values() for field in dataclasses.fields(group)]
+    assert list(TrainConfig().to_dict()) == names and len(set(names)) == len(names) == 48
+    text = cli.build_parser().format_help()
+    assert all(f"\n{title}:\n" in text for title in GROUPS)
+
+
+def test_the_configs_choices_are_those_of_the_layers_that_define_them() -> None:
+    """A Literal field written out in the config has the values its own layer defines."""
+    from typing import get_args
+
+    from agents.arena.runtime import BACKENDS
+    from agents.neural.network import POLICY_HEADS
+    from pinochle_env import PRESETS
+    from pinochle_train.config import Backend, PolicyHead, RulesPreset
+
+    assert get_args(Backend) == BACKENDS and get_args(PolicyHead) == POLICY_HEADS
+    assert get_args(RulesPreset) == ("", *PRESETS)
 
 
 def test_help_documents_every_field(capsys: pytest.CaptureFixture) -> None:
@@ -629,9 +669,9 @@ def test_imitation_with_sample_rules_plays_each_chunk_under_its_own_rule_set() -
 def _small_chunks(monkeypatch, hands: int = 2) -> None:
     """Chunks of ``hands`` imitation hands, for the config's count of chunks and the warm start's play alike."""
     from pinochle_train import config as config_module
-    from pinochle_train import imitation
+    from pinochle_train import imitation, labels
 
-    for module in (config_module, imitation):
+    for module in (config_module, imitation, labels):
         monkeypatch.setattr(module, "CHUNK_HANDS", hands)
 
 
@@ -639,7 +679,7 @@ def test_imitation_labels_are_kept_chunk_by_chunk_and_read_back(tmp_path: Path, 
     """With a labels folder each chunk is written as it is played; a later call reads the chunks
     there and plays only the missing one (a warm start interrupted midway), with the same arrays as
     a run without the folder; a folder made with other settings is refused; load_labels reads it."""
-    from pinochle_train import imitation
+    from pinochle_train import imitation, labels
 
     _small_chunks(monkeypatch)
     config = build_config({"workers": 0, "imitate": "heuristic", "imitation_hands": 6})
@@ -655,10 +695,10 @@ def test_imitation_labels_are_kept_chunk_by_chunk_and_read_back(tmp_path: Path, 
     again = imitation.collect_imitation_data(config, folder=folder)
     plain = imitation.collect_imitation_data(config)
     assert played == [1, 0, 1, 2]  # the missing chunk, then every chunk without a folder
-    for key in imitation.LABEL_KEYS:
+    for key in labels.LABEL_KEYS:
         np.testing.assert_array_equal(again[key], first[key])
         np.testing.assert_array_equal(plain[key], first[key])
-    identity, stacked = imitation.load_labels(folder)
+    identity, stacked = labels.load_labels(folder)
     assert identity["teacher"] == "heuristic" and identity["chunk_hands"] == 2
     np.testing.assert_array_equal(stacked["action"], first["action"])
     other = build_config({"workers": 0, "imitate": "heuristic", "imitation_hands": 6, "seed": 1})
@@ -675,6 +715,7 @@ def test_auction_only_hands_are_the_heuristics_with_the_teachers_bids(tmp_path: 
     labels folder records them; a game without an auction refuses them."""
     from pinochle_env.games.kit import variant_kit
     from pinochle_train import imitation
+    from pinochle_train.labels import labels_identity, load_labels, open_labels
 
     _small_chunks(monkeypatch)
     values = {"workers": 0, "imitate": "random", "imitation_hands": 2, "imitation_auction_hands": 3}
@@ -695,11 +736,11 @@ def test_auction_only_hands_are_the_heuristics_with_the_teachers_bids(tmp_path: 
     assert (actions[labels >= 0] != labels[labels >= 0]).any()  # the heuristic bid, the random teacher labelled
     folder = tmp_path / "labels"
     data = imitation.collect_imitation_data(config, folder=folder)
-    assert imitation.load_labels(folder)[0]["auction_hands"] == 3
+    assert load_labels(folder)[0]["auction_hands"] == 3
     # Chunk 1 is an auction-only chunk here and would be a teacher's chunk with more teacher hands.
     more_teacher_hands = build_config({**values, "imitation_hands": 4})
     with pytest.raises(ValueError, match=r"labels made with other settings \(not this run's: teacher_hands\)"):
-        imitation.open_labels(folder, imitation.labels_identity(more_teacher_hands))
+        open_labels(folder, labels_identity(more_teacher_hands))
     assert len(data["action"]) == len(teacher_only["action"]) + len(auction["action"]) + len(
         imitation.chunk_arrays((config, 2, 1, None))["action"]
     )

@@ -1,0 +1,183 @@
+"""A run's training checkpoints: what one holds, writing and pruning them, and resuming from one.
+
+``checkpoints/update_NNNNNN.pt`` holds the full training state (:func:`training_state`): the
+networks' metadata (what a checkpoint is checked against on load), both networks' weights, the
+optimizer, the opponent pool, the run's config as one flat table of fields, the counters and
+PyTorch's random state. ``policy.pt`` is the policy export of the latest one, what
+``checkpoint:PATH`` loads. The file format is the agents' (:mod:`agents.neural.checkpoints`), so that
+playing a trained policy needs no trainer. ``--resume`` continues a run from its latest checkpoint
+(:func:`find_resume`, then :func:`restore`): every random draw derives from ``(seed, update)``, so
+the resumed run continues exactly as the uninterrupted one would.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, NamedTuple, Protocol
+
+import numpy as np
+import torch
+from torch import nn
+
+from agents.neural.checkpoints import (
+    FORMAT,
+    FORMAT_VERSION,
+    CheckpointError,
+    check_compatible,
+    export_policy,
+    load_checkpoint,
+    save_checkpoint,
+)
+from pinochle_env.encoding import ENCODER_VERSION
+from pinochle_env.rules.switches import Rules
+
+from .config import TrainConfig, load_preset, policy_shape
+from .labels import holds_chunks, labels_folder
+
+
+class TrainingRun(Protocol):
+    """What of a training run its checkpoints hold and a resume restores (the trainer)."""
+
+    @property
+    def config(self) -> TrainConfig: ...
+
+    @property
+    def metadata(self) -> dict[str, Any]: ...
+
+    @property
+    def policy(self) -> nn.Module: ...
+
+    @property
+    def critic(self) -> nn.Module: ...
+
+    @property
+    def optimizer(self) -> torch.optim.Optimizer: ...
+
+    pool: list[dict[str, np.ndarray]]
+    counters: dict[str, Any]
+    #: The checkpoint the next periodic evaluation plays against (kept when older ones are pruned).
+    previous_checkpoint: Path | None
+
+
+def network_metadata(config: TrainConfig, rules: Rules, sizes: dict[str, int]) -> dict[str, Any]:
+    """What identifies the networks' inputs and outputs, the head of every checkpoint and policy
+    export (checked on load): the format, the encoder version, the sizes, the rules, the shapes."""
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "encoder_version": ENCODER_VERSION,
+        "observation_size": sizes["observation_size"],
+        "num_actions": sizes["num_actions"],
+        "critic_input_size": sizes["critic_input_size"],
+        "rules": rules.to_dict(),
+        **policy_shape(config),
+        "critic_hidden": list(config.critic_hidden),
+    }
+
+
+def training_state(run: TrainingRun) -> dict[str, Any]:
+    """The full training state of ``run`` as a checkpoint payload (tensors and plain values only)."""
+    return {
+        **run.metadata,
+        "sample_rules": run.config.sample_rules,  # trained on every rule set, or on ``rules`` only
+        "policy": {k: v.cpu() for k, v in run.policy.state_dict().items()},
+        "critic": {k: v.cpu() for k, v in run.critic.state_dict().items()},
+        "optimizer": run.optimizer.state_dict(),
+        "pool": [{k: torch.from_numpy(v) for k, v in state.items()} for state in run.pool],
+        "config": run.config.to_dict(),
+        "counters": dict(run.counters),
+        "rng": {"seed": run.config.seed, "torch": torch.get_rng_state()},
+        "previous_checkpoint": str(run.previous_checkpoint or ""),
+    }
+
+
+def restore(run: TrainingRun, payload: dict[str, Any]) -> None:
+    """Continue ``run`` from a training checkpoint written from :func:`training_state`, refusing a
+    policy export, another network or rule set, and non-finite weights."""
+    for key in ("critic", "optimizer", "pool", "counters", "config"):
+        if key not in payload:
+            raise ValueError(f"checkpoint has no {key!r}: a policy export cannot be resumed")
+    check_compatible(payload, run.metadata, "this run")
+    for name in ("policy", "critic"):
+        if not all(bool(torch.isfinite(tensor).all()) for tensor in payload[name].values()):
+            raise ValueError(f"checkpoint holds non-finite {name} weights: resume from an earlier one")
+    run.policy.load_state_dict(payload["policy"])
+    run.critic.load_state_dict(payload["critic"])
+    run.optimizer.load_state_dict(payload["optimizer"])
+    run.pool = [{k: v.numpy() for k, v in state.items()} for state in payload["pool"]]
+    run.counters = dict(payload["counters"])
+    torch.set_rng_state(payload["rng"]["torch"])
+    run.previous_checkpoint = Path(payload["previous_checkpoint"]) if payload.get("previous_checkpoint") else None
+
+
+def load_initial_policy(policy: nn.Module, spec: str, variant: str, metadata: dict[str, Any]) -> None:
+    """Start ``policy`` (of the network ``metadata`` describes) from another run's weights
+    (``initial_policy``: a file, a run directory or a bundled name, of the game ``variant``),
+    refusing a network of another shape: a later stage of a pipeline refines an earlier stage's
+    network, under any rule set."""
+    from agents.neural.agent import resolve_checkpoint
+
+    payload = load_checkpoint(resolve_checkpoint(spec, variant))
+    shape = {key: value for key, value in metadata.items() if key != "rules"}  # weights fit any rule set
+    check_compatible(payload, shape, f"this run (initial_policy = {spec!r})")
+    policy.load_state_dict(payload["policy"])
+
+
+class RunCheckpoints:
+    """The training checkpoints of one run folder and its policy export, the latest ``keep`` of them
+    kept (0: all)."""
+
+    def __init__(self, run_dir: Path, keep: int) -> None:
+        self.folder = run_dir / "checkpoints"
+        self.policy_export = run_dir / "policy.pt"
+        self.keep = keep
+
+    def save(self, payload: dict[str, Any], protected: Path | None = None) -> Path:
+        """Write the checkpoint of the payload's update, refresh the policy export, and prune the older
+        checkpoints but ``protected`` (the one the next periodic evaluation plays against)."""
+        path = save_checkpoint(payload, self.folder / f"update_{payload['counters']['update']:06d}.pt")
+        export_policy(payload, self.policy_export)
+        if self.keep:
+            for old in self._found()[: -self.keep]:
+                if protected is None or old.resolve() != protected.resolve():
+                    old.unlink()
+        return path
+
+    def latest(self) -> Path | None:
+        """The latest training checkpoint (None before the first)."""
+        found = self._found()
+        return found[-1] if found else None
+
+    def _found(self) -> list[Path]:
+        return sorted(self.folder.glob("update_*.pt"))
+
+
+class Resume(NamedTuple):
+    """What ``--resume`` continues: the run's stored ``config`` (a flat table of fields), its folder,
+    the checkpoint's payload (None for a run stopped in its warm start, before its first checkpoint),
+    and the updates it holds."""
+
+    config: dict[str, Any]
+    run_dir: Path
+    payload: dict[str, Any] | None
+    updates_done: int
+
+
+def find_resume(path: Path) -> Resume:
+    """What ``--resume PATH`` continues: a checkpoint file, or a run folder's latest checkpoint, or a
+    run folder stopped in its warm start, started again from its ``config.toml`` with the labels it
+    played kept (the trainer reads them instead of playing them). ``ValueError`` (a
+    ``CheckpointError`` for a bad file) says why there is nothing to continue."""
+    if path.is_dir():
+        latest = RunCheckpoints(path, 0).latest()
+        if latest is None:
+            if not holds_chunks(labels_folder(path)):
+                raise ValueError(f"--resume {path}: no checkpoints/update_*.pt in that directory")
+            if not (path / "config.toml").is_file():
+                raise ValueError(f"--resume {path}: its warm start's labels are there but not its config.toml")
+            return Resume(load_preset(str(path / "config.toml")), path, None, 0)
+        path = latest
+    payload = load_checkpoint(path)
+    if "config" not in payload:
+        raise CheckpointError(f"--resume {path}: a policy export holds no training state")
+    return Resume(payload["config"], path.parent.parent, payload, payload["counters"]["update"])

@@ -1,0 +1,135 @@
+"""The imitation labels folder (``RUN/labels``): its format and its I/O, apart from the code that
+plays and fits the labels (:mod:`.imitation`).
+
+The warm start writes its teacher's decisions chunk by chunk as they are played, so that a run
+interrupted in its warm start continues from the chunks it has and a resumed run's cloning loss
+reads them instead of playing the teacher's hands again. The folder holds:
+
+- ``labels.json``: what the labels were made with (:func:`labels_identity`); a folder made
+  otherwise is refused, not mixed in (:func:`open_labels`);
+- ``chunk_NNNNN.npz`` (NumPy, compressed; :data:`~.config.CHUNK_HANDS` hands each, forced
+  decisions left out): one row per decision of each array of :data:`LABEL_KEYS`;
+- ``student_NN.pt``: with DAgger rounds, the policy export that played round ``NN``'s chunks
+  (:func:`student_path`), so that a run interrupted in a later round continues with it.
+
+:func:`load_labels` reads a folder for training elsewhere.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.neural.checkpoints import write_atomically
+from pinochle_env.encoding import ENCODER_VERSION
+
+from .config import CHUNK_HANDS, TrainConfig
+
+#: The labels folder: its description file, the arrays of each chunk, and the format's version.
+LABELS_INFO = "labels.json"
+LABEL_KEYS = ("observation", "critic_input", "action_mask", "action", "returns", "card_values", "call_values")
+LABELS_FORMAT = 3
+
+
+def labels_folder(run_dir: Path) -> Path:
+    """Where a run's warm start keeps its labels, chunk by chunk."""
+    return run_dir / "labels"
+
+
+def holds_chunks(folder: Path) -> bool:
+    """Whether ``folder`` holds a chunk of labels (a warm start that has begun)."""
+    return any(folder.glob("chunk_*.npz"))
+
+
+def student_path(folder: Path, round_index: int) -> Path:
+    """The student that plays the hands of round ``round_index`` (from 1), kept beside its labels."""
+    return folder / f"student_{round_index:02d}.pt"
+
+
+def labels_identity(config: TrainConfig) -> dict[str, Any]:
+    """What the labels of ``config`` depend on, as ``labels.json`` records it: a folder made with
+    anything else is refused rather than mixed in."""
+    return {
+        "format": LABELS_FORMAT,
+        "encoder_version": ENCODER_VERSION,
+        "teacher": config.imitate,
+        "seed": config.seed,
+        "rules": config.rule_set().to_dict(),
+        "sample_rules": config.sample_rules,
+        **({"sampled_rules_share": config.sampled_rules_share} if config.sampled_rules_share < 1 else {}),
+        "auction_labels": config.auction_labels,
+        "critic_input": config.critic_input,
+        "reward_scale": config.reward_scale,
+        "chunk_hands": CHUNK_HANDS,
+        # Recorded only for DAgger rounds, so that folders made before rounds existed still match.
+        **({"rounds": config.imitation_rounds} if config.imitation_rounds > 1 else {}),
+        # The auction-only chunks are numbered after the teacher's, so their numbers depend on both.
+        **(
+            {"auction_hands": config.imitation_auction_hands, "teacher_hands": config.imitation_hands}
+            if config.imitation_auction_hands
+            else {}
+        ),
+    }
+
+
+def open_labels(folder: Path, identity: dict[str, Any]) -> None:
+    """Create the labels folder with its ``labels.json``, or check the one there was made alike."""
+    info = folder / LABELS_INFO
+    if info.exists():
+        found = json.loads(info.read_text(encoding="utf-8"))
+        differ = sorted(key for key in identity.keys() | found.keys() if found.get(key) != identity.get(key))
+        if differ:
+            raise ValueError(
+                f"{folder} holds labels made with other settings (not this run's: {', '.join(differ)}): move it away "
+                "to play the teacher's hands again"
+            )
+        return
+    if holds_chunks(folder):
+        raise ValueError(f"{folder} holds chunks of labels but no {LABELS_INFO} saying what made them: move it away")
+    write_atomically(info, lambda stream: stream.write(json.dumps(identity, indent=2).encode("utf-8")))
+
+
+def chunk_path(folder: Path, chunk: int) -> Path:
+    """The file of chunk ``chunk`` (numbered from 0 in the warm start's order)."""
+    return folder / f"chunk_{chunk:05d}.npz"
+
+
+def save_chunk(path: Path, data: dict[str, np.ndarray]) -> None:
+    """One chunk's arrays as a compressed ``.npz``, written whole or not at all."""
+    savez: Any = np.savez_compressed  # numpy's stubs type ``**kwds`` against the ``allow_pickle`` flag
+    write_atomically(path, lambda stream: savez(stream, **data))
+
+
+def load_chunk(path: Path) -> dict[str, np.ndarray]:
+    """One chunk's arrays (``ValueError`` naming a file that is not a labels chunk)."""
+    try:
+        with np.load(path) as stored:
+            return {key: stored[key] for key in LABEL_KEYS}
+    except (OSError, ValueError, KeyError) as error:
+        raise ValueError(f"{path} is not a chunk of imitation labels ({error}): delete it to play it again") from None
+
+
+def load_labels(folder: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """A labels folder for reuse outside the trainer: its ``labels.json`` and every chunk's arrays
+    stacked in chunk order."""
+    folder = Path(folder)
+    if not (folder / LABELS_INFO).is_file():
+        raise ValueError(f"{folder} is not a folder of imitation labels: it has no {LABELS_INFO}")
+    identity = json.loads((folder / LABELS_INFO).read_text(encoding="utf-8"))
+    if identity.get("format") != LABELS_FORMAT:
+        raise ValueError(
+            f"{folder} holds labels of format {identity.get('format')!r}; this version reads format {LABELS_FORMAT}"
+        )
+    parts = [load_chunk(path) for path in sorted(folder.glob("chunk_*.npz"))]
+    if not parts:
+        raise ValueError(f"{folder} holds no chunk_*.npz of labels")
+    return identity, stack_chunks(parts)
+
+
+def stack_chunks(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Arrays of labels (chunks, or the rounds of a warm start) joined in order, key by key."""
+    return {key: np.concatenate([part[key] for part in parts]) for key in LABEL_KEYS}
