@@ -73,6 +73,7 @@ from gymnasium import spaces
 from pinochle_env.actions import ActionLayout
 from pinochle_env.engine import ActionTypeError, IllegalActionError
 from pinochle_env.episode import EpisodeConfig, reset_options
+from pinochle_env.games.kit import variant_kit
 from pinochle_env.games.partnership.encoding import GameEncoder, PartnershipSpec
 from pinochle_env.games.partnership.game import NUM_SEATS, Game
 from pinochle_env.render import render_for_mode
@@ -114,7 +115,7 @@ class SingleSeatEnv(gymnasium.Env):
         self.seat = seat
         self.illegal_action = illegal_action
         self.rules = Rules.from_mapping(switches)
-        if self.rules.variant != "partnership":
+        if variant_kit(self.rules).game_class is not Game:
             raise ValueError(f"the single-seat env plays the partnership game only, not variant={self.rules.variant!r}")
         self.config = EpisodeConfig(episode, max_hands, reward, reward_scale)
         self.render_mode = render_mode

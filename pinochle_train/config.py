@@ -31,6 +31,7 @@ import numpy as np
 import tomli_w
 
 from agents.arena.runtime import import_ray
+from agents.heuristic.games import heuristic_rules
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.rules.switches import PRESETS, Rules, random_rules, rules_from_command_line
 
@@ -451,13 +452,13 @@ class TrainConfig(RulesConfig, EvaluationConfig, PoolConfig, WarmStartConfig, Ne
             f"(imitate = SPEC) in a game with an auction (variant={rules.variant!r})",
         )
         _require(
-            self.auction_labels == "teacher" or (bool(self.imitate) and rules.variant == "partnership"),
+            self.auction_labels == "teacher" or (bool(self.imitate) and heuristic_rules(rules).COMPILED_BIDDING),
             f"config auction_labels={self.auction_labels!r} needs an agent to imitate (imitate = SPEC) in the "
             f"partnership game (variant={rules.variant!r}): the simulation plays partnership hands",
         )
         _require(
-            self.features != "partnership" or rules.variant == "partnership",
-            f"config features=partnership needs the partnership game, not variant={rules.variant!r}",
+            self.features == "none" or rules.variant == self.features,  # features are named by their game
+            f"config features={self.features} needs the {self.features} game, not variant={rules.variant!r}",
         )
         check_agent_specs(self, rules)
 

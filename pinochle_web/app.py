@@ -43,8 +43,9 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from agents.base import check_plays
 from agents.neural.agent import BUNDLED_FILES
-from agents.registry import checkpoint_names
+from agents.registry import checkpoint_names, load_agent
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.games.registry import GAMES
 from pinochle_env.rules.switches import CHOICES, INTEGER_SWITCHES, VARIANT_SWITCHES, Rules
@@ -57,13 +58,28 @@ from .tables import HUMAN, Table, TableError, Tables, TableSetup
 
 STATIC = Path(__file__).resolve().parent / "static"
 PAGES = {"/": "index.html", "/play": "play.html", "/replay": "replay.html", "/arena": "arena.html"}
-#: Agent specs offered in the table form (any other spec may be typed), and the games they play.
+
+
+def _games_played(spec: str) -> tuple[str, ...]:
+    """The games an agent spec plays: those whose default rules its ``check_rules`` accepts."""
+    agent = load_agent(spec)
+    played = []
+    for name in GAMES:
+        try:
+            check_plays(agent, Rules(variant=name))
+        except ValueError:
+            continue
+        played.append(name)
+    return tuple(played)
+
+
+#: Agent specs offered in the table form (any other spec may be typed), and the games they play
+#: (the bundled agents: those there is a file for, without loading PyTorch).
 SUGGESTED_AGENTS = {
-    "heuristic": tuple(GAMES),
-    "random": tuple(GAMES),
-    "pimc": tuple(GAMES),
-    "pimc:samples=8,budget=0.25": tuple(GAMES),
-    "pimc:evaluate=heuristic": ("partnership",),
+    **{
+        spec: _games_played(spec)
+        for spec in ("heuristic", "random", "pimc", "pimc:samples=8,budget=0.25", "pimc:evaluate=heuristic")
+    },
     **{f"checkpoint:{name}": tuple(files) for name, files in BUNDLED_FILES.items()},
 }
 

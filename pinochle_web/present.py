@@ -8,12 +8,14 @@ instead show every hand face up (``viewer=None``); only then are the engine's hi
 (the cutthroat widow before it is shown and the buried cards, the two-handed stock).
 
 What differs between the games (auction or none, widow, stock, melds on the table) is presented
-by one small function per variant (:data:`VARIANT_PARTS`); the rest is shared. Seats are absolute;
+by one small function per game (``<game>_parts``, named by the game's kit: ``web_table``); the
+rest is shared. Seats are absolute;
 ``position`` says where each is drawn with ``bottom`` at the bottom of the screen.
 """
 
 from __future__ import annotations
 
+import pkgutil
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -58,7 +60,7 @@ def table_state(game: Any, viewer: int | None, bottom: int | None = None) -> dic
     view = game.view(viewer if viewer is not None else (game.to_act if game.to_act >= 0 else bottom))
     layout = game.layout
     held = [list(counts) for counts in game.hands]
-    parts = VARIANT_PARTS[rules.variant](game, view, viewer)
+    parts = _game_parts(rules)(game, view, viewer)
     on_table = parts.pop("table_cards")
     meld = parts.pop("seat_meld")
     state: dict[str, Any] = {
@@ -205,7 +207,7 @@ def _auction_parts(view: Any) -> dict[str, Any]:
     }
 
 
-def _partnership(game: Any, view: Any, viewer: int | None) -> dict[str, Any]:
+def partnership_parts(game: Any, view: Any, viewer: int | None) -> dict[str, Any]:
     """The partnership game: the auction, and the cards the viewer passed and received."""
     return {
         **_auction_parts(view),
@@ -214,7 +216,7 @@ def _partnership(game: Any, view: Any, viewer: int | None) -> dict[str, Any]:
     }
 
 
-def _cutthroat(game: Any, view: Any, viewer: int | None) -> dict[str, Any]:
+def cutthroat_parts(game: Any, view: Any, viewer: int | None) -> dict[str, Any]:
     """Cutthroat: the auction, the widow (once shown) and the buried cards (the declarer's, or all
     hands shown)."""
     revealed = viewer is None
@@ -226,7 +228,7 @@ def _cutthroat(game: Any, view: Any, viewer: int | None) -> dict[str, Any]:
     }
 
 
-def _two_hand(game: Any, view: Any, viewer: int | None) -> dict[str, Any]:
+def two_hand_parts(game: Any, view: Any, viewer: int | None) -> dict[str, Any]:
     """The two-handed game: turn-up, stock, the cards melded on the table and each seat's melds."""
     melds: list[list[list[Any]]] = [[] for _ in range(len(view.table))]
     for entries in view.melds:
@@ -248,11 +250,9 @@ def cards_text_of(cards: Sequence[int]) -> list[str]:
     return format_cards(sorted_for_display(cards))
 
 
-#: Per variant, the function presenting what only that game has: ``(game, view, viewer) -> dict``,
-#: with ``seat_meld`` (each seat's meld) and ``table_cards`` (each seat's cards on the table, as
-#: counts) besides the game's own keys.
-VARIANT_PARTS: dict[str, Callable[[Any, Any, int | None], dict[str, Any]]] = {
-    "partnership": _partnership,
-    "cutthroat": _cutthroat,
-    "two_hand": _two_hand,
-}
+def _game_parts(rules: Any) -> Callable[[Any, Any, int | None], dict[str, Any]]:
+    """The function presenting what only the game of ``rules`` has: ``(game, view, viewer) -> dict``,
+    with ``seat_meld`` (each seat's meld) and ``table_cards`` (each seat's cards on the table, as
+    counts) besides the game's own keys; its kit names it (``VariantKit.web_table``)."""
+    parts: Callable[[Any, Any, int | None], dict[str, Any]] = pkgutil.resolve_name(variant_kit(rules).web_table)
+    return parts

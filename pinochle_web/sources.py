@@ -18,6 +18,7 @@ from typing import Any
 
 from agents.arena import read_results
 from agents.arena.report import deal_pair_margin, json_ready, summarise
+from pinochle_env.games.registry import DEFAULT_VARIANT
 from pinochle_env.records import read_jsonl
 from pinochle_env.rules.switches import Rules
 
@@ -38,7 +39,7 @@ class Hand:
         return {
             "index": index,
             "label": self.label,
-            "variant": self.record.get("variant", "partnership"),
+            "variant": self.record.get("variant", DEFAULT_VARIANT),
             "agents": list(self.agents) if self.agents else None,
             "unit": self.unit,
         }

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from pinochle_env.games.registry import DEFAULT_VARIANT
 from pinochle_env.records import dealer_stuck
 from pinochle_env.render import format_table
 from pinochle_env.rules.switches import Rules
@@ -95,8 +96,8 @@ def _hand_margin(hand: dict[str, Any], a_team: int) -> float:
 
 
 def _teams(hand: dict[str, Any]) -> tuple[int, ...]:
-    """The team of each seat in a hand's variant (records before the variants say none: partnership)."""
-    return Rules(variant=hand.get("variant", "partnership")).teams
+    """The team of each seat in a hand's variant (records made before the variants name none)."""
+    return Rules(variant=hand.get("variant", DEFAULT_VARIANT)).teams
 
 
 def _pairing(a: str, b: str, lines: list[Line], confidence: float) -> dict[str, Any]:

@@ -15,6 +15,7 @@ builds agents for every deal.
 
 from __future__ import annotations
 
+import json
 import os
 import warnings
 from pathlib import Path
@@ -28,18 +29,23 @@ from pinochle_env.rules.switches import Rules
 
 from . import require_torch
 
+BUNDLED_DIR = Path(__file__).resolve().parents[1] / "bundled"
+
+
+def _bundled_files() -> dict[str, dict[str, Path]]:
+    """The agents shipped with the package, by spec name and game, as each one's record in
+    ``agents/bundled/<name>.json`` says (its ``spec``, ``variant`` and ``file``)."""
+    files: dict[str, dict[str, Path]] = {}
+    for record in sorted(BUNDLED_DIR.glob("*.json")):
+        info = json.loads(record.read_text(encoding="utf-8"))
+        files.setdefault(info["spec"], {})[info["variant"]] = BUNDLED_DIR / info["file"]
+    return files
+
+
 #: The agents shipped with the package, by name and variant: ``checkpoint:bundled`` (trained on the
 #: default rules of each game, the stronger there) and ``checkpoint:bundled-any-rules`` (the
 #: partnership game on sampled rule sets, for the others).
-BUNDLED_DIR = Path(__file__).resolve().parents[1] / "bundled"
-BUNDLED_FILES = {
-    "bundled": {
-        "partnership": BUNDLED_DIR / "pinochle_ppo.pt",
-        "cutthroat": BUNDLED_DIR / "pinochle_ppo_cutthroat.pt",
-        "two_hand": BUNDLED_DIR / "pinochle_ppo_two_hand.pt",
-    },
-    "bundled-any-rules": {"partnership": BUNDLED_DIR / "pinochle_ppo_any_rules.pt"},
-}
+BUNDLED_FILES = _bundled_files()
 #: The variant a bundled name means before the agent learns the game's rules.
 DEFAULT_VARIANT = Rules().variant
 BUNDLED = BUNDLED_FILES["bundled"][DEFAULT_VARIANT]
@@ -176,7 +182,7 @@ class NeuralAgent:
         self._use_variant(rules.variant)
         key = (rules.variant, rules.max_bid)
         if key not in self._kits:
-            trained = self.meta.get("rules", {}).get("variant", "partnership")
+            trained = self.meta.get("rules", {}).get("variant", DEFAULT_VARIANT)
             if trained != rules.variant:
                 raise CheckpointError(
                     f"{self.path}: the policy plays the {trained} game, this game is variant={rules.variant!r}"

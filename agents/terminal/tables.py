@@ -15,6 +15,7 @@ the action itself is read from the views, never from the game.
 
 from __future__ import annotations
 
+import pkgutil
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
@@ -827,11 +828,6 @@ class TwoHandTable(Table):
 #: RULES.md gives its standard bidding and throw-in rules, not a random seed: it is always worded.
 STANDARD = "RULES.md's standard rule, which it names 'seed'; not a random seed"
 RULE_WORDS: dict[str, dict[Any, str]] = {
-    "variant": {
-        "partnership": "four players, partners sitting opposite",
-        "cutthroat": "three players, each for itself, with a widow",
-        "two_hand": "two players, turn-up trump and a stock",
-    },
     "bid_raises": {
         "seed": f"a bid raises the high bid by 10 or 20 ({STANDARD})",
         "any": "a bid raises the high bid by any multiple of 10",
@@ -887,9 +883,12 @@ RULE_WORDS: dict[str, dict[Any, str]] = {
 
 
 def rule_words(name: str, value: Any) -> str:
-    """``bid_raises=seed: a bid raises ...``: a switch, its value and what that means."""
+    """``bid_raises=seed: a bid raises ...``: a switch, its value and what that means (a game, as its
+    kit describes it)."""
     words = RULE_WORDS.get(name, {}).get(value)
-    if name == "max_bid":
+    if name == "variant":
+        words = variant_kit(Rules(variant=value)).description
+    elif name == "max_bid":
         words = f"bids go up to {value}"
     elif name == "target_score":
         words = f"the game is won at {value}"
@@ -931,17 +930,11 @@ def _phase_name(phase: Any) -> str:
     return str(phase.name.lower().replace("_", " "))
 
 
-#: The table of each game, by variant.
-TABLES: dict[str, type[Table]] = {
-    "partnership": PartnershipTable,
-    "cutthroat": CutthroatTable,
-    "two_hand": TwoHandTable,
-}
-
-
 def table_for(rules: Rules, seat: int, layout: Any, say: Callable[[str], None], bold: bool = False) -> Table:
-    """The table that tells the person at ``seat`` about a game under ``rules``."""
-    return TABLES[rules.variant](rules, seat, layout, say, bold)
+    """The table that tells the person at ``seat`` about a game under ``rules``: the class its kit
+    names (``VariantKit.terminal_table``)."""
+    table: type[Table] = pkgutil.resolve_name(variant_kit(rules).terminal_table)
+    return table(rules, seat, layout, say, bold)
 
 
-__all__ = ["TABLES", "AuctionTable", "CutthroatTable", "PartnershipTable", "Table", "TwoHandTable", "table_for"]
+__all__ = ["AuctionTable", "CutthroatTable", "PartnershipTable", "Table", "TwoHandTable", "table_for"]

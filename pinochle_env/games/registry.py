@@ -53,3 +53,6 @@ GAMES: dict[str, GameEntry] = {
         "pinochle_env.games.two_hand", teams=(0, 1), target_score=1000, switches=("counting", "target_score")
     ),
 }
+
+#: The variant of a rule set that names none, and of hand records made before there were variants.
+DEFAULT_VARIANT = next(iter(GAMES))

@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..games.registry import GAMES
+from ..games.registry import DEFAULT_VARIANT, GAMES
 
 #: Allowed values of each switch with a fixed set of choices, default first.
 CHOICES: dict[str, tuple[Any, ...]] = {
@@ -53,7 +53,7 @@ VARIANT_SWITCHES: dict[str, tuple[str, ...]] = {
 class Rules:
     """The rule switches of one game (RULES.md names and values; defaults are the base game)."""
 
-    variant: str = "partnership"
+    variant: str = DEFAULT_VARIANT
     bid_raises: str = "seed"
     pass_with_help: bool = True
     all_pass: str = "dealer_stuck"

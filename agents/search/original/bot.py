@@ -58,12 +58,10 @@ class HeuristicPIMC:
         self.heuristic.reset(seed)
         self._rng = np.random.default_rng(seed)
 
-    #: The variants this agent plays.
-    VARIANTS = ("partnership",)
-
     def check_rules(self, rules: Rules) -> None:
-        """Refuse a game other than the partnership game (``ValueError``)."""
-        if rules.variant not in self.VARIANTS:
+        """Refuse a game other than the partnership game, whose engine the bot replays its deals
+        through (``ValueError``)."""
+        if variant_kit(rules).game_class is not Game:
             raise ValueError(
                 f"pimc:evaluate=heuristic plays the partnership game only, not variant={rules.variant!r} "
                 "(use the default pimc, heuristic, random or a checkpoint there)"
