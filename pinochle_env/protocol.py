@@ -62,17 +62,92 @@ class Layout(Protocol):
 
 
 class View(Protocol):
-    """What one seat may know at one moment (an information set); seats are absolute here."""
+    """What one seat may know at one moment (an information set); seats are absolute here. Each game's
+    view has more (:class:`AuctionView` says what the auction games share). The members are read-only
+    here, so that a game's view matches with its own narrower types (its phase enum)."""
 
-    seat: int
-    rules: Rules
-    phase: GamePhase
-    to_act: int
-    dealer: int
-    hand: list[int]
-    trick: list[int]
-    tricks: list[tuple[int, list[int], int]]
-    legal_actions: list[int]
+    @property
+    def seat(self) -> int: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def phase(self) -> GamePhase: ...
+    @property
+    def to_act(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def hand(self) -> list[int]: ...
+    @property
+    def trump(self) -> int:
+        """-1 until known."""
+        ...
+
+    @property
+    def trick_leader(self) -> int:
+        """-1 before the first lead."""
+        ...
+
+    @property
+    def trick(self) -> list[int]: ...
+    @property
+    def tricks(self) -> list[tuple[int, list[int], int]]: ...
+    @property
+    def trick_points(self) -> list[int]:
+        """Per team, this hand."""
+        ...
+
+    @property
+    def totals(self) -> list[int]:
+        """Running score per team."""
+        ...
+
+    @property
+    def legal_actions(self) -> list[int]: ...
+
+
+class AuctionView(View, Protocol):
+    """The view of a game with an auction, a declarer and meld shown by every seat (the partnership
+    game and cutthroat)."""
+
+    @property
+    def auction(self) -> list[tuple[int, int | str]]:
+        """(seat, bid / "pass" / "help")."""
+        ...
+
+    @property
+    def high_bid(self) -> int:
+        """0 before any bid."""
+        ...
+
+    @property
+    def high_bidder(self) -> int:
+        """-1 before any bid."""
+        ...
+
+    @property
+    def declarer(self) -> int:
+        """-1 until the auction ends."""
+        ...
+
+    @property
+    def contract(self) -> int:
+        """0 until the auction ends."""
+        ...
+
+    @property
+    def meld(self) -> list[Any]:
+        """Per seat, its meld once melded (a pinochle_env.rules.meld), else none."""
+        ...
+
+    @property
+    def tricks_won(self) -> list[int]: ...
+    @property
+    def thrown_in(self) -> bool | None:
+        """None until decided."""
+        ...
+
+    def meld_of(self, seat: int) -> Any: ...
 
 
 class Engine(Protocol):

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from pinochle_env.cards import ACE, KING, NUM_SUITS, RANK_OF, SUIT_OF, TEN
-from pinochle_env.games.cutthroat.game import Phase
+from pinochle_env.games.cutthroat.game import CutthroatView, Phase
 from pinochle_env.games.kit import variant_kit
 
 from .hand_value import meld_points, suit_length, trick_estimate
@@ -32,13 +32,13 @@ WIDOW_VALUE = 20.0
 LONE_TRICK_SHARE = 0.8
 
 
-def act(agent: Any, view: Any, legal: list[int]) -> int:
+def act(agent: Any, view: CutthroatView, legal: list[int]) -> int:
     """The decision of the :class:`~agents.heuristic.HeuristicAgent` ``agent`` (its tie-break order
     and aggression) among the ``legal`` action ids."""
     return cutthroat_action(view, legal, agent.tie_break_order, agent.aggression)
 
 
-def cutthroat_action(view: Any, legal: list[int], order: list[int], aggression: float) -> int:
+def cutthroat_action(view: CutthroatView, legal: list[int], order: list[int], aggression: float) -> int:
     """The cutthroat decision for ``view`` among the ``legal`` action ids."""
     layout = variant_kit(view.rules).layout
     phase = view.phase

@@ -35,8 +35,6 @@ and the extra expected when the partner passed with help.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from pinochle_env import PlayerView
@@ -55,6 +53,7 @@ from pinochle_env.cards import (
 )
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.games.partnership.game import HAND_SIZE, Phase
+from pinochle_env.protocol import View
 
 from .games import heuristic_rules
 from .hand_value import hand_value, meld_loss, meld_points, suit_length, trick_estimate
@@ -227,7 +226,7 @@ class HeuristicAgent:
         compiled play-outs take it to play as this bot does)."""
         return list(self._order)
 
-    def act(self, view: Any, mask: np.ndarray) -> int:
+    def act(self, view: View, mask: np.ndarray) -> int:
         """The decision by the rules of the view's game (:func:`~agents.heuristic.games.heuristic_rules`)."""
         legal = np.flatnonzero(mask).tolist()
         if len(legal) == 1:

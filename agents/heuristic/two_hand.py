@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pinochle_env.games.two_hand.actions import LAYOUT
-from pinochle_env.games.two_hand.game import Phase
+from pinochle_env.games.two_hand.game import Phase, TwoHandView
 from pinochle_env.games.two_hand.melds import meld_points
 
 from .simple_play import play_card
@@ -18,12 +18,12 @@ PLAY_OUT_POLICY = "simple"
 COMPILED_BIDDING = False
 
 
-def act(agent: Any, view: Any, legal: list[int]) -> int:
+def act(agent: Any, view: TwoHandView, legal: list[int]) -> int:
     """The decision of the :class:`~agents.heuristic.HeuristicAgent` ``agent`` (its tie-break order)."""
     return two_hand_action(view, legal, agent.tie_break_order)
 
 
-def two_hand_action(view: Any, legal: list[int], order: list[int]) -> int:
+def two_hand_action(view: TwoHandView, legal: list[int], order: list[int]) -> int:
     """The two-handed decision for ``view`` among the ``legal`` action ids."""
     layout = LAYOUT
     if view.phase == Phase.MELD:

@@ -28,13 +28,13 @@ Parameters, with their defaults
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
 from agents.base import check_plays, prepare
 from agents.search.pimc import PLAY_PHASES, PIMCAgent
 from pinochle_env.games.kit import variant_kit
+from pinochle_env.protocol import View
 from pinochle_env.rules.switches import Rules
 
 from ..neural.agent import load_checkpoint_agent
@@ -78,7 +78,7 @@ class GuidedSearchAgent:
     def prepare(self, rules: Rules) -> None:
         prepare(self.search, rules)
 
-    def act(self, view: Any, mask: np.ndarray) -> int:
+    def act(self, view: View, mask: np.ndarray) -> int:
         if self.bidding == "network" and view.phase.decision == "auction":
             return self.policy.act(view, mask)
         legal = np.flatnonzero(mask).tolist()

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from pinochle_env.protocol import View
 from pinochle_env.rules.switches import CHOICES
 
 from ..heuristic.games import heuristic_rules
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 
 
 def weighted_deals(
-    view: Any, count: int, pool: int, calls: float, plays: float, rng: np.random.Generator, order: list[int]
+    view: View, count: int, pool: int, calls: float, plays: float, rng: np.random.Generator, order: list[int]
 ) -> Deals:
     """``count`` deals for ``view`` drawn as the module docstring says (possibly none)."""
     from pinochle_env.kernel import deal_constraints  # numba: only once a deal is drawn

@@ -38,12 +38,14 @@ Parameters (``pimc:samples=32,budget=0.5``), with their defaults:
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from pinochle_env.cards import NUM_TYPES
 from pinochle_env.games.kit import variant_kit
+from pinochle_env.games.partnership.game import PlayerView
+from pinochle_env.protocol import AuctionView, View
 from pinochle_env.rules.switches import Rules
 
 from ..heuristic import HeuristicAgent
@@ -128,7 +130,7 @@ class PIMCAgent:
 
             compile_search_kernel()
 
-    def act(self, view: Any, mask: np.ndarray) -> int:
+    def act(self, view: View, mask: np.ndarray) -> int:
         if self.original is not None:
             return self.original.act(view, mask)
         legal = np.flatnonzero(mask).tolist()
@@ -139,19 +141,20 @@ class PIMCAgent:
         card0 = layout.card0
         if view.phase.name in PLAY_PHASES:
             return card0 + self.choose_card(view, [a - card0 for a in legal])
-        if decision == "throw_in":
-            return layout.throw_in if self.simulator.throw_in(view) else layout.play_on
+        if decision == "throw_in":  # a decision of the auction games
+            return layout.throw_in if self.simulator.throw_in(cast(AuctionView, view)) else layout.play_on
         if heuristic_rules(view.rules).COMPILED_BIDDING:  # the kernel simulates hands of this game
+            own = cast(PlayerView, view)  # the partnership game's, whose hands simulate_hands plays
             if decision == "auction":
-                return self.simulator.bid(view, legal)
+                return self.simulator.bid(own, legal)
             if decision == "trump":
-                return layout.trump0 + self.simulator.trump(view)
-            return card0 + self.simulator.pass_card(view, [a - card0 for a in legal])
+                return layout.trump0 + self.simulator.trump(own)
+            return card0 + self.simulator.pass_card(own, [a - card0 for a in legal])
         return self.heuristic.act(view, mask)
 
     # ------------------------------------------------------------------ card play
 
-    def act_with_values(self, view: Any, mask: np.ndarray) -> tuple[int, dict[int, float] | None]:
+    def act_with_values(self, view: View, mask: np.ndarray) -> tuple[int, dict[int, float] | None]:
         """:meth:`act`, with each legal card's searched value (by action id) where it searched the
         card (:func:`agents.base.decide_with_values`): the soft targets of imitation labels."""
         legal = np.flatnonzero(mask).tolist()
@@ -161,11 +164,11 @@ class PIMCAgent:
         card, values = self._card_choice(view, [a - card0 for a in legal])
         return card0 + card, None if values is None else {card0 + c: v for c, v in values.items()}
 
-    def choose_card(self, view: Any, cards: list[int]) -> int:
+    def choose_card(self, view: View, cards: list[int]) -> int:
         """The legal card (type) with the best average margin over the sampled deals."""
         return self._card_choice(view, cards)[0]
 
-    def _card_choice(self, view: Any, cards: list[int]) -> tuple[int, dict[int, float] | None]:
+    def _card_choice(self, view: View, cards: list[int]) -> tuple[int, dict[int, float] | None]:
         """The card :meth:`choose_card` plays, and the values it chose by (None: the heuristic's card,
         no deal could be drawn)."""
         fallback = self._heuristic_card(view, cards)
@@ -174,7 +177,7 @@ class PIMCAgent:
             return fallback, None
         return max(cards, key=lambda c: (values[c], c == fallback)), values
 
-    def card_values(self, view: Any, cards: list[int]) -> dict[int, float] | None:
+    def card_values(self, view: View, cards: list[int]) -> dict[int, float] | None:
         """Each legal card's (type's) average hand-score margin for the seat over the sampled deals,
         as the search values them; None when no deal consistent with the view can be drawn. A
         network-guided search (:mod:`agents.search.guided`) weighs these against a policy's prior."""
@@ -207,7 +210,7 @@ class PIMCAgent:
         means = (totals[cards] if solve else totals) / done
         return dict(zip(cards, means.tolist(), strict=True))
 
-    def _deals(self, view: Any, state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    def _deals(self, view: View, state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """(hands, gifts, bonus) of the deals to search: sampled, or the one deal a view that leaves no
         card hidden shows (the two-handed game's phase 2); None when no consistent deal exists."""
         from pinochle_env.kernel import adapter_for
@@ -221,7 +224,7 @@ class PIMCAgent:
             return None
         return deals.hands, deals.gifts, deals.bonus
 
-    def _heuristic_card(self, view: Any, cards: list[int]) -> int:
+    def _heuristic_card(self, view: View, cards: list[int]) -> int:
         """The heuristic's card: the tie-break, and the choice when no deal can be drawn."""
         card0 = variant_kit(view.rules).layout.card0
         mask = np.zeros(card0 + NUM_TYPES, dtype=np.int8)

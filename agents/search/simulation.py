@@ -38,6 +38,8 @@ import numpy as np
 from pinochle_env.actions import ActionLayout
 from pinochle_env.cards import NUM_TYPES
 from pinochle_env.games.kit import variant_kit
+from pinochle_env.games.partnership.game import PlayerView
+from pinochle_env.protocol import AuctionView, View
 from pinochle_env.rules.switches import MIN_BID
 
 from ..heuristic import HeuristicAgent
@@ -69,12 +71,12 @@ class Simulator:
 
     # ------------------------------------------------------------------ shared
 
-    def _weighted(self, view: Any) -> Any:
+    def _weighted(self, view: View) -> Any:
         """Deals for ``view``, weighted by the other seats' calls and plays (:mod:`agents.search.inference`)."""
         order = self.heuristic.tie_break_order
         return weighted_deals(view, self.simulations, self.pool, self.infer, self.infer_play, self.rng, order)
 
-    def _deals(self, view: Any) -> np.ndarray | None:
+    def _deals(self, view: View) -> np.ndarray | None:
         """The hands of :meth:`_weighted` deals (None when none can be drawn)."""
         deals = self._weighted(view)
         return deals.hands if len(deals) else None
@@ -82,7 +84,7 @@ class Simulator:
     def _seeds(self, count: int) -> np.ndarray:
         return self.rng.integers(0, 2**63, size=count, dtype=np.uint64)
 
-    def _margins(self, view: Any, declarer: int, contract: Any, hands: Any) -> np.ndarray:
+    def _margins(self, view: PlayerView, declarer: int, contract: Any, hands: Any) -> np.ndarray:
         """The seat's team margin (N,) in simulated hands (a :class:`SimulatedHands`)."""
         from pinochle_env.games.partnership.search import partnership_scores
 
@@ -94,7 +96,7 @@ class Simulator:
 
     # ------------------------------------------------------------------ throw-in
 
-    def throw_in(self, view: Any) -> bool:
+    def throw_in(self, view: AuctionView) -> bool:
         """Whether to throw in: play-outs from the first lead against the exact thrown-in score."""
         from pinochle_env.kernel import PlayState
 
@@ -110,7 +112,7 @@ class Simulator:
         played = play_out(state, policy=policy, seed=seed, order=order, deals=deals).margins.mean()
         return bool(state.scoring.thrown_in() > played)
 
-    def heuristic_throw_in(self, view: Any) -> bool:
+    def heuristic_throw_in(self, view: AuctionView) -> bool:
         """The heuristic's throw-in choice: the fallback when no consistent deal can be drawn."""
         layout = variant_kit(view.rules).layout
         mask = np.zeros(layout.size, dtype=np.int8)
@@ -119,7 +121,7 @@ class Simulator:
 
     # ------------------------------------------------------------------ trump
 
-    def trump(self, view: Any) -> int:
+    def trump(self, view: PlayerView) -> int:
         """The suit with the best average margin over simulated hands."""
         from .kernel import simulate_hands
 
@@ -140,7 +142,7 @@ class Simulator:
 
     # ------------------------------------------------------------------ passing
 
-    def pass_card(self, view: Any, cards: list[int]) -> int:
+    def pass_card(self, view: PlayerView, cards: list[int]) -> int:
         """The next card of the passing plan, made at the seat's first pass of the hand."""
         key = (view.dealer, view.declarer, view.phase, tuple(view.totals), tuple(view.auction))
         passed = list(view.cards_passed)
@@ -152,7 +154,7 @@ class Simulator:
         self._plan = (key, plan)
         return plan[len(passed)]
 
-    def _greedy_passes(self, view: Any) -> list[int]:
+    def _greedy_passes(self, view: PlayerView) -> list[int]:
         """The cards the heuristic would pass from here on, one decision at a time."""
         hand = list(view.hand)
         passed = list(view.cards_passed)
@@ -167,7 +169,7 @@ class Simulator:
             hand[c] -= 1
         return chosen
 
-    def _choose_passes(self, view: Any) -> list[int]:
+    def _choose_passes(self, view: PlayerView) -> list[int]:
         """The whole set to pass: the heuristic's, or a one-card swap of it that simulates better."""
         from .kernel import simulate_hands
 
@@ -207,7 +209,7 @@ class Simulator:
 
     # ------------------------------------------------------------------ bid
 
-    def bid(self, view: Any, legal: list[int]) -> int:
+    def bid(self, view: PlayerView, legal: list[int]) -> int:
         """Raise to the smallest legal bid when declaring there beats passing, over simulated deals."""
         layout = variant_kit(view.rules).layout
         bids = [a for a in legal if a < layout.num_bids]
@@ -221,7 +223,7 @@ class Simulator:
             return bids[0]
         return passing
 
-    def _declaring_value(self, view: Any, dealt: np.ndarray, seeds: np.ndarray, contract: int) -> float:
+    def _declaring_value(self, view: PlayerView, dealt: np.ndarray, seeds: np.ndarray, contract: int) -> float:
         """The team's average margin declaring at ``contract``, with the trump best over the deals."""
         from .kernel import simulate_hands
 
@@ -237,7 +239,7 @@ class Simulator:
 
         return float(race(self.simulations, 4, margins).max())
 
-    def _passing_value(self, view: Any, dealt: np.ndarray, seeds: np.ndarray) -> float:
+    def _passing_value(self, view: PlayerView, dealt: np.ndarray, seeds: np.ndarray) -> float:
         """The team's average margin when the high bidder (before any bid: the dealer) declares at
         the current contract with the heuristic's trump."""
         from .kernel import simulate_hands
@@ -248,7 +250,7 @@ class Simulator:
                                seeds=seeds)  # fmt: skip
         return float(self._margins(view, declarer, contract, hands).mean())
 
-    def _pass_call(self, view: Any, legal: list[int], layout: ActionLayout) -> int:
+    def _pass_call(self, view: PlayerView, legal: list[int], layout: ActionLayout) -> int:
         """Pass, or pass with help where the heuristic would signal (the help choice is its)."""
         calls = [a for a in legal if a in (layout.passing, layout.help)]
         if layout.help in calls and self.heuristic.helps(view.hand, view.rules.run_extras):

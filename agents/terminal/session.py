@@ -12,6 +12,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from pinochle_env.games.kit import variant_kit
+from pinochle_env.protocol import View
 from pinochle_env.records import write_jsonl
 from pinochle_env.rules.switches import Rules
 
@@ -83,10 +84,10 @@ class PlaySession:
             self.agents[seat] = agent
         self.game: Any = kit.new_game(rng)
         bold = self.out.isatty() and not os.environ.get("NO_COLOR")  # https://no-color.org
-        self.table: Table = table_for(options.rules, self.seat, self.game.layout, self._print, bold)
+        self.table: Table[Any] = table_for(options.rules, self.seat, self.game.layout, self._print, bold)
         self.records: list[dict[str, Any]] = []
         self.quit = False
-        self._view: Any = None
+        self._view: View = self.game.view(self.seat)  # the person's view, anew after every action
 
     # ------------------------------------------------------------------ the main loop
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pkgutil
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from pinochle_env import rules as R
 from pinochle_env.actions import ActionLayout
@@ -39,25 +39,30 @@ from pinochle_env.cards import (
     sorted_for_display,
 )
 from pinochle_env.cards import card as card_of
-from pinochle_env.games.cutthroat.game import BURY_COUNT
+from pinochle_env.games.cutthroat.game import BURY_COUNT, CutthroatView
 from pinochle_env.games.cutthroat.game import NUM_TRICKS as CUTTHROAT_TRICKS
 from pinochle_env.games.cutthroat.game import Phase as CutthroatPhase
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.games.partnership.game import NUM_TRICKS as PARTNERSHIP_TRICKS
 from pinochle_env.games.partnership.game import Phase as PartnershipPhase
+from pinochle_env.games.partnership.game import PlayerView
 from pinochle_env.games.two_hand.game import NUM_TRICKS as TWO_HAND_TRICKS
-from pinochle_env.games.two_hand.game import PHASE_TRICKS
+from pinochle_env.games.two_hand.game import PHASE_TRICKS, TwoHandView
 from pinochle_env.games.two_hand.game import Phase as TwoHandPhase
 from pinochle_env.games.two_hand.melds import MELD_CARDS
+from pinochle_env.protocol import AuctionView, View
 from pinochle_env.records import dealer_stuck
 from pinochle_env.rules.switches import VARIANT_SWITCHES, Rules, spell
 
 #: A card moved face down as one line per run (passing): (kind, mover, receiver), the cards (None
 #: where the person may not see one).
 Transfer = tuple[tuple[str, int, int], list[int | None]]
+#: The view of the game a table tells (its own game's view class in each game's table).
+ViewT = TypeVar("ViewT", bound=View)
+AuctionViewT = TypeVar("AuctionViewT", bound=AuctionView)
 
 
-class Table:
+class Table(Generic[ViewT]):
     """What every game shares in the person's view of the table (see the module docstring).
 
     ``say`` prints one line; ``layout`` is the game's action layout; ``bold`` marks trump in bold
@@ -180,16 +185,16 @@ class Table:
             return "a card" if len(cards) == 1 else f"{len(cards)} cards"
         return " ".join(card_to_str(card) for card in cards if card is not None)
 
-    def start_hand(self, view: Any, hand_number: int) -> None:
+    def start_hand(self, view: ViewT, hand_number: int) -> None:
         self.say(f"\n== hand {hand_number + 1}: {self.name(view.dealer)} deals")
         self.say(f"your hand: {self.hand_text(view.hand)}")
 
-    def narrate(self, before: Any, after: Any, actor: int, forced: bool = False) -> None:
+    def narrate(self, before: ViewT, after: ViewT, actor: int, forced: bool = False) -> None:
         """Tell what the action of ``actor`` changed, from the person's views before and after it
         (``forced``: the person's only legal card, played without asking)."""
         raise NotImplementedError
 
-    def tell_plays(self, before: Any, after: Any, forced: bool = False) -> list[tuple[int, int]]:
+    def tell_plays(self, before: ViewT, after: ViewT, forced: bool = False) -> list[tuple[int, int]]:
         """Say the cards played (and the trick won) between two views; returns them as (seat, card)."""
         n = self.num_seats
         finished = after.tricks[len(before.tricks) :]
@@ -209,7 +214,7 @@ class Table:
 
     # ------------------------------------------------------------------ the person's turn
 
-    def prompt(self, view: Any) -> str:
+    def prompt(self, view: ViewT) -> str:
         return self.PROMPTS[view.phase]
 
     def short(self, action: int) -> str:
@@ -219,7 +224,7 @@ class Table:
     #: What the person does with the cards of :meth:`cards_to_pass` (a verb, for messages).
     PASS_VERB: ClassVar[str] = "pass"
 
-    def cards_to_pass(self, view: Any) -> int | None:
+    def cards_to_pass(self, view: ViewT) -> int | None:
         """How many cards the person still has to pass (or bury) in a row, or None where they do not:
         the decisions a person may type as several cards at once."""
         return None
@@ -238,25 +243,25 @@ class Table:
         """The action a person typed (``ValueError`` naming what is wrong)."""
         return int(self.layout.from_string(self.ALIASES.get(text.lower(), text)))
 
-    def why_illegal(self, view: Any, action: int) -> str:
+    def why_illegal(self, view: ViewT, action: int) -> str:
         """A short reason why ``action`` (a valid id) is not legal for the person now."""
         raise NotImplementedError
 
-    def play_rule(self, view: Any, card: int, head_rule: str) -> str:
+    def play_rule(self, view: ViewT, card: int, head_rule: str) -> str:
         """Which rule of play a held but illegal ``card`` breaks (the trick has been led), in the
         words of ``head_rule``."""
         return R.play_refusal(view.hand, view.trick, view.trump, card, head_rule)
 
     # ------------------------------------------------------------------ what the person asks for
 
-    def status(self, view: Any, hand_number: int) -> list[str]:
+    def status(self, view: ViewT, hand_number: int) -> list[str]:
         """The table as the person's seat sees it, shown before each of their decisions."""
         raise NotImplementedError
 
-    def header(self, view: Any, hand_number: int) -> str:
+    def header(self, view: ViewT, hand_number: int) -> str:
         return f"-- hand {hand_number + 1}, dealer {self.name(view.dealer)}; game score: {self.scores(view.totals)}"
 
-    def trick_lines(self, view: Any) -> list[str]:
+    def trick_lines(self, view: ViewT) -> list[str]:
         played = [
             f"{self.short_name((view.trick_leader + i) % self.num_seats)} {card_to_str(c)}"
             for i, c in enumerate(view.trick)
@@ -274,7 +279,7 @@ class Table:
         """The finished hand's result, from its record's public keys (its scores and meld)."""
         raise NotImplementedError
 
-    def last_trick(self, view: Any) -> list[str]:
+    def last_trick(self, view: ViewT) -> list[str]:
         """The ``last`` command: the last trick completed, card by card, and who took it."""
         if not view.tricks:
             return ["no trick has been completed in this hand yet"]
@@ -285,7 +290,7 @@ class Table:
         points = R.trick_points(cards, self._values, len(view.tricks) == self.NUM_TRICKS)
         return [f"last trick (trick {len(view.tricks)}): {plays}; {self.who(winner)} took it ({points} points)"]
 
-    def meld_table(self, view: Any) -> list[str]:
+    def meld_table(self, view: ViewT) -> list[str]:
         """The ``meld`` command: the meld on the table."""
         raise NotImplementedError
 
@@ -305,7 +310,7 @@ class Table:
         return "RULES.md's standard rules" + (f" except {', '.join(changed)}" if changed else "")
 
 
-class AuctionTable(Table):
+class AuctionTable(Table[AuctionViewT]):
     """What the auction games (partnership and cutthroat) share: calls, trump, meld, throw-in."""
 
     ALIASES: ClassVar[dict[str, str]] = {"throw": "throw in", "throw-in": "throw in", "play-on": "play on"}
@@ -321,7 +326,7 @@ class AuctionTable(Table):
 
     # ------------------------------------------------------------------ narration
 
-    def narrate(self, before: Any, after: Any, actor: int, forced: bool = False) -> None:
+    def narrate(self, before: AuctionViewT, after: AuctionViewT, actor: int, forced: bool = False) -> None:
         if before.phase == self.PHASES.AUCTION:
             self.tell_call(before, after, actor)
         if before.declarer < 0 <= after.declarer:
@@ -341,7 +346,7 @@ class AuctionTable(Table):
     def seats_from_me(self) -> list[int]:
         return [(self.seat + k) % self.num_seats for k in range(self.num_seats)]
 
-    def tell_call(self, before: Any, after: Any, actor: int) -> None:
+    def tell_call(self, before: AuctionViewT, after: AuctionViewT, actor: int) -> None:
         if len(after.auction) > len(before.auction):
             call = after.auction[-1][1]
             text = {"pass": "passes", "help": "passes with help"}.get(str(call), f"bids {call}")
@@ -352,7 +357,7 @@ class AuctionTable(Table):
         self.say(f"nobody bid: {self.does(after.dealer, 'deals')} again")
         self.say(f"your hand: {self.hand_text(after.hand)}")
 
-    def tell_auction_end(self, view: Any) -> None:
+    def tell_auction_end(self, view: AuctionViewT) -> None:
         declarer = view.declarer
         if not any(isinstance(call, int) for _, call in view.auction):
             is_ = "are" if declarer == self.seat else "is"
@@ -360,10 +365,10 @@ class AuctionTable(Table):
         else:
             self.say(f"{self.does(declarer, 'wins')} the auction at {view.contract}")
 
-    def tell_cards_moved(self, before: Any, after: Any, actor: int) -> None:
+    def tell_cards_moved(self, before: AuctionViewT, after: AuctionViewT, actor: int) -> None:
         """Cards the declaring side moves face down (passing, burying): the game's own."""
 
-    def tell_throw_in(self, before: Any, after: Any) -> None:
+    def tell_throw_in(self, before: AuctionViewT, after: AuctionViewT) -> None:
         """The declarer's choice, or a hand thrown in by the rule (short by more than 250 after
         meld); nothing is said of a hand played out by the rule."""
         declarer = after.declarer
@@ -380,7 +385,7 @@ class AuctionTable(Table):
                 "the hand is thrown in (short by more than 250)"
             )
 
-    def side_meld(self, view: Any) -> int:
+    def side_meld(self, view: AuctionViewT) -> int:
         """The meld of the declaring team (the declarer's own without partners)."""
         team = self.teams[view.declarer]
         return sum(view.meld_of(s).points for s in range(self.num_seats) if self.teams[s] == team)
@@ -393,9 +398,9 @@ class AuctionTable(Table):
 
     # ------------------------------------------------------------------ the person's turn
 
-    def why_illegal(self, view: Any, action: int) -> str:
+    def why_illegal(self, view: AuctionViewT, action: int) -> str:
         layout, phase = self.layout, view.phase
-        if _action_kind(layout, action) != _ACTION_KIND[phase.decision]:
+        if phase.decision is None or _action_kind(layout, action) != _ACTION_KIND[phase.decision]:
             return f"this is the {_phase_name(phase)}"
         if phase == self.PHASES.AUCTION:
             return self.bid_rule(view, action)
@@ -404,7 +409,7 @@ class AuctionTable(Table):
             return f"you do not hold {card_to_str(card)}"
         return self.play_rule(view, card, self.rules.head_rule)
 
-    def bid_rule(self, view: Any, action: int) -> str:
+    def bid_rule(self, view: AuctionViewT, action: int) -> str:
         """Why an auction call is refused: help switched off, or a bid too low or too high."""
         layout = self.layout
         if action == layout.help:
@@ -424,7 +429,7 @@ class AuctionTable(Table):
 
     # ------------------------------------------------------------------ what the person asks for
 
-    def status(self, view: Any, hand_number: int) -> list[str]:
+    def status(self, view: AuctionViewT, hand_number: int) -> list[str]:
         lines = [self.header(view, hand_number)]
         if view.phase == self.PHASES.AUCTION:
             calls = ", ".join(f"{self.short_name(s)} {c}" for s, c in view.auction)
@@ -448,10 +453,10 @@ class AuctionTable(Table):
         lines.append(f"your hand: {self.hand_text(view.hand, view.trump)}")
         return lines
 
-    def status_extra(self, view: Any) -> list[str]:
+    def status_extra(self, view: AuctionViewT) -> list[str]:
         return []
 
-    def meld_table(self, view: Any) -> list[str]:
+    def meld_table(self, view: AuctionViewT) -> list[str]:
         if view.meld[0] is None:
             return ["nobody has melded yet in this hand"]
         lines = []
@@ -505,7 +510,7 @@ class AuctionTable(Table):
         return [f"tricks {record['points'][team]}"]
 
 
-class PartnershipTable(AuctionTable):
+class PartnershipTable(AuctionTable[PlayerView]):
     """Partnership Pinochle: four players, partners opposite, passing between declarer and partner."""
 
     PHASES = PartnershipPhase
@@ -530,12 +535,12 @@ class PartnershipTable(AuctionTable):
     def seat_note(self) -> str:
         return f" (team {self.teams[self.seat]}, with player {self.partner(self.seat)})"
 
-    def cards_to_pass(self, view: Any) -> int | None:
+    def cards_to_pass(self, view: PlayerView) -> int | None:
         if view.phase not in (PartnershipPhase.PASS_TO_DECLARER, PartnershipPhase.PASS_BACK):
             return None
         return int(self.rules.pass_count - len(view.cards_passed))
 
-    def prompt(self, view: Any) -> str:
+    def prompt(self, view: PlayerView) -> str:
         left = self.cards_to_pass(view)
         if left is None:
             return self.PROMPTS[view.phase]
@@ -543,7 +548,7 @@ class PartnershipTable(AuctionTable):
         back = " back" if view.phase == PartnershipPhase.PASS_BACK else ""
         return f"pass {left}{more} card{'s' if left > 1 else ''}{back} to your partner"
 
-    def tell_cards_moved(self, before: Any, after: Any, actor: int) -> None:
+    def tell_cards_moved(self, before: PlayerView, after: PlayerView, actor: int) -> None:
         if before.phase not in (PartnershipPhase.PASS_TO_DECLARER, PartnershipPhase.PASS_BACK):
             return
         receiver = self.partner(actor)
@@ -561,7 +566,7 @@ class PartnershipTable(AuctionTable):
         return f"{self.does(mover, 'passes')} {self.face_down(cards)} to {self.who(receiver)}"
 
 
-class CutthroatTable(AuctionTable):
+class CutthroatTable(AuctionTable[CutthroatView]):
     """Cutthroat: three players, each for itself; the declarer takes the widow and buries 3 cards."""
 
     PHASES = CutthroatPhase
@@ -582,28 +587,28 @@ class CutthroatTable(AuctionTable):
   9S JD QC      bury several cards at once (declarer: cards you did not meld)
   throw / play  throw the hand in, or play it out (declarer, after burying)"""
 
-    def cards_to_pass(self, view: Any) -> int | None:
+    def cards_to_pass(self, view: CutthroatView) -> int | None:
         return BURY_COUNT - len(view.buried) if view.phase == CutthroatPhase.BURY else None
 
-    def prompt(self, view: Any) -> str:
+    def prompt(self, view: CutthroatView) -> str:
         left = self.cards_to_pass(view)
         if left is None:
             return self.PROMPTS[view.phase]
         return f"bury {left}{' more' if view.buried else ''} card{'s' if left > 1 else ''}"
 
-    def tell_auction_end(self, view: Any) -> None:
+    def tell_auction_end(self, view: CutthroatView) -> None:
         super().tell_auction_end(view)
         widow = " ".join(format_cards(sorted_for_display(view.widow)))
         self.say(f"the widow: {widow}; {self.does(view.declarer, 'takes')} it")
 
-    def tell_cards_moved(self, before: Any, after: Any, actor: int) -> None:
+    def tell_cards_moved(self, before: CutthroatView, after: CutthroatView, actor: int) -> None:
         if before.phase == CutthroatPhase.BURY:
             self.transfer("bury", actor, actor, after.buried[-1] if actor == self.seat else None)
 
     def transfer_line(self, kind: str, mover: int, receiver: int, cards: list[int | None]) -> str:
         return f"{self.does(mover, 'buries')} {self.face_down(cards)}"
 
-    def status_extra(self, view: Any) -> list[str]:
+    def status_extra(self, view: CutthroatView) -> list[str]:
         lines = []
         if view.widow:
             widow = " ".join(format_cards(sorted_for_display(view.widow)))
@@ -612,13 +617,13 @@ class CutthroatTable(AuctionTable):
             lines.append(f"you buried: {' '.join(format_cards(view.buried))}")
         return lines
 
-    def why_illegal(self, view: Any, action: int) -> str:
+    def why_illegal(self, view: CutthroatView, action: int) -> str:
         card = action - self.layout.card0
         if view.phase == CutthroatPhase.BURY and 0 <= card < NUM_TYPES and view.hand[card]:
             return f"{card_to_str(card)} is in your meld, and you hold other cards to bury"
         return super().why_illegal(view, action)
 
-    def bid_rule(self, view: Any, action: int) -> str:
+    def bid_rule(self, view: CutthroatView, action: int) -> str:
         if action == self.layout.help:
             return "there is no pass with help in the three-handed game (nobody has a partner)"
         return super().bid_rule(view, action)
@@ -630,7 +635,7 @@ class CutthroatTable(AuctionTable):
         return [tricks, f"buried {buried}"] if buried else [tricks]
 
 
-class TwoHandTable(Table):
+class TwoHandTable(Table[TwoHandView]):
     """Two-handed Pinochle: turn-up trump, the stock, a meld turn after each trick won while it lasts
     (one meld, and the dix), then twelve tricks with strict rules."""
 
@@ -653,7 +658,7 @@ class TwoHandTable(Table):
     def opponent(self) -> int:
         return 1 - self.seat
 
-    def start_hand(self, view: Any, hand_number: int) -> None:
+    def start_hand(self, view: TwoHandView, hand_number: int) -> None:
         turn_up = card_to_str(view.turn_up)
         self.say(f"\n== hand {hand_number + 1}: {self.name(view.dealer)} deals")
         self.say(f"trump: {SUIT_NAMES[view.trump]} (the turn-up {turn_up} lies under the stock)")
@@ -663,7 +668,7 @@ class TwoHandTable(Table):
 
     # ------------------------------------------------------------------ narration
 
-    def narrate(self, before: Any, after: Any, actor: int, forced: bool = False) -> None:
+    def narrate(self, before: TwoHandView, after: TwoHandView, actor: int, forced: bool = False) -> None:
         plays = self.tell_plays(before, after, forced)
         entries = [entry for turn in after.melds for entry in turn][sum(map(len, before.melds)) :]
         for entry in entries:
@@ -695,7 +700,9 @@ class TwoHandTable(Table):
         again = f" ({' '.join(reused)} from the table again)" if reused else ""
         return f"{self.does(seat, 'melds')} {meld} for {points}: {' '.join(cards)}{again}"
 
-    def tell_draws(self, before: Any, after: Any, plays: list[tuple[int, int]], entries: list[dict[str, Any]]) -> None:
+    def tell_draws(
+        self, before: TwoHandView, after: TwoHandView, plays: list[tuple[int, int]], entries: list[dict[str, Any]]
+    ) -> None:
         """The winner of the trick draws the top stock card, the loser the next, or the turn-up last.
         The person's own card is worked out from its hand (what it holds now, less what it held,
         plus what it played or exchanged away); the opponent's is never named, except the turn-up."""
@@ -726,7 +733,7 @@ class TwoHandTable(Table):
             f"{after.stock_size} card{'s' if after.stock_size > 1 else ''} left in the stock"
         )
 
-    def opponent_cards(self, view: Any) -> list[int]:
+    def opponent_cards(self, view: TwoHandView) -> list[int]:
         """The opponent's cards once the stock is gone: every card not in the person's hand or played."""
         counts = [COPIES - n for n in view.hand]
         for _, cards, _ in view.tricks:
@@ -741,7 +748,7 @@ class TwoHandTable(Table):
 
     # ------------------------------------------------------------------ the person's turn
 
-    def why_illegal(self, view: Any, action: int) -> str:
+    def why_illegal(self, view: TwoHandView, action: int) -> str:
         layout = self.layout
         is_card = action < layout.meld0
         if view.phase == TwoHandPhase.MELD and is_card:
@@ -771,7 +778,7 @@ class TwoHandTable(Table):
 
     # ------------------------------------------------------------------ what the person asks for
 
-    def status(self, view: Any, hand_number: int) -> list[str]:
+    def status(self, view: TwoHandView, hand_number: int) -> list[str]:
         stock = view.phase != TwoHandPhase.PLAY2
         k = len(view.tricks) % PHASE_TRICKS + (1 if view.phase != TwoHandPhase.MELD else 0)
         where = f"trick {k} of {PHASE_TRICKS} {'with' if stock else 'without'} the stock"
@@ -799,7 +806,7 @@ class TwoHandTable(Table):
         lines.append(f"your hand: {self.hand_text(hand, view.trump)}")
         return lines
 
-    def meld_table(self, view: Any) -> list[str]:
+    def meld_table(self, view: TwoHandView) -> list[str]:
         lines = []
         for seat in (self.seat, self.opponent()):
             entries = [entry for turn in view.melds for entry in turn if entry["seat"] == seat]
@@ -930,10 +937,10 @@ def _phase_name(phase: Any) -> str:
     return str(phase.name.lower().replace("_", " "))
 
 
-def table_for(rules: Rules, seat: int, layout: Any, say: Callable[[str], None], bold: bool = False) -> Table:
+def table_for(rules: Rules, seat: int, layout: Any, say: Callable[[str], None], bold: bool = False) -> Table[Any]:
     """The table that tells the person at ``seat`` about a game under ``rules``: the class its kit
     names (``VariantKit.terminal_table``)."""
-    table: type[Table] = pkgutil.resolve_name(variant_kit(rules).terminal_table)
+    table: type[Table[Any]] = pkgutil.resolve_name(variant_kit(rules).terminal_table)
     return table(rules, seat, layout, say, bold)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import pickle
 import time
+from typing import cast
 
 import numpy as np
 
@@ -23,6 +24,7 @@ from pinochle_env import Game, PlayerView
 from pinochle_env import rules as R
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.games.partnership.game import Phase
+from pinochle_env.protocol import View
 from pinochle_env.rules.switches import Rules
 
 from ...heuristic import HeuristicAgent
@@ -67,13 +69,14 @@ class HeuristicPIMC:
                 "(use the default pimc, heuristic, random or a checkpoint there)"
             )
 
-    def act(self, view: PlayerView, mask: np.ndarray) -> int:
+    def act(self, view: View, mask: np.ndarray) -> int:
         self.check_rules(view.rules)
+        own = cast(PlayerView, view)  # check_rules: the partnership game
         legal = np.flatnonzero(mask).tolist()
-        if view.phase != Phase.PLAY or len(legal) == 1:
-            return self.heuristic.act(view, mask)
-        card0 = variant_kit(view.rules).layout.card0
-        return card0 + self.choose_play(view, [a - card0 for a in legal])
+        if own.phase != Phase.PLAY or len(legal) == 1:
+            return self.heuristic.act(own, mask)
+        card0 = variant_kit(own.rules).layout.card0
+        return card0 + self.choose_play(own, [a - card0 for a in legal])
 
     def choose_play(self, view: PlayerView, cards: list[int]) -> int:
         """The legal card (type) with the best average margin over the sampled deals."""
