@@ -64,7 +64,7 @@ def forbidden_by_plays(history, seats, observer, trump, head, overtrump, forbidd
     over-trumps), so the forbidden cards are the ``x`` that would have made ``c`` illegal.
     ``history`` is a :class:`History`; the observer's own plays say nothing new to it.
     """
-    cards, leaders, sizes = history.cards, history.leaders, history.sizes
+    cards, leaders, sizes = history  # the fields, in order
     for t in range(sizes.size):
         for position in range(1, sizes[t]):
             seat = (leaders[t] + position) % seats
@@ -120,9 +120,7 @@ def _draw_once(holdings, forbidden, mode, state, hands):
     lacks. ``mode``: quick (reject a deal whose meld differs from the meld shown), careful (also
     skip holders whose seat the card would give more meld than it showed), fallback (no meld check).
     """
-    known, need, pool, holder_seat = holdings.known, holdings.need, holdings.pool, holdings.holder_seat
-    played_by, target_points, target_shown = holdings.played_by, holdings.target_points, holdings.target_shown
-    check, trump, run_extras = holdings.check, holdings.trump, holdings.run_extras
+    known, need, _, _, pool, holder_seat, played_by, target_points, target_shown, check, trump, run_extras = holdings
     holders = known.shape[0]
     left = need.copy()
     hands[:, :] = known

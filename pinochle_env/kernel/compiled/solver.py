@@ -338,9 +338,7 @@ def solve_values(hands, trick, n, leader, left, flags, rules, values, solver, ou
     its value. ``solver.nodes[0]`` counts the nodes visited. ``hands`` and ``trick`` are left as
     they were.
     """
-    side, mode, equivalent, salt = solver.side, solver.mode, solver.equivalent, solver.salt
-    zobrist, tt_key, tt_low, tt_high, tt_move = solver.zobrist, solver.key, solver.low, solver.high, solver.move
-    nodes = solver.nodes
+    side, mode, equivalent, salt, zobrist, tt_key, tt_low, tt_high, tt_move, nodes = solver  # the fields, in order
     seats = rules[R_SEATS]
     moves, scores, groups, frames, keys, tricks = _buffers(left, seats)
     seat = (leader + n) % seats
@@ -376,9 +374,7 @@ def solve_values(hands, trick, n, leader, left, flags, rules, values, solver, ou
 @njit(cache=True)
 def solve_node(hands, trick, n, leader, left, flags, rules, values, solver):
     """Exact value (future points of the maximising side, see the module docstring) of one position."""
-    side, mode, equivalent, salt = solver.side, solver.mode, solver.equivalent, solver.salt
-    zobrist, tt_key, tt_low, tt_high, tt_move = solver.zobrist, solver.key, solver.low, solver.high, solver.move
-    nodes = solver.nodes
+    side, mode, equivalent, salt, zobrist, tt_key, tt_low, tt_high, tt_move, nodes = solver  # the fields, in order
     moves, scores, groups, frames, keys, tricks = _buffers(left, rules[R_SEATS])
     tricks[left, :] = trick
     key = hand_key(hands, rules[R_SEATS], zobrist)

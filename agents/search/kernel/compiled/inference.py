@@ -33,7 +33,7 @@ def play_mismatches(deals, gifts, history, observer, shown, rules, values, order
     makes it with ``order`` or with the reverse order, so that equal choices settled by another
     player's tie-break still match.
     """
-    cards, leaders, sizes = history.cards, history.leaders, history.sizes
+    cards, leaders, sizes = history  # the fields, in order
     seats = rules[R_SEATS]
     trump, head, overtrump = rules[R_TRUMP], rules[R_HEAD], rules[R_OVERTRUMP]
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)

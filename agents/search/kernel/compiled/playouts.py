@@ -140,16 +140,8 @@ def play_out_many(deals, gifts, position, rules, values, playout, out_pts, out_t
     """Play every deal of ``deals`` (N, S, 24) out from the :class:`Position` as ``playout`` (a
     :class:`PlayOut`) says: each seat's final trick points and tricks into ``out_pts`` and
     ``out_tks`` (N, S); deal ``d``'s random stream starts from ``playout.seeds[d]``."""
-    trick, n, leader, left, pts, tks = (
-        position.trick,
-        position.n,
-        position.leader,
-        position.left,
-        position.pts,
-        position.tks,
-    )
-    played, played_by, void, shown = position.played, position.played_by, position.void, position.shown
-    policy, order, seeds = playout.policy, playout.order, playout.seeds
+    trick, n, leader, left, pts, tks, played, played_by, void, shown = position  # the fields, in order
+    policy, order, seeds = playout
     state = np.zeros(1, dtype=np.uint64)
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     for d in range(deals.shape[0]):
@@ -167,8 +159,7 @@ def play_out_many(deals, gifts, position, rules, values, playout, out_pts, out_t
 def policy_card(seat, position, hands, gift, rules, values, order, policy, seed):
     """The card ``policy`` plays for ``seat`` at one :class:`Position` (the play-outs' choice, one
     decision)."""
-    trick, n, leader, left = position.trick, position.n, position.leader, position.left
-    played, played_by, void, shown = position.played, position.played_by, position.void, position.shown
+    trick, n, leader, left, _, _, played, played_by, void, shown = position  # the fields, in order
     state = np.zeros(1, dtype=np.uint64)
     state[0] = seed
     legal = legal_bits(held_bits(hands[seat]), trick, n, rules[R_TRUMP], rules[R_HEAD], rules[R_OVERTRUMP])
@@ -192,19 +183,9 @@ def evaluate_cards(deals, gifts, position, rules, values, playout, stop, solve, 
     (``stop`` 0: played to the end; ``solver``: the game's :class:`Solver`). Deal ``d``'s random
     stream starts from ``playout.seeds[d]`` for every card, so all cards meet the same chances.
     """
-    trick, n, leader, left, pts, tks = (
-        position.trick,
-        position.n,
-        position.leader,
-        position.left,
-        position.pts,
-        position.tks,
-    )
-    played, played_by, void, shown = position.played, position.played_by, position.void, position.shown
-    policy, order, seeds = playout.policy, playout.order, playout.seeds
-    side, mode, equivalent, salt = solver.side, solver.mode, solver.equivalent, solver.salt
-    zobrist, tt_key, tt_low, tt_high, tt_move = solver.zobrist, solver.key, solver.low, solver.high, solver.move
-    nodes = solver.nodes
+    trick, n, leader, left, pts, tks, played, played_by, void, shown = position  # the fields, in order
+    policy, order, seeds = playout
+    side, mode, equivalent, salt, zobrist, tt_key, tt_low, tt_high, tt_move, nodes = solver  # the fields, in order
     seats = rules[R_SEATS]
     flags = 0
     for p in range(seats):
@@ -274,9 +255,9 @@ def simulate_hands(dealt, contracts, passes, rules, settings, values, order, pol
     :class:`Simulated`): each seat's meld, trick points and tricks, whether the hand was thrown in,
     and the trump.
     """
-    declarers, contract_of, trumps = contracts.declarers, contracts.contracts, contracts.trumps
-    given_to, to_known, given_back, back_known = passes.given_to, passes.to_known, passes.given_back, passes.back_known
-    out_meld, out_pts, out_tks, out_thrown, out_trump = out.meld, out.points, out.tricks, out.thrown, out.trumps
+    declarers, contract_of, trumps = contracts  # the fields, in order
+    given_to, to_known, given_back, back_known = passes
+    out_meld, out_pts, out_tks, out_thrown, out_trump = out
     pass_count, run_extras, mode = settings[S_PASS_COUNT], settings[S_RUN_EXTRAS], settings[S_THROW_MODE]
     sequential = rules[R_SEQUENTIAL] == 1
     shown = np.zeros((4, NUM_TYPES), dtype=np.int64)
