@@ -29,8 +29,8 @@ from agents.neural.checkpoints import load_checkpoint
 from pinochle_train import cli
 from pinochle_train.config import build_config
 from pinochle_train.ray_backend import RayBackend
+from tests.helpers import ROOT
 
-REPO = Path(__file__).resolve().parent.parent
 RAY = Path(sys.executable).parent / "ray"
 #: A short training run: 2 workers, 3 updates, each rollout long enough to be killed mid-way.
 TRAIN = [
@@ -98,7 +98,7 @@ def test_training_on_the_cluster_equals_local_training_despite_a_killed_worker(
     although one rollout actor was killed mid-update (and replaced, its share redone)."""
     address, env = cluster
     assert cli.main([*TRAIN, "--out-dir", str(tmp_path), "--run-name", "local"]) == 0
-    command = [sys.executable, str(REPO / "train.py"), *TRAIN, "--out-dir", str(tmp_path), "--run-name", "ray"]
+    command = [sys.executable, str(ROOT / "train.py"), *TRAIN, "--out-dir", str(tmp_path), "--run-name", "ray"]
     command += ["--backend", "ray", "--ray-address", address]
     result, killed = run_driver(command, env, "ray::RolloutWorker.collect")
     assert result.returncode == 0, result.stderr

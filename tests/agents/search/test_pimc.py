@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,9 +18,7 @@ from agents.search.pimc import PLAY_PHASES, PIMCAgent
 from agents.search.simulation import race
 from pinochle_env import Game, Rules, new_game
 from pinochle_env.kernel import COMPILING_MESSAGE
-
-DATA = Path(__file__).with_name("data")
-ROOT = Path(__file__).resolve().parents[1]
+from tests.helpers import DATA, ROOT
 
 
 def golden_decisions(file: str, spec: str) -> tuple[set[str], set[str]]:

@@ -6,7 +6,6 @@ import copy
 import json
 import random
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,6 +17,7 @@ from pinochle_env.games.partnership.encoding import PartnershipSpec
 from pinochle_env.games.partnership.game import Game, Phase
 from pinochle_env.games.partnership.replay import RECORD_KEYS
 from pinochle_env.rules.switches import PRESETS, SWITCH_NAMES, Rules
+from tests.helpers import ROOT
 
 #: The hand-record example of the rules (section "Hand record"), with every switch at its default.
 SPEC_EXAMPLE = {
@@ -502,7 +502,7 @@ def test_to_arrays_matches_the_environment_over_a_game():
 # The documentation's record section
 
 
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
+DOCS = ROOT / "docs" / "rules.md"
 
 
 def test_docs_example_record_is_what_the_engine_writes():

@@ -34,6 +34,7 @@ from pinochle_web.demo import background_server, bot_hands, small_arena
 from pinochle_web.present import table_state
 from pinochle_web.settings import Settings
 from pinochle_web.tables import TableError, Tables, TableSetup
+from tests.helpers import ROOT
 
 HEURISTICS = {
     "partnership": ["human", "heuristic", "heuristic", "heuristic"],
@@ -116,7 +117,7 @@ def imported_packages(package: str) -> set[str]:
     import ast
 
     found = set()
-    for path in (Path(__file__).resolve().parents[1] / package).rglob("*.py"):
+    for path in (ROOT / package).rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 found |= {alias.name.split(".")[0] for alias in node.names}

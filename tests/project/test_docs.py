@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from pinochle_env.env import action_table, bounds_table, observation_table, switch_table
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 #: The environment's reference page, which holds the tables generated from the code.
 ENVIRONMENT = (ROOT / "docs" / "environment.md").read_text(encoding="utf-8")

@@ -10,8 +10,9 @@ from pathlib import Path
 import numpy as np
 
 from pinochle_env.rules.switches import PRESETS, Rules, random_rules
+from tests.helpers import ROOT
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+BENCHMARKS = ROOT / "benchmarks"
 
 
 def _bot_ladder():

@@ -209,7 +209,7 @@ def test_illegal_action_raises_and_changes_nothing(phase):
         bad = [a for a in cards if a not in legal_ids][:3]
         wrong = {a: u.action_to_string(a) for a in bad}
         wrong[action_id(u, "bid 250")] = "bid 250"  # a bid during play
-    wrong.update({10_000: "10000", -1: "-1", np.int64(-5): "-5"})  # no integers at all: tests/test_interop.py
+    wrong.update({10_000: "10000", -1: "-1", np.int64(-5): "-5"})  # no integers at all: tests/env/test_interop.py
     before = snapshot(e)
     for action, name in wrong.items():
         with pytest.raises(IllegalActionError) as info:

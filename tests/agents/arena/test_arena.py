@@ -24,8 +24,8 @@ from agents.arena.tournament import unit_key
 from pinochle_env import records
 from pinochle_env.actions import ActionLayout
 from pinochle_env.rules.switches import Rules
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 RANDOM_MIX = "mix:play=random,default=random"  # random play, but not the same choices as `random`
 TWO = ("random", RANDOM_MIX)
 
@@ -257,38 +257,9 @@ def test_a_killed_worker_ends_the_run_with_the_results_kept_for_resume(tmp_path)
     assert len(ids) == len(set(ids)) and set(range(max(done) + 3)) <= set(ids)
 
 
-def _send_half_a_result() -> None:
-    """In a pool worker: write the first bytes of a result message (a 1,000-byte message's first 4)
-    to the worker's end of the pool's result pipe."""
-    import struct
-
-    frame = sys._getframe()
-    while "result_queue" not in frame.f_locals:  # concurrent.futures.process._process_worker's
-        frame = frame.f_back
-    pipe = frame.f_locals["result_queue"]._writer
-    os.write(pipe.fileno(), struct.pack("!i", 1000) + b"half")
-
-
-def die_halfway_through_sending(job: float) -> float:
-    """A pool job that sends half a result and then kills its own worker: the moment at which
-    SIGKILL left a run waiting for ever."""
-    _send_half_a_result()
-    os.kill(os.getpid(), signal.SIGKILL)
-    return job
-
-
-def send_half_then_wait(job: float) -> float:
-    """A pool job whose first worker sends half a result and then waits, as a worker does while the
-    reader drains a large result; the other only waits."""
-    if job == 1.0:
-        _send_half_a_result()
-    time.sleep(60)
-    return job
-
-
 def _run_with_pool_jobs(code: str, timeout: float) -> subprocess.CompletedProcess[str]:
-    """``code`` run by a fresh interpreter that can import this module's pool jobs by name (spawned
-    workers import them)."""
+    """``code`` run by a fresh interpreter that can import the pool jobs of ``pool_jobs.py`` (beside
+    this file) by name, as its spawned workers do."""
     script = "import sys; sys.path.insert(0, sys.argv[1])\n" + code
     command = [sys.executable, "-c", script, str(Path(__file__).parent)]
     return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
@@ -299,7 +270,7 @@ def test_a_worker_killed_while_sending_its_result_ends_the_run():
     rest of the message, which never comes: the run still ends, with the worker failure."""
     result = _run_with_pool_jobs(
         "from agents.arena.workers import WorkerFailure, execute\n"
-        "from test_arena import die_halfway_through_sending\n"
+        "from pool_jobs import die_halfway_through_sending\n"
         "try:\n"
         "    list(execute([1.0, 2.0], 2, play=die_halfway_through_sending))\n"
         "except WorkerFailure as error:\n"
@@ -317,7 +288,7 @@ def test_an_interruption_while_a_result_is_half_sent_ends_the_run():
     result = _run_with_pool_jobs(
         "import signal\n"
         "from agents.arena.workers import execute\n"
-        "from test_arena import send_half_then_wait\n"
+        "from pool_jobs import send_half_then_wait\n"
         "def interrupt(signum, frame):\n"
         "    raise KeyboardInterrupt\n"
         "signal.signal(signal.SIGALRM, interrupt)\n"

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.helpers import ROOT
+
 PACKAGES = ("pinochle_env", "agents", "pinochle_train", "pinochle_web")
 #: What each package may not import (besides the layers above it).
 FORBIDDEN = {

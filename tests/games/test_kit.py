@@ -11,7 +11,6 @@ from __future__ import annotations
 import ast
 import importlib
 import pkgutil
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,8 +23,8 @@ from pinochle_env import Rules
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.games.registry import GAMES
 from pinochle_env.kernel import SearchAdapter, adapter_for
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("pinochle_env", "agents", "pinochle_train", "pinochle_web")
 #: (file, game name) -> why the name may stand there as a value.
 ALLOWED = {

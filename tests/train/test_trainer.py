@@ -28,8 +28,8 @@ from pinochle_train.checkpointing import restore, training_state
 from pinochle_train.config import TrainConfig, build_config
 from pinochle_train.rollout import gae, sample
 from pinochle_train.trainer import Trainer
+from tests.helpers import ROOT
 
-REPO = Path(__file__).resolve().parent.parent
 #: A tiny deterministic single-process configuration for in-process runs.
 TINY = [
     "--config", "smoke", "--workers", "0", "--games-per-worker", "4", "--decisions-per-update", "150",
@@ -48,7 +48,7 @@ def tensors_equal(a: dict, b: dict) -> bool:
 def test_readme_main_job_in_smoke_form(tmp_path: Path) -> None:
     """``python train.py --config smoke``: events file, checkpoints, policy export, evaluation table."""
     result = subprocess.run(
-        [sys.executable, str(REPO / "train.py"), "--config", "smoke", "--out-dir", str(tmp_path), "--run-name", "s"],
+        [sys.executable, str(ROOT / "train.py"), "--config", "smoke", "--out-dir", str(tmp_path), "--run-name", "s"],
         capture_output=True,
         text=True,
         timeout=300,
@@ -115,7 +115,7 @@ def test_resume_after_kill_equals_straight_run(tmp_path: Path) -> None:
     process = subprocess.Popen(
         [
             sys.executable,
-            str(REPO / "train.py"),
+            str(ROOT / "train.py"),
             *TINY,
             "--updates",
             "400",
@@ -161,7 +161,7 @@ def test_sigterm_stops_training_like_ctrl_c(tmp_path: Path) -> None:
     without a traceback from them."""
     run = tmp_path / "t"
     args = [*TINY, "--workers", "1", "--updates", "1000", "--checkpoint-every", "1"]
-    command = [sys.executable, str(REPO / "train.py"), *args, "--out-dir", str(tmp_path), "--run-name", "t"]
+    command = [sys.executable, str(ROOT / "train.py"), *args, "--out-dir", str(tmp_path), "--run-name", "t"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     first = run / "checkpoints" / "update_000001.pt"
     deadline = time.monotonic() + 120

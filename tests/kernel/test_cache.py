@@ -19,8 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from pinochle_env.kernel import COMPILING_MESSAGE
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.helpers import ROOT
 
 TOY_PACKAGE = """
 from pathlib import Path

@@ -21,8 +21,8 @@ from pinochle_env.actions import layout_for
 from pinochle_env.cards import NUM_TYPES, RANKS, SUITS, card_to_str
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.rules.switches import Rules
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 BAD_OPENING = ["gibberish", "1010", "990", "?", "QS"]
 
 

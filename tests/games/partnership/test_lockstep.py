@@ -1,9 +1,10 @@
 """The batched API's array-based trick play against the engine's rule functions, situation by situation.
 
-The decision-for-decision tests in ``test_batch.py`` compare whole games; random play reaches some
-legality branches rarely (a void hand that must over-trump, a trick headed by a trump under
-``head_rule="highest_led"``). Here the lockstep legality meets ``rules.legal_card_bits`` on thousands
-of random situations under every trick switch, and the trick winner meets ``rules.trick_winner``.
+The decision-for-decision tests in ``tests/env/test_batched_games.py`` compare whole games; random
+play reaches some legality branches rarely (a void hand that must over-trump, a trick headed by a
+trump under ``head_rule="highest_led"``). Here the lockstep legality meets ``rules.legal_card_bits``
+on thousands of random situations under every trick switch, and the trick winner meets
+``rules.trick_winner``.
 """
 
 from __future__ import annotations

@@ -20,8 +20,8 @@ from nbclient import NotebookClient
 
 import pinochle_env
 from agents.neural.agent import BUNDLED
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 TOUR = NOTEBOOKS / "01_environment_tour.ipynb"
 AGENTS = NOTEBOOKS / "02_agents_and_training.ipynb"

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.helpers import ROOT
+
 PACKAGES = ("pinochle_env", "agents", "pinochle_train", "pinochle_web")
 #: What the sdist must hold besides the packages.
 SDIST_FOLDERS = ("tests", "configs", "docs", "notebooks", "benchmarks", "examples")
