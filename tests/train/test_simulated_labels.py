@@ -18,6 +18,8 @@ from pinochle_env.rules.switches import MIN_BID
 from pinochle_train.config import build_config
 from pinochle_train.simulated import HELP_PREFERENCE, auction_values
 
+pytestmark = pytest.mark.usefixtures("search_kernel")
+
 
 def _auction_positions(rules: Rules, deals: int, seed: int):
     """Engines at every auction decision with a choice of heuristic-bid deals (copies)."""

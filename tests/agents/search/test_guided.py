@@ -11,6 +11,8 @@ from agents.registry import checkpoint_files, load_agent
 from pinochle_env import Rules, new_game
 from pinochle_env.games.kit import variant_kit
 
+pytestmark = pytest.mark.usefixtures("search_kernel")
+
 
 def _first_card_choice(rules: Rules, seed: int = 5):
     """A game at its first card decision with more than one legal card, auction and the rest

@@ -20,6 +20,8 @@ from pinochle_env import Game, Rules, new_game
 from pinochle_env.kernel import COMPILING_MESSAGE
 from tests.helpers import DATA, ROOT
 
+pytestmark = pytest.mark.usefixtures("search_kernel")
+
 
 def golden_decisions(file: str, spec: str) -> tuple[set[str], set[str]]:
     """Replay every position of a golden file (tests/data/make_pimc_golden.py) and check that ``spec``,
