@@ -1,5 +1,6 @@
-"""The ``pimc`` search bot: the original bot kept whole, legal and reproducible play in every game,
-its parameters, and the layers (no numba on ``import pinochle_env``, no torch in the bot)."""
+"""The ``pimc`` search bot: the original bot kept whole, legal and reproducible play in every game and
+under every rule switch, no reading of hidden cards, the original bot's deal sampling, its
+parameters, and the layers (no numba on ``import pinochle_env``, no torch in the bot)."""
 
 from __future__ import annotations
 
@@ -11,14 +12,17 @@ import sys
 import numpy as np
 import pytest
 
-from agents.base import decide, legal_mask
+from agents.base import RandomAgent, decide, legal_mask
 from agents.heuristic import HeuristicAgent
 from agents.registry import load_agent
+from agents.search.original.bot import playout_view
+from agents.search.original.sampling import DealSampler
 from agents.search.pimc import PLAY_PHASES, PIMCAgent
 from agents.search.simulation import race
 from pinochle_env import Game, Rules, new_game
+from pinochle_env.games.partnership.game import Phase
 from pinochle_env.kernel import COMPILING_MESSAGE
-from tests.helpers import DATA, ROOT
+from tests.helpers import BOT_RULES, DATA, ROOT, check_same_decisions, play_hand, recorded_hand
 
 pytestmark = pytest.mark.usefixtures("search_kernel")
 
@@ -80,11 +84,6 @@ def test_evaluate_heuristic_keeps_its_defaults_and_refusals():
 def test_bad_parameters_are_refused_by_name(text, parameter):
     with pytest.raises(ValueError, match=f"pimc parameter {parameter}"):
         load_agent(f"pimc:{text}")
-
-
-def play_hand(game, agents) -> None:
-    while not game.hand_over:
-        game.apply(decide(agents[game.to_act], game))
 
 
 @pytest.mark.parametrize(
@@ -190,3 +189,63 @@ def test_simulated_candidates_race_to_the_best():
     assert int(np.argmax(means)) == 2
     assert sorted(seen.values()) == [16] * 6 + [64] * 2
     assert np.isfinite(means).sum() == 2
+
+
+# --------------------------------------------------------------------------------------------
+# Under the bots' rule sets (helpers.BOT_RULES): legal play, no reading of hidden cards, the
+# original bot's deal sampling, reproducible decisions
+
+FAST_PIMC = {"samples": 2, "budget": 60.0}  # a budget never reached: decisions depend on the seed only
+
+
+@pytest.mark.parametrize("rules", BOT_RULES.values(), ids=BOT_RULES.keys())
+def test_pimc_plays_only_legal_actions(rules):
+    for seed in range(2):
+        agents = [PIMCAgent(seed, **FAST_PIMC), RandomAgent(seed), PIMCAgent(seed + 1, **FAST_PIMC), HeuristicAgent()]
+        play_hand(Game(rules, np.random.default_rng(seed)), agents)
+
+
+def test_pimc_never_reads_hidden_cards():
+    def make(seed):
+        return PIMCAgent(seed, **FAST_PIMC)
+
+    assert check_same_decisions(make, Rules(), range(3), points=3, phases={Phase.PLAY}) >= 5
+
+
+@pytest.mark.parametrize("rules", [Rules(), BOT_RULES["classic-simultaneous-3"], BOT_RULES["trump_lead_only-0-never"]])
+def test_sampled_deals_agree_with_everything_the_seat_knows(rules):
+    """A sampled deal replays to the seat's exact view (the meld too, but for rare fallback draws)."""
+    rng = np.random.default_rng(0)
+    positions = moved = meld_differs = 0
+    for seed in range(4):
+        game = Game(rules, np.random.default_rng(seed))
+        agents = [HeuristicAgent(seed + s) for s in range(4)]
+        while not game.hand_over:
+            if game.phase == Phase.PLAY:
+                view = game.view(game.to_act)
+                assert playout_view(game) == view
+                sampled = DealSampler(view).sample(rng)
+                assert sampled is not None
+                sampled_view = sampled.view(game.to_act)
+                meld_differs += sampled_view.meld != view.meld
+                sampled_view.meld = view.meld
+                assert sampled_view == view
+                moved += sampled.hands != game.hands
+                positions += 1
+            game.apply(decide(agents[game.to_act], game))
+    assert moved >= positions // 2
+    assert meld_differs <= positions // 50
+
+
+def test_pimc_decisions_are_reproducible_for_a_seed():
+    game, actions, _ = recorded_hand(Rules(), 5)
+    at = Game(Rules(), np.random.default_rng(0), dealer=game.dealer, deal=game.deal)
+    for action in actions:
+        if len(at.tricks) == 2:  # the lead to the third trick
+            break
+        at.apply(action)
+    assert at.phase == Phase.PLAY
+    first, second = PIMCAgent(3, samples=4, budget=60.0), PIMCAgent(3, samples=4, budget=60.0)
+    view, mask = at.view(at.to_act), legal_mask(at)
+    assert first.act(view, mask) == second.act(view, mask)
+    assert mask[first.act(view, mask)]
