@@ -19,11 +19,17 @@ from agents.heuristic import HeuristicAgent
 from pinochle_env import Game, Rules, new_game
 from pinochle_env.engine import IllegalActionError
 from pinochle_env.games.partnership.game import Phase
+from pinochle_env.games.registry import GAMES
 
 #: The repository root (the checkout, or an unpacked sdist): what the tests read and run from.
 ROOT = Path(__file__).resolve().parents[1]
 #: Recorded data the tests replay (``tests/data/``, written by the scripts beside it).
 DATA = ROOT / "tests" / "data"
+#: Every game but the default one (whose generic behaviour most tests check): a game added to the
+#: registry runs the tests parametrized on these without an edit.
+OTHER_GAMES = tuple(name for name in GAMES if name != "partnership")
+#: The seats of each game.
+SEATS_OF = {name: len(game.teams) for name, game in GAMES.items()}
 
 
 # ---------------------------------------------------------------------------------------------- bots' hands

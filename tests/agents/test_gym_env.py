@@ -1,4 +1,5 @@
-"""SingleSeatEnv: Gymnasium's checker, masks, termination, seeding, illegal actions and rewards."""
+"""SingleSeatEnv: Gymnasium's checker, masks, termination, seeding, illegal actions and rewards; the
+partnership game only."""
 
 import gymnasium
 import numpy as np
@@ -148,3 +149,8 @@ def test_observations_and_rewards_match_the_pettingzoo_encoding():
     np.testing.assert_array_equal(arrays["action"][mine], [action for action, _ in steps])
     assert steps[-1][1][1] == pytest.approx(arrays["reward"][mine][-1])
     assert env.observation_space.contains(steps[-1][1][0])
+
+
+def test_single_seat_env_refuses_the_variants():
+    with pytest.raises(ValueError, match="partnership game only"):
+        SingleSeatEnv(variant="two_hand")

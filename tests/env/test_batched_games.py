@@ -9,6 +9,7 @@ import pinochle_env
 from pinochle_env import BatchedGames, IllegalActionError, Rules
 from pinochle_env.games.partnership.game import Event
 from pinochle_env.records import replay
+from tests.helpers import OTHER_GAMES
 
 AGENTS = [f"player_{seat}" for seat in range(4)]
 SEEDS = [3, 14, 15, 92, 65]
@@ -379,3 +380,24 @@ def test_win_reward_batch(arrays):
     assert games_won > 0
     with pytest.raises(ValueError, match="win"):
         BatchedGames(2, reward="win")
+
+
+# --------------------------------------------------------------------------------------------
+# The other games' win reward
+
+
+@pytest.mark.parametrize("variant", OTHER_GAMES)
+def test_win_reward_is_zero_sum(variant):
+    batch = BatchedGames(4, rules={"variant": variant, "target_score": 200}, seed=1, episode="game", reward="win")
+    step = batch.reset()
+    rng = np.random.default_rng(1)
+    ended = 0
+    for _ in range(3000):
+        step = batch.step(random_actions(step.action_masks, rng))
+        for i in np.flatnonzero(step.terminated):
+            ended += 1
+            rewards = step.rewards[i]
+            assert rewards.sum() == pytest.approx(0, abs=1e-6)
+            assert rewards.max() == 1.0  # the winner
+            assert sorted(rewards)[0] == (-0.5 if variant == "cutthroat" else -1.0)
+    assert ended > 0

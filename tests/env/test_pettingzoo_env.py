@@ -13,8 +13,10 @@ import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
 import pinochle_env
-from pinochle_env import IllegalActionError
+from pinochle_env import IllegalActionError, Rules
 from pinochle_env.cards import cards_from_counts, format_cards
+from pinochle_env.games.kit import margins
+from tests.helpers import OTHER_GAMES, SEATS_OF
 
 # PettingZoo's checkers warn about every dict observation (as for its own masked classic games)
 # and api_test passes an arbitrary reset option, which the env answers with a warning.
@@ -731,3 +733,27 @@ def test_rewards_are_paid_at_a_hand_end_and_cleared_at_the_next_step():
         else:
             assert rewards == [0.0] * len(rewards)
     assert paid_steps == 3
+
+
+# ---------------------------------------------------------------------------------------------- other games
+
+
+@pytest.mark.parametrize("variant", OTHER_GAMES)
+def test_env_rewards_are_own_score_minus_the_others_mean(variant):
+    """Play seeded random hands through env(): each hand's rewards follow its record's scores."""
+    e = pinochle_env.env(variant=variant, episode="game", max_hands=4, target_score=10_000)
+    e.reset(seed=5)
+    rng = np.random.default_rng(0)
+    u = e.unwrapped
+    assert u.possible_agents == [f"player_{s}" for s in range(SEATS_OF[variant])]
+    paid = dict.fromkeys(u.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        observation, reward, termination, truncation, _ = e.last()
+        paid[agent] += reward
+        action = None if termination or truncation else int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        e.step(action)
+    assert len(u.hand_records) == 4
+    expected = np.sum([margins(r["score"], Rules(variant=variant).teams) for r in u.hand_records], axis=0) / 1000
+    np.testing.assert_allclose([paid[a] for a in u.possible_agents], expected, rtol=1e-5)
+    assert sum(paid.values()) == pytest.approx(0, abs=1e-6)
+    assert any(abs(v) > 0 for v in paid.values())

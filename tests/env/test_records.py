@@ -1,4 +1,5 @@
-"""Hand records: JSONL files, exact replay (whole hands and partial), decisions, training arrays."""
+"""Hand records: JSONL files, exact replay (whole hands and partial), decisions, training arrays, in
+every game."""
 
 from __future__ import annotations
 
@@ -11,13 +12,15 @@ import numpy as np
 import pytest
 
 import pinochle_env
-from pinochle_env import records
+from pinochle_env import BatchedGames, records
 from pinochle_env.cards import card_from_str, card_to_str
+from pinochle_env.games.kit import margins, new_game, variant_kit
 from pinochle_env.games.partnership.encoding import PartnershipSpec
 from pinochle_env.games.partnership.game import Game, Phase
 from pinochle_env.games.partnership.replay import RECORD_KEYS
+from pinochle_env.records import replay, to_arrays
 from pinochle_env.rules.switches import PRESETS, SWITCH_NAMES, Rules
-from tests.helpers import ROOT
+from tests.helpers import OTHER_GAMES, ROOT
 
 #: The hand-record example of the rules (section "Hand record"), with every switch at its default.
 SPEC_EXAMPLE = {
@@ -525,25 +528,49 @@ def test_docs_name_every_record_key_and_switch():
         assert f"| `{preset}` |" in text, preset
 
 
-def test_rules_from_command_line_takes_the_preset_first_then_each_rule():
-    from pinochle_env.rules.switches import rules_from_command_line
-
-    assert rules_from_command_line() == Rules()
-    assert rules_from_command_line("casual") == PRESETS["casual"]
-    over = rules_from_command_line("casual", ["must_overtrump=true", "counting=classic"])
-    assert over == Rules(head_rule="none", must_overtrump=True, counting="classic")
-    assert rules_from_command_line(None, ["variant=two_hand"]).target == 1000
-    for preset, rules, message in [
-        ("nope", [], "unknown rules preset 'nope'; presets: default, pagat, casual"),
-        (None, ["head_rule"], "expected NAME=VALUE"),
-        ("pagat", ["variant=two_hand"], "run_extras does not apply"),
-    ]:
-        with pytest.raises(ValueError, match=message):
-            rules_from_command_line(preset, rules)
-
-
 def test_dealer_stuck_is_a_declarer_without_a_bid():
     assert not records.dealer_stuck(SPEC_EXAMPLE)  # seat 1 declared at its own bid of 270
     stuck = {**SPEC_EXAMPLE, "auction": [[0, "pass"], [1, "help"], [2, "pass"]], "declarer": 3, "bid": 250}
     assert records.dealer_stuck(stuck)
     assert not records.dealer_stuck({"variant": "two_hand", "declarer": None})
+
+
+# --------------------------------------------------------------------------------------------
+# The other games' records
+
+
+@pytest.mark.parametrize("variant", OTHER_GAMES)
+def test_records_replay_and_arrays(variant):
+    """Records of random hands replay exactly through records.replay, and to_arrays pays the margins."""
+    batch = BatchedGames(3, rules={"variant": variant}, seed=7, record=True)
+    step = batch.reset()
+    rng = np.random.default_rng(7)
+    hands: list[dict] = []
+    while len(hands) < 6:
+        step = batch.step(np.array([rng.choice(np.flatnonzero(row)) for row in step.action_masks]))
+        hands += step.records
+    for record in hands:
+        json.dumps(record)  # JSON-ready
+        assert record["variant"] == variant
+        assert replay(record).record() == record
+    arrays = to_arrays(hands, states=True)
+    kit = variant_kit(Rules(variant=variant))
+    assert arrays["observation"].shape[1] == kit.spec.size and arrays["state"].shape[1] == kit.state_size
+    assert arrays["action_mask"][np.arange(len(arrays["action"])), arrays["action"]].all()
+    for index, record in enumerate(hands):
+        rows = (arrays["hand"] == index) & arrays["done"]
+        paid = {int(s): float(r) for s, r in zip(arrays["seat"][rows], arrays["reward"][rows], strict=True)}
+        expected = margins(record["score"], kit.teams)
+        assert paid == pytest.approx({seat: expected[seat] / 1000 for seat in paid})
+
+
+def test_to_arrays_refuses_mixed_variants():
+    records = []
+    for variant in ("partnership", "two_hand"):
+        game = new_game(Rules(variant=variant), np.random.default_rng(0))
+        rng = np.random.default_rng(0)
+        while not game.hand_over:
+            game.apply(int(rng.choice(game.legal_actions())))
+        records.append(game.record())
+    with pytest.raises(ValueError, match="does not share the observation layout"):
+        to_arrays(records)

@@ -15,12 +15,13 @@ import pkgutil
 import numpy as np
 import pytest
 
+import pinochle_env
 from agents.heuristic import HeuristicAgent
 from agents.heuristic.games import heuristic_rules
 from agents.search.kernel import POLICIES
 from agents.terminal.tables import Table
 from pinochle_env import Rules
-from pinochle_env.games.kit import variant_kit
+from pinochle_env.games.kit import margins, variant_kit
 from pinochle_env.games.registry import GAMES
 from pinochle_env.kernel import SearchAdapter, adapter_for
 from tests.helpers import ROOT
@@ -102,3 +103,29 @@ def test_every_game_declares_what_the_generic_layers_read(variant):
     mask = np.zeros(kit.layout.size, dtype=np.int8)
     mask[legal] = 1
     assert HeuristicAgent(0).act(view, mask) in legal  # the heuristic plays the game through its module
+
+
+# ---------------------------------------------------------------------------------------------- every game
+
+
+@pytest.mark.parametrize("variant", list(GAMES))
+@pytest.mark.parametrize("max_bid", [500, 1000])
+def test_each_kit_declares_the_action_layout_its_engine_plays(variant, max_bid):
+    """The generic layers read a game's actions from its kit (no throwaway game); the engine agrees."""
+    applies = GAMES[variant].switches is None or "max_bid" in GAMES[variant].switches
+    rules = Rules(variant=variant, **({"max_bid": max_bid} if applies else {}))
+    kit = variant_kit(rules)
+    game = kit.new_game(np.random.default_rng(0))
+    assert kit.layout == game.layout and kit.layout.size == game.layout.size
+    assert pinochle_env.env(**rules.to_dict()).action_space("player_0").n == kit.layout.size
+
+
+def test_partnership_engine_refuses_a_variant_rule_set():
+    with pytest.raises(ValueError, match=r"use pinochle_env\.new_game"):
+        pinochle_env.Game(Rules(variant="cutthroat"))
+
+
+def test_margins_formula():
+    assert margins([120, -40], (0, 1, 0, 1)) == [160, -160, 160, -160]
+    assert margins([90, 30, -30], (0, 1, 2)) == [90, 0, -90]
+    assert sum(margins([250, 11, 7], (0, 1, 2))) == pytest.approx(0)

@@ -1,4 +1,5 @@
-"""The arena: duplicate pairing, determinism, resume, interval maths, ratings, bad input, the CLI."""
+"""The arena: duplicate pairing, determinism, resume, interval maths, ratings, bad input, the CLI, and
+the other games' seat rotations."""
 
 from __future__ import annotations
 
@@ -18,13 +19,13 @@ import pytest
 from agents import registry
 from agents.arena import RESULTS, ArenaConfig, read_results, run_arena
 from agents.arena.cli import main
-from agents.arena.report import summarise
+from agents.arena.report import deal_pair_margin, summarise
 from agents.arena.stats import fit_elo, mean_interval, t_quantile, wilson_interval
 from agents.arena.tournament import unit_key
 from pinochle_env import records
 from pinochle_env.actions import ActionLayout
 from pinochle_env.rules.switches import Rules
-from tests.helpers import ROOT
+from tests.helpers import OTHER_GAMES, ROOT, SEATS_OF
 
 RANDOM_MIX = "mix:play=random,default=random"  # random play, but not the same choices as `random`
 TWO = ("random", RANDOM_MIX)
@@ -517,3 +518,40 @@ def test_arena_workers_survive_multithreaded_pytorch_work_in_the_parent(tmp_path
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["True", "[1,", "2,", "3,", "4]", "{1}"]
+
+
+# ------------------------------------------------------------------------------ the other games' seat rotations
+
+
+@pytest.mark.parametrize("variant", OTHER_GAMES)
+def test_arena_plays_every_seat_rotation(variant, tmp_path: Path):
+    """A deal is played once per seat A can take: 3 plays in cutthroat, 2 in the two-handed game,
+    all on the same cards, with A's margin its score minus the mean of the others'."""
+    config = ArenaConfig(("heuristic", "random"), rules=Rules(variant=variant), deals=6, seed=3)
+    summary = run_arena(config, tmp_path, workers=1, progress_every=0)
+    lines = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    assert len(lines) == 6
+    seats = SEATS_OF[variant]
+    for line in lines:
+        plays = line["plays"]
+        assert [play["a_team"] for play in plays] == list(range(seats))
+        deals = {json.dumps(play["hands"][0]["deal"]) for play in plays}
+        assert len(deals) == 1  # the same cards in every rotation
+        expected = np.mean(
+            [
+                play["hands"][0]["score"][play["a_team"]]
+                - (sum(play["hands"][0]["score"]) - play["hands"][0]["score"][play["a_team"]]) / (seats - 1)
+                for play in plays
+            ]
+        )
+        assert deal_pair_margin(line) == pytest.approx(expected)
+    assert summary["pairings"][0]["deal_pairs"] == 6
+
+
+@pytest.mark.parametrize("variant", OTHER_GAMES)
+def test_arena_results_do_not_depend_on_workers(variant, tmp_path: Path):
+    config = ArenaConfig(("heuristic", "random"), rules=Rules(variant=variant), deals=4, games=1, seed=2)
+    one = run_arena(config, tmp_path / "one", workers=1, progress_every=0)
+    two = run_arena(config, tmp_path / "two", workers=2, progress_every=0)
+    assert one["pairings"][0]["margin"] == two["pairings"][0]["margin"]
+    assert one["pairings"][0]["games"] == two["pairings"][0]["games"]

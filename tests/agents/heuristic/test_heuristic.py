@@ -1,18 +1,19 @@
 """The heuristic bot: legal play under every rule switch, no reading of hidden cards, its
 club-player habits on preset deals, and its edge over random play in duplicate (same deal, teams
-swapped)."""
+swapped), in the partnership game and, through the arena, in the others."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from agents.arena import ArenaConfig, run_arena
 from agents.base import RandomAgent, decide
 from agents.heuristic import HeuristicAgent
 from pinochle_env import Game, Rules
 from pinochle_env.cards import SUIT_OF, parse_cards
 from pinochle_env.games.partnership.game import Phase
-from tests.helpers import BOT_RULES, check_same_decisions, play_hand
+from tests.helpers import BOT_RULES, OTHER_GAMES, check_same_decisions, play_hand
 
 # --------------------------------------------------------------------------------------------
 # Legality
@@ -151,3 +152,10 @@ def duplicate_margin(make_a, make_b, pairs: int, rules: Rules | None = None) -> 
 def test_heuristic_beats_random_in_duplicate():
     margin = duplicate_margin(HeuristicAgent, RandomAgent, pairs=100)
     assert margin > 150, margin
+
+
+@pytest.mark.parametrize("variant", OTHER_GAMES)
+def test_heuristic_beats_random(variant, tmp_path):
+    config = ArenaConfig(("heuristic", "random"), rules=Rules(variant=variant), deals=40, seed=11)
+    margin = run_arena(config, tmp_path, workers=1, progress_every=0)["pairings"][0]["margin"]
+    assert margin["low"] > 0, margin

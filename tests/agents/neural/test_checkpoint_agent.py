@@ -1,15 +1,19 @@
 """The checkpoint agent (``agents.neural.agent``) with the bundled policies: warnings for rule switches
-a policy never trained under, the policy trained on sampled rule sets, and the probabilities it plays
-by."""
+a policy never trained under, the policy trained on sampled rule sets, the probabilities it plays
+by, and a policy per game (``checkpoint:bundled`` plays each game with the policy trained for it; a
+policy of another game is refused before any deal)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from agents.base import decide, legal_mask
+from agents.base import check_plays, decide, legal_mask
+from agents.neural.agent import BUNDLED_FILES
+from agents.neural.checkpoints import CheckpointError
 from agents.registry import load_agent
 from pinochle_env import Game, Rules
+from pinochle_env.games.kit import new_game
 
 
 def test_checkpoint_warns_of_rule_switches_it_never_trained_under():
@@ -71,3 +75,38 @@ def test_checkpoint_probabilities_cover_the_legal_actions_and_match_its_play():
     view, mask = game.view(game.to_act), legal_mask(game)
     expected = np.random.default_rng(5).choice(len(mask), p=sampler.probabilities(view, mask))
     assert sampler.act(view, mask) == expected
+
+
+# --------------------------------------------------------------------------------------------
+# A policy per game
+
+
+@pytest.mark.parametrize("variant", ["partnership", "cutthroat", "two_hand"])
+def test_bundled_agent_plays_each_game_with_the_policy_trained_for_it(variant):
+    """``checkpoint:bundled`` is one agent per variant: one instance plays a whole hand of the game it
+    is given, legally (the driver checks each action), with the policy whose metadata names that game,
+    and turns to another game's policy when the next game differs."""
+    agent = load_agent("checkpoint:bundled", seed=0)
+    for rules in (Rules(variant=variant), Rules()):
+        check_plays(agent, rules)
+        assert agent.meta["rules"]["variant"] == rules.variant
+        assert agent.path.name == {"partnership": "pinochle_ppo.pt"}.get(
+            rules.variant, f"pinochle_ppo_{rules.variant}.pt"
+        )
+        game = new_game(rules, np.random.default_rng(0))
+        while not game.hand_over:
+            game.apply(decide(agent, game))
+
+
+def test_checkpoint_agents_refuse_a_variant_up_front():
+    """``check_plays`` refuses a checkpoint trained for another game before any deal, as for pimc:
+    a run's policy, and the bundled agents that exist for the partnership game only."""
+    run_policy = load_agent(f"checkpoint:{BUNDLED_FILES['bundled']['partnership']}", seed=0)
+    check_plays(run_policy, Rules())
+    for variant in ("cutthroat", "two_hand"):
+        with pytest.raises(CheckpointError, match="plays the partnership game"):
+            check_plays(run_policy, Rules(variant=variant))
+        with pytest.raises(ValueError, match="bundled-any-rules plays the partnership game only"):
+            check_plays(load_agent("checkpoint:bundled-any-rules", seed=0), Rules(variant=variant))
+    with pytest.raises(CheckpointError, match="observation_size"):
+        check_plays(load_agent("checkpoint:bundled", seed=0), Rules(max_bid=500))
