@@ -30,6 +30,13 @@ DATA = ROOT / "tests" / "data"
 OTHER_GAMES = tuple(name for name in GAMES if name != "partnership")
 #: The seats of each game.
 SEATS_OF = {name: len(game.teams) for name, game in GAMES.items()}
+#: The deal of the rules' hand-record example (docs/rules.md; dealer 3).
+S8_DEAL = [
+    ["KS", "QS", "TH", "JH", "9H", "9H", "TD", "JD", "TC", "QC", "9C", "9C"],
+    ["QS", "JS", "9S", "9S", "KH", "JH", "QD", "QD", "JD", "AC", "AC", "QC"],
+    ["AS", "TS", "KS", "AH", "TH", "QH", "TD", "KD", "KD", "9D", "KC", "JC"],
+    ["AS", "TS", "JS", "AH", "KH", "QH", "AD", "AD", "9D", "TC", "KC", "JC"],
+]
 
 
 # ---------------------------------------------------------------------------------------------- bots' hands
@@ -63,6 +70,18 @@ def play_hand(game: Game, agents: list) -> list[int]:
         action = decide(agents[game.to_act], game)
         game.apply(action)
         actions.append(action)
+    return actions
+
+
+def play_random(game, rng: np.random.Generator, stop=None, check=None) -> list[int]:
+    """Random legal actions (``rng.choice`` of the legal ones) until the hand ends, or ``stop(game)``,
+    calling ``check(game)`` before each; the actions taken. Any game's engine."""
+    actions = []
+    while not game.hand_over and not (stop is not None and stop(game)):
+        if check is not None:
+            check(game)
+        actions.append(int(rng.choice(game.legal_actions())))
+        game.apply(actions[-1])
     return actions
 
 

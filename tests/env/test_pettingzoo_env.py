@@ -16,7 +16,7 @@ import pinochle_env
 from pinochle_env import IllegalActionError, Rules
 from pinochle_env.cards import cards_from_counts, format_cards
 from pinochle_env.games.kit import margins
-from tests.helpers import OTHER_GAMES, SEATS_OF
+from tests.helpers import OTHER_GAMES, S8_DEAL, SEATS_OF, play_random
 
 # PettingZoo's checkers warn about every dict observation (as for its own masked classic games)
 # and api_test passes an arbitrary reset option, which the env answers with a warning.
@@ -28,13 +28,6 @@ pytestmark = [
 ]
 
 AGENTS = [f"player_{seat}" for seat in range(4)]
-# The deal of the rules' hand-record example (dealer 3).
-S8_DEAL = [
-    ["KS", "QS", "TH", "JH", "9H", "9H", "TD", "JD", "TC", "QC", "9C", "9C"],
-    ["QS", "JS", "9S", "9S", "KH", "JH", "QD", "QD", "JD", "AC", "AC", "QC"],
-    ["AS", "TS", "KS", "AH", "TH", "QH", "TD", "KD", "KD", "9D", "KC", "JC"],
-    ["AS", "TS", "JS", "AH", "KH", "QH", "AD", "AD", "9D", "TC", "KC", "JC"],
-]
 #: Keys the hand-record format documents (extra keys are allowed).
 RECORD_KEYS = (
     "variant", "options", "dealer", "deal", "auction", "declarer", "bid", "trump", "passed_to_declarer",
@@ -646,15 +639,6 @@ def test_render_without_mode_returns_none():
 # ---------------------------------------------------------------------------------------------- copies
 
 
-def play_out(game, rng):
-    actions = []
-    while not game.hand_over:
-        action = int(rng.choice(game.legal_actions()))
-        game.apply(action)
-        actions.append(action)
-    return actions
-
-
 @pytest.mark.parametrize("how", ["pickle", "deepcopy", "clone"])
 def test_game_copies_keep_full_state(how):
     e = pinochle_env.env(pass_mode="simultaneous")
@@ -673,8 +657,8 @@ def test_game_copies_keep_full_state(how):
     assert copied.legal_actions() == game.legal_actions()
     for g in (copied, game):
         assert [v.__dict__ for v in (g.view(s) for s in range(4))] == [game.view(s).__dict__ for s in range(4)]
-    a1 = play_out(game, np.random.default_rng(99))
-    a2 = play_out(copied, np.random.default_rng(99))
+    a1 = play_random(game, np.random.default_rng(99))
+    a2 = play_random(copied, np.random.default_rng(99))
     assert a1 == a2
     assert game.record() == copied.record()
     # the generator is copied too: the next deals are the same
@@ -689,7 +673,7 @@ def test_clone_is_independent():
     game = e.unwrapped.game
     clone = game.clone()
     events, hands, auction = list(game.events), [list(h) for h in game.hands], list(game.auction)
-    play_out(clone, np.random.default_rng(1))
+    play_random(clone, np.random.default_rng(1))
     assert clone.hand_over
     assert game.events == events and game.hands == hands and game.auction == auction
     assert not game.hand_over

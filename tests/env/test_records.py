@@ -20,7 +20,7 @@ from pinochle_env.games.partnership.game import Game, Phase
 from pinochle_env.games.partnership.replay import RECORD_KEYS
 from pinochle_env.records import replay, to_arrays
 from pinochle_env.rules.switches import PRESETS, SWITCH_NAMES, Rules
-from tests.helpers import OTHER_GAMES, ROOT
+from tests.helpers import OTHER_GAMES, ROOT, S8_DEAL
 
 #: The hand-record example of the rules (section "Hand record"), with every switch at its default.
 SPEC_EXAMPLE = {
@@ -43,12 +43,7 @@ SPEC_EXAMPLE = {
         "target_score": 1500,
     },
     "dealer": 3,
-    "deal": [
-        ["KS", "QS", "TH", "JH", "9H", "9H", "TD", "JD", "TC", "QC", "9C", "9C"],
-        ["QS", "JS", "9S", "9S", "KH", "JH", "QD", "QD", "JD", "AC", "AC", "QC"],
-        ["AS", "TS", "KS", "AH", "TH", "QH", "TD", "KD", "KD", "9D", "KC", "JC"],
-        ["AS", "TS", "JS", "AH", "KH", "QH", "AD", "AD", "9D", "TC", "KC", "JC"],
-    ],
+    "deal": S8_DEAL,
     "auction": [[0, 250], [1, 270], [2, "pass"], [3, "help"], [0, "pass"]],
     "declarer": 1,
     "bid": 270,

@@ -30,6 +30,7 @@ from pinochle_env.games.cutthroat.game import NUM_SEATS, NUM_TRICKS, CutthroatGa
 from pinochle_env.games.cutthroat.replay import RECORD_KEYS, decisions, replay
 from pinochle_env.games.kit import margins
 from pinochle_env.rules.switches import Rules
+from tests.helpers import play_random
 
 CUTTHROAT = Rules(variant="cutthroat")
 DECK = [card_to_str(c) for c in range(NUM_TYPES) for _ in range(COPIES)]
@@ -400,7 +401,7 @@ def test_declarer_among_the_crossers_wins_and_the_game_ends():
     game.totals = [0, 0, 5000]  # player 2 is far over the target already
     for action in game.legal_actions()[:3]:
         game.apply(action)
-    play_out(game, np.random.default_rng(1))
+    play_random(game, np.random.default_rng(1))
     assert game.made and game.totals[1] >= 1700
     assert game.winner == 1 and game.game_over
     with pytest.raises(RuntimeError, match="game is over"):
@@ -411,7 +412,7 @@ def test_buried_counters_count_for_the_declarer():
     deal = fill_deal({1: "AS AS TS KS QS JS 9H 9H JH JH TD TD 9D 9D JC"}, "JC 9C 9C")
     for counting, buried_points in (("counters", 20), ("classic", 21)):
         game = to_play(deal, "S", "AS TD 9H", CUTTHROAT.replace(counting=counting))
-        play_out(game, np.random.default_rng(2))
+        play_random(game, np.random.default_rng(2))
         record = game.record()
         assert record["buried_points"] == buried_points
         values = COUNTING_VALUES[counting]
@@ -456,14 +457,6 @@ def test_construction_refuses_bad_input():
 # Random playouts
 
 
-def play_out(game: CutthroatGame, rng: np.random.Generator, check=None) -> None:
-    """Play random legal actions to the end of the hand, calling ``check(game)`` before each."""
-    while not game.hand_over:
-        if check is not None:
-            check(game)
-        game.apply(int(rng.choice(game.legal_actions())))
-
-
 def check_invariants(game: CutthroatGame) -> None:
     """Cards are conserved and the seat to act has a legal action."""
     assert game.legal_actions() and 0 <= game.to_act < NUM_SEATS
@@ -485,7 +478,7 @@ def random_hands(count: int):
     for index in range(count):
         rules = RULE_SETS[index % len(RULE_SETS)]
         game = CutthroatGame(rules, np.random.default_rng(index))
-        play_out(game, rng, check_invariants)
+        play_random(game, rng, check=check_invariants)
         yield game, game.record()
 
 
@@ -558,11 +551,11 @@ def test_clone_and_pickle_are_independent():
     game = mid_play_game()
     before = pickle.dumps(game)
     copy = game.clone()
-    play_out(copy, np.random.default_rng(3))
+    play_random(copy, np.random.default_rng(3))
     assert pickle.dumps(game) == before
     restored = pickle.loads(before)
-    play_out(game, np.random.default_rng(4))
-    play_out(restored, np.random.default_rng(4))
+    play_random(game, np.random.default_rng(4))
+    play_random(restored, np.random.default_rng(4))
     assert restored.record() == game.record()
 
 

@@ -21,10 +21,10 @@ import numpy as np
 import pytest
 
 from pinochle_env.actions import ActionLayout
-from pinochle_env.engine import IllegalActionError
 from pinochle_env.games.partnership.encoding import GameEncoder, PartnershipSpec, encode_state
 from pinochle_env.games.partnership.game import Event, Game, Phase
 from pinochle_env.rules.switches import Rules
+from tests.helpers import replay_actions
 
 CONFIGS = {
     "sequential": Rules(),
@@ -80,17 +80,6 @@ def private_facts(game: Game, seat: int) -> tuple:
 def observations(game: Game, spec: PartnershipSpec, encoder: GameEncoder | None = None) -> list[np.ndarray]:
     encoder = encoder or GameEncoder(spec)
     return [encoder.observation(game, seat) for seat in range(4)]
-
-
-def replay(rules: Rules, dealer: int, deal: list[list[int]], actions: list[int]) -> Game | None:
-    """The game after ``actions`` on ``deal``, or None if one of them is illegal there."""
-    game = Game(rules, np.random.default_rng(0), dealer=dealer, deal=deal)
-    try:
-        for action in actions:
-            game.apply(action)
-    except IllegalActionError:
-        return None
-    return game
 
 
 class Playout:
@@ -193,7 +182,7 @@ def check_information_sets(rules: Rules, playouts: int, seed: int = 7) -> tuple[
                 if made is None:
                     continue
                 deal, actions = made
-                alt = replay(rules, playout.dealer, deal, actions)
+                alt = replay_actions(rules, playout.dealer, deal, actions)
                 stats["generated"] += 1
                 if alt is None:
                     stats["illegal"] += 1

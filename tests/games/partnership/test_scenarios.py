@@ -24,14 +24,8 @@ from pinochle_env.cards import (
 from pinochle_env.engine import IllegalActionError
 from pinochle_env.games.partnership.game import Game, Phase
 from pinochle_env.rules.switches import Rules
+from tests.helpers import S8_DEAL
 
-# The deal of the spec's hand-record example (dealer 3).
-S8_DEAL = [
-    ["KS", "QS", "TH", "JH", "9H", "9H", "TD", "JD", "TC", "QC", "9C", "9C"],
-    ["QS", "JS", "9S", "9S", "KH", "JH", "QD", "QD", "JD", "AC", "AC", "QC"],
-    ["AS", "TS", "KS", "AH", "TH", "QH", "TD", "KD", "KD", "9D", "KC", "JC"],
-    ["AS", "TS", "JS", "AH", "KH", "QH", "AD", "AD", "9D", "TC", "KC", "JC"],
-]
 ALL_CARDS = [c for c in range(NUM_TYPES) for _ in range(COPIES)]
 
 #: Rule switches and their values as the rules spec spells them (default first).

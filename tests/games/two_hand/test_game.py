@@ -31,6 +31,7 @@ from pinochle_env.games.two_hand.game import Phase, TwoHandGame, game_winner
 from pinochle_env.games.two_hand.replay import decisions, replay
 from pinochle_env.rules import trick_points
 from pinochle_env.rules.switches import Rules
+from tests.helpers import play_random
 
 RULES = Rules(variant="two_hand")
 SPEC = TwoHandSpec(RULES)
@@ -189,7 +190,7 @@ def test_dix_exchange_and_show():
     assert game.phase == Phase.PLAY1
     assert [entry["meld"] for entry in game.melds[0]] == ["dix exchange", "dix show"]
     assert game.melds[0][0]["took"] == "AH"
-    play_out(game, np.random.default_rng(1), lambda g: g.phase == Phase.PLAY2)
+    play_random(game, np.random.default_rng(1), lambda g: g.phase == Phase.PLAY2)
     winner = game.tricks[11][2]
     assert game.draws[-1][1] == (1 - winner, card_from_str("9H"))  # the loser of trick 12 takes it
     assert game.view(winner).known[1 - winner][card_from_str("9H")] >= 1  # in view of the winner
@@ -204,7 +205,7 @@ def test_turned_up_dix_scores_the_dealer():
     act(game, "9C", "9S")
     assert legal_names(game) == {"dix show", "no meld"}  # nothing to exchange for: the turn-up is the dix
     act(game, "no meld")
-    play_out(game, np.random.default_rng(2))
+    play_random(game, np.random.default_rng(2))
     assert game.record()["turn_up_dix"] is True and game.record()["meld"][1] >= 10
 
 
@@ -215,7 +216,7 @@ def test_turned_up_dix_scores_the_dealer():
 def test_winner_draws_first_and_the_loser_takes_the_turn_up():
     game = TwoHandGame(RULES, np.random.default_rng(5))
     stock, turn_up = list(game.stock), game.turn_up_dealt
-    play_out(game, np.random.default_rng(6), lambda g: g.phase == Phase.PLAY2)
+    play_random(game, np.random.default_rng(6), lambda g: g.phase == Phase.PLAY2)
     taken = turn_up
     for trick, ((winner, first), (loser, second)) in enumerate(game.draws):
         assert winner == game.tricks[trick][2] and loser == 1 - winner
@@ -249,7 +250,7 @@ def test_phase_one_equal_cards_go_to_the_leader_and_any_card_may_follow():
 def phase_two_position(trick: str, hand: str) -> TwoHandGame:
     """A phase-2 position with trump hearts: the follower (seat 1) holds ``hand`` and ``trick`` is led."""
     game = TwoHandGame(RULES, np.random.default_rng(3))
-    play_out(game, np.random.default_rng(4), lambda g: g.phase == Phase.PLAY2)
+    play_random(game, np.random.default_rng(4), lambda g: g.phase == Phase.PLAY2)
     game.trump = HEARTS
     game.concealed[1] = counts_from_cards(parse_cards(hand.split()))
     game.trick, game.trick_leader, game.to_act = parse_cards(trick.split()), 0, 1
@@ -274,7 +275,7 @@ def test_phase_two_legality(trick, hand, legal):
 
 def test_last_trick_scores_ten():
     game = TwoHandGame(RULES, np.random.default_rng(8))
-    play_out(game, np.random.default_rng(9))
+    play_random(game, np.random.default_rng(9))
     values = COUNTING_VALUES["counters"]
     cards_only = [0, 0]
     for _, cards, winner in game.tricks:
@@ -305,7 +306,7 @@ def test_game_winner(totals, winner):
 
 def test_hand_score_totals_and_game_end():
     game = TwoHandGame(RULES, np.random.default_rng(10), dealer=0, totals=[995, 995])
-    play_out(game, np.random.default_rng(11))
+    play_random(game, np.random.default_rng(11))
     assert game.score == [game.meld_points[s] + game.trick_points[s] for s in (0, 1)]
     assert game.totals == [995 + game.score[0], 995 + game.score[1]]
     assert margins(game.score, game.rules.teams) == [game.score[0] - game.score[1], game.score[1] - game.score[0]]
@@ -316,27 +317,19 @@ def test_hand_score_totals_and_game_end():
     fresh = TwoHandGame(RULES, np.random.default_rng(10), dealer=0)
     with pytest.raises(RuntimeError, match="before the hand is over"):
         fresh.next_hand()
-    play_out(fresh, np.random.default_rng(11))
+    play_random(fresh, np.random.default_rng(11))
     fresh.next_hand()
     assert fresh.dealer == 1 and fresh.hand_number == 1 and fresh.to_act == 0
 
 
 def test_target_score_switch():
     game = TwoHandGame(Rules(variant="two_hand", target_score=100), np.random.default_rng(12))
-    play_out(game, np.random.default_rng(13))
+    play_random(game, np.random.default_rng(13))
     assert game.winner is not None or game.totals[0] == game.totals[1]
 
 
 # ------------------------------------------------------------------------------------------------
 # Seeded random playouts
-
-
-def play_out(game: TwoHandGame, rng: np.random.Generator, stop=lambda g: False, check=None) -> None:
-    """Random legal actions until the hand ends (or ``stop(game)``), calling ``check(game)`` before each."""
-    while not game.hand_over and not stop(game):
-        if check is not None:
-            check(game)
-        game.apply(int(rng.choice(game.legal_actions())))
 
 
 def check_cards(game: TwoHandGame) -> None:
@@ -381,7 +374,7 @@ def test_random_playouts():
             game.next_hand()
             assert game.dealer == 1 - dealer and game.to_act == 1 - game.dealer
         totals = list(game.totals)
-        play_out(game, rng, check=check_cards)
+        play_random(game, rng, check=check_cards)
         record = game.record()
         check_record(record)
         assert game.totals == [totals[s] + game.score[s] for s in (0, 1)]
@@ -395,7 +388,7 @@ def test_random_playouts():
 
 def finished(seed: int) -> TwoHandGame:
     game = TwoHandGame(RULES, np.random.default_rng(seed))
-    play_out(game, np.random.default_rng(seed + 1000))
+    play_random(game, np.random.default_rng(seed + 1000))
     return game
 
 
@@ -425,22 +418,22 @@ def test_replay_refuses_other_variants_and_edited_records():
 
 def test_clone_and_pickle_are_independent():
     game = TwoHandGame(RULES, np.random.default_rng(20))
-    play_out(game, np.random.default_rng(21), lambda g: len(g.tricks) == 5)
+    play_random(game, np.random.default_rng(21), lambda g: len(g.tricks) == 5)
     snapshot = pickle.dumps(game)
     for copy_ in (game.clone(), pickle.loads(snapshot)):
-        play_out(copy_, np.random.default_rng(22))
+        play_random(copy_, np.random.default_rng(22))
         assert copy_.hand_over
     assert pickle.dumps(game) == snapshot
     a, b = game.clone(), pickle.loads(snapshot)
-    play_out(a, np.random.default_rng(23))
-    play_out(b, np.random.default_rng(23))
+    play_random(a, np.random.default_rng(23))
+    play_random(b, np.random.default_rng(23))
     assert a.record() == b.record()
 
 
 @pytest.mark.parametrize("action", [-1, LAYOUT.size, 999, "3", True, 2.5, None])
 def test_bad_actions_raise_and_change_nothing(action):
     game = TwoHandGame(RULES, np.random.default_rng(30))
-    play_out(game, np.random.default_rng(31), lambda g: len(g.tricks) == 3)
+    play_random(game, np.random.default_rng(31), lambda g: len(g.tricks) == 3)
     snapshot = pickle.dumps(game)
     with pytest.raises(IllegalActionError, match=r"legal actions|must be an integer"):
         game.apply(action)
@@ -457,7 +450,7 @@ def test_illegal_actions_raise_in_every_phase():
         with pytest.raises(IllegalActionError):
             act(game, name)
     assert pickle.dumps(game) == snapshot
-    play_out(game, np.random.default_rng(0))
+    play_random(game, np.random.default_rng(0))
     with pytest.raises(IllegalActionError, match="hand is over"):
         game.apply(0)
 
@@ -499,7 +492,7 @@ def position(seed: int, tricks: int) -> TwoHandGame:
     """A random hand stopped at the lead after ``tricks`` tricks."""
     game = TwoHandGame(RULES, np.random.default_rng(seed))
     at_lead = (Phase.PLAY1, Phase.PLAY2)
-    play_out(game, np.random.default_rng(seed + 1), lambda g: len(g.tricks) == tricks and g.phase in at_lead)
+    play_random(game, np.random.default_rng(seed + 1), lambda g: len(g.tricks) == tricks and g.phase in at_lead)
     return game
 
 
