@@ -6,6 +6,8 @@
   ``pytestmark = pytest.mark.usefixtures("search_kernel")``, so that the first compilation of a
   fresh checkout (a minute or more) shows in that fixture's setup, not in whichever test called the
   kernel first.
+- ``bundled_agent``: ``checkpoint:bundled``, greedy, loaded once per run and shared by the tests
+  that play or question it.
 """
 
 from __future__ import annotations
@@ -20,3 +22,14 @@ def search_kernel() -> None:
     from agents.search.kernel import compile_search_kernel
 
     compile_search_kernel()
+
+
+@pytest.fixture(scope="session")
+def bundled_agent():
+    """The bundled agent, ``load_agent("checkpoint:bundled", seed=0)``: greedy, so its seed never
+    matters, and it turns to the policy of whatever game it is asked about (every ``act``,
+    ``probabilities`` and ``check_rules`` picks the game's policy first), so tests can share it.
+    A test that needs ``sample=true`` or another seed loads its own."""
+    from agents.registry import load_agent
+
+    return load_agent("checkpoint:bundled", seed=0)

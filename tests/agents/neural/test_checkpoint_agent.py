@@ -16,14 +16,14 @@ from pinochle_env import Game, Rules
 from pinochle_env.games.kit import new_game
 
 
-def test_checkpoint_warns_of_rule_switches_it_never_trained_under():
+def test_checkpoint_warns_of_rule_switches_it_never_trained_under(bundled_agent):
     """The bundled agent trained on the default rules: other switches warn (naming them), the
     default rules and a game-level switch do not, and a policy trained on sampled rule sets never does."""
     import warnings
 
     from agents.neural.agent import UntrainedRulesWarning, untrained_switches
 
-    agent = load_agent("checkpoint:bundled", seed=0)
+    agent = bundled_agent
     with pytest.warns(UntrainedRulesWarning, match=r"never played bid_raises='any', throw_in='always'"):
         agent.check_rules(Rules(throw_in="always", bid_raises="any"))
     with warnings.catch_warnings():
@@ -54,10 +54,10 @@ def test_bundled_any_rules_agent_plays_drawn_rule_sets_without_a_warning():
             game.apply(decide(agent, game))
 
 
-def test_checkpoint_probabilities_cover_the_legal_actions_and_match_its_play():
+def test_checkpoint_probabilities_cover_the_legal_actions_and_match_its_play(bundled_agent):
     """``NeuralAgent.probabilities``: zero off the mask, summing to one, greedy play takes the most
     probable action, and sampling draws from exactly these probabilities."""
-    greedy = load_agent("checkpoint:bundled", seed=0)
+    greedy = bundled_agent
     game = Game(Rules(), np.random.default_rng(3))
     seen_phases = set()
     while not game.hand_over:
@@ -82,11 +82,11 @@ def test_checkpoint_probabilities_cover_the_legal_actions_and_match_its_play():
 
 
 @pytest.mark.parametrize("variant", ["partnership", "cutthroat", "two_hand"])
-def test_bundled_agent_plays_each_game_with_the_policy_trained_for_it(variant):
+def test_bundled_agent_plays_each_game_with_the_policy_trained_for_it(variant, bundled_agent):
     """``checkpoint:bundled`` is one agent per variant: one instance plays a whole hand of the game it
     is given, legally (the driver checks each action), with the policy whose metadata names that game,
     and turns to another game's policy when the next game differs."""
-    agent = load_agent("checkpoint:bundled", seed=0)
+    agent = bundled_agent
     for rules in (Rules(variant=variant), Rules()):
         check_plays(agent, rules)
         assert agent.meta["rules"]["variant"] == rules.variant
@@ -98,7 +98,7 @@ def test_bundled_agent_plays_each_game_with_the_policy_trained_for_it(variant):
             game.apply(decide(agent, game))
 
 
-def test_checkpoint_agents_refuse_a_variant_up_front():
+def test_checkpoint_agents_refuse_a_variant_up_front(bundled_agent):
     """``check_plays`` refuses a checkpoint trained for another game before any deal, as for pimc:
     a run's policy, and the bundled agents that exist for the partnership game only."""
     run_policy = load_agent(f"checkpoint:{BUNDLED_FILES['bundled']['partnership']}", seed=0)
@@ -109,4 +109,4 @@ def test_checkpoint_agents_refuse_a_variant_up_front():
         with pytest.raises(ValueError, match="bundled-any-rules plays the partnership game only"):
             check_plays(load_agent("checkpoint:bundled-any-rules", seed=0), Rules(variant=variant))
     with pytest.raises(CheckpointError, match="observation_size"):
-        check_plays(load_agent("checkpoint:bundled", seed=0), Rules(max_bid=500))
+        check_plays(bundled_agent, Rules(max_bid=500))
