@@ -1,6 +1,6 @@
 """Write the ``pimc`` bot's decisions on seeded positions, for the tests that keep them from changing.
 
-Two files are written by this script, each replayed by ``tests/test_pimc.py``:
+Two files are written by this script, each replayed by ``tests/agents/search/test_pimc.py``:
 
 - ``pimc_heuristic_golden.json``: the original ``pimc`` bot (before the search kernel), written at
   commit 9cb0729 with the spec ``pimc:samples=16,budget=60`` (its default sample count, with a

@@ -1,0 +1,35 @@
+"""Fixtures shared by the whole suite; the plain helpers and constants are in ``helpers.py``
+(``from tests.helpers import ...``).
+
+- ``search_kernel``: the compiled search kernel, compiled (or loaded from numba's cache) once per
+  run. A module that calls the kernel asks for it with
+  ``pytestmark = pytest.mark.usefixtures("search_kernel")``, so that the first compilation of a
+  fresh checkout (a minute or more) shows in that fixture's setup, not in whichever test called the
+  kernel first.
+- ``bundled_agent``: ``checkpoint:bundled``, greedy, loaded once per run and shared by the tests
+  that play or question it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def search_kernel() -> None:
+    """Every entry point of the game's kernel and the search wing's, compiled or loaded from numba's
+    cache (:func:`agents.search.kernel.compile_search_kernel`)."""
+    from agents.search.kernel import compile_search_kernel
+
+    compile_search_kernel()
+
+
+@pytest.fixture(scope="session")
+def bundled_agent():
+    """The bundled agent, ``load_agent("checkpoint:bundled", seed=0)``: greedy, so its seed never
+    matters, and it turns to the policy of whatever game it is asked about (every ``act``,
+    ``probabilities`` and ``check_rules`` picks the game's policy first), so tests can share it.
+    A test that needs ``sample=true`` or another seed loads its own."""
+    from agents.registry import load_agent
+
+    return load_agent("checkpoint:bundled", seed=0)

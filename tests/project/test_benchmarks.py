@@ -1,0 +1,56 @@
+"""The benchmark scripts' own logic (their figures are measured by hand, not here): the rule sets
+the ladder's ``--rule-sets`` plays, and that the mode runs end to end."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from pinochle_env.rules.switches import PRESETS, Rules, random_rules
+from tests.helpers import ROOT
+
+BENCHMARKS = ROOT / "benchmarks"
+
+
+def _bot_ladder():
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import bot_ladder
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    return bot_ladder
+
+
+def test_rule_sets_are_the_presets_then_ten_drawn_from_seed_2026():
+    bot_ladder = _bot_ladder()
+    sets = bot_ladder.rule_sets()
+    assert [label for label, _ in sets[: len(PRESETS)]] == list(PRESETS)
+    rng = np.random.default_rng(2026)
+    assert [rules for _, rules in sets[len(PRESETS) :]] == [random_rules(rng) for _ in range(10)]
+    assert len({rules for _, rules in sets}) == len(sets)  # 13 different rule sets
+    assert bot_ladder.changed_switches(Rules().to_dict()) == {}
+    assert bot_ladder.changed_switches(PRESETS["casual"].to_dict()) == {"head_rule": "none", "must_overtrump": False}
+
+
+def test_rule_sets_mode_plays_every_rule_set_and_refuses_a_rule(tmp_path: Path):
+    command = [sys.executable, str(BENCHMARKS / "bot_ladder.py"), "--rule-sets", "--dry-run", "--workers", "1"]
+    result = subprocess.run(
+        [*command, "--rung", "random", "random", "1", "--out", str(tmp_path)], capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert all(f"({label})" in result.stdout for label, _ in _bot_ladder().rule_sets())
+    refused = subprocess.run([*command, "--rule", "head_rule=none"], capture_output=True, text=True)
+    assert refused.returncode == 2 and "no --rule" in refused.stderr
+
+
+def test_own_rungs_or_rules_need_a_figures_name_so_the_modes_figures_stay(tmp_path: Path):
+    """--rung or --rule without --figures (or --dry-run, --quick) is refused before anything plays,
+    instead of overwriting benchmarks/results/bot_ladder.json or rule_sets.json with another pairing."""
+    ladder = [sys.executable, str(BENCHMARKS / "bot_ladder.py"), "--workers", "1", "--out", str(tmp_path)]
+    for extra in (["--rule-sets", "--rung", "random", "random", "1"], ["--rule", "variant=cutthroat"]):
+        refused = subprocess.run([*ladder, *extra], capture_output=True, text=True)
+        assert refused.returncode == 2 and "--figures NAME" in refused.stderr, refused.stderr
+    assert not any(tmp_path.iterdir())  # refused before the first rung
