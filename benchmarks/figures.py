@@ -5,7 +5,7 @@ Every benchmark that the documentation quotes writes its results with :func:`rec
 measured on (with a flag when the working tree held uncommitted changes), the date and the machine.
 The figure tables of README.md and of the pages under docs/ (``docs/benchmarks.md`` holds most)
 sit between ``<!-- figures:<name> -->`` and ``<!-- /figures:<name> -->`` markers and are made from
-those files by the renderers here; ``tests/test_docs.py`` checks that every marked block of every
+those files by the renderers here; ``tests/project/test_docs.py`` checks that every marked block of every
 page is exactly what its files give, so a quoted figure cannot drift from its measurement.
 
 ``python benchmarks/figures.py`` rewrites the marked blocks of every page from the files (after a

@@ -1,7 +1,7 @@
 """Kernel sweep: the exact solver against plain minimax under every combination of the switches
 that decide trick play and its value, in every game.
 
-The test suite checks the solver on nine rule sets (``tests/test_kernel.py``); this sweep checks
+The test suite checks the solver on nine rule sets (``tests/kernel/test_solver.py``); this sweep checks
 every combination of ``head_rule`` x ``must_overtrump`` x ``counting`` x ``save_meld`` x
 ``save_meld_applies_to`` that a game accepts (a switch that means nothing in a game is refused
 there, and that combination is skipped). For each, ``--positions`` random end positions with 1 to

@@ -20,7 +20,16 @@ from pathlib import Path
 
 from pinochle_env.records import decisions, read_jsonl
 from pinochle_web.catalogue import entry_id
-from pinochle_web.demo import CHROMIUM_ARGS, CHROMIUM_INSTALL, background_server, bot_hands, chromium_path, small_arena
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: its tests' web material
+from tests.web.demo import (
+    CHROMIUM_ARGS,
+    CHROMIUM_INSTALL,
+    background_server,
+    bot_hands,
+    chromium_path,
+    small_arena,
+)
 
 VIEWPORT = {"width": 1400, "height": 980}
 

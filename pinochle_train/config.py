@@ -50,7 +50,7 @@ CHUNK_HANDS = 250
 
 # The fields with a fixed set of values. A Literal is written out for the type checker; where the
 # values are another layer's (the arena's backends, the environment's rule presets, the networks'
-# heads), tests/test_train.py checks that the two agree.
+# heads), tests/train/test_trainer.py checks that the two agree.
 Device = Literal["auto", "cpu", "cuda"]
 #: Where rollout workers run: :data:`agents.arena.runtime.BACKENDS`.
 Backend = Literal["local", "ray"]

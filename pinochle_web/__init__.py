@@ -5,7 +5,6 @@ imports the trainer. :mod:`.app` is the Starlette application (pages, assets and
 :mod:`.cli` the ``pinochle-web`` command and :mod:`.settings` what it passes on; :mod:`.tables`
 plays the live tables, :mod:`.present` turns a game into what the page draws, :mod:`.replay`
 replays hand records and asks checkpoints about them, :mod:`.sources` reads records and arena
-results, :mod:`.catalogue` keeps to what the command line named, and :mod:`.demo` makes example
-material and runs a server in the background. The front end (HTML, CSS, JavaScript, cards drawn
+results, and :mod:`.catalogue` keeps to what the command line named. The front end (HTML, CSS, JavaScript, cards drawn
 as SVG) is in ``static/`` and needs no build step.
 """

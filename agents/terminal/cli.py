@@ -83,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--rules-preset",
         metavar="NAME",
-        help=f"a named rule set to start from: {', '.join(PRESETS)} (default: RULES.md's standard rules)",
+        help=f"a named rule set to start from: {', '.join(PRESETS)} (default: the standard rules of docs/rules.md)",
     )
     parser.add_argument(
         "--rule",
@@ -136,7 +136,7 @@ def explain_rule_error(message: str) -> str:
     """A rule error as the command prints it: where it lists the value ``seed``, say what that is."""
     if "'seed'" in message:
         message += (
-            "\n('seed' is what RULES.md calls its standard bidding and throw-in rules, not a random seed; "
+            "\n('seed' is what docs/rules.md calls its standard bidding and throw-in rules, not a random seed; "
             "--seed N seeds the deals)"
         )
     return message

@@ -83,6 +83,28 @@ def test_batch_matches_env_when_auctions_are_passed_out(config, mode):
     assert_matches_env(*config, arrays=arrays, record=record, pass_out=True)
 
 
+def assert_same_decisions(step, envs, t: int) -> None:
+    """Each env's seat to act, phase, observation and mask are the batch's at step ``t``."""
+    for i, e in enumerate(envs):
+        seat, observation, mask = env_decision(e)
+        assert step.seats[i] == seat, (t, i)
+        assert step.phases[i] == e.unwrapped.game.phase, (t, i)
+        np.testing.assert_array_equal(step.observations[i], observation, err_msg=f"step {t} game {i}")
+        np.testing.assert_array_equal(step.action_masks[i], mask, err_msg=f"step {t} game {i}")
+        assert step.observations[i].dtype == observation.dtype and step.action_masks[i].dtype == mask.dtype
+
+
+def assert_same_games(batch, envs, t: int) -> None:
+    """The batch's perfect-information states and engines are each env's at step ``t``."""
+    states = batch.states()
+    for i, e in enumerate(envs):
+        np.testing.assert_array_equal(states[i], e.state())
+        assert vars(batch.games[i]).keys() == vars(e.unwrapped.game).keys()
+        for name, value in vars(e.unwrapped.game).items():
+            if name != "rng":
+                assert getattr(batch.games[i], name) == value, (t, i, name)
+
+
 def assert_matches_env(
     switches: dict, episode: dict, arrays: bool | None, record: bool, pass_out: bool = False
 ) -> None:
@@ -103,21 +125,9 @@ def assert_matches_env(
     flags = {"terminated": 0, "truncated": 0}
     passed_out = 0
     for t in range(260):
-        for i, e in enumerate(envs):
-            seat, observation, mask = env_decision(e)
-            assert step.seats[i] == seat, (t, i)
-            assert step.phases[i] == e.unwrapped.game.phase, (t, i)
-            np.testing.assert_array_equal(step.observations[i], observation, err_msg=f"step {t} game {i}")
-            np.testing.assert_array_equal(step.action_masks[i], mask, err_msg=f"step {t} game {i}")
-            assert step.observations[i].dtype == observation.dtype and step.action_masks[i].dtype == mask.dtype
+        assert_same_decisions(step, envs, t)
         if t % 13 == 0:  # reading the games brings those in trick play up to date: mid-trick too
-            states = batch.states()
-            for i, e in enumerate(envs):
-                np.testing.assert_array_equal(states[i], e.state())
-                assert vars(batch.games[i]).keys() == vars(e.unwrapped.game).keys()
-                for name, value in vars(e.unwrapped.game).items():
-                    if name != "rng":
-                        assert getattr(batch.games[i], name) == value, (t, i, name)
+            assert_same_games(batch, envs, t)
         actions = random_actions(step.action_masks, rng, batch.layout.passing if pass_out else None)
         step = batch.step(actions)
         finished = iter(step.records)

@@ -30,11 +30,11 @@ from pinochle_env.records import decisions, read_jsonl, replay
 from pinochle_env.rules.switches import Rules
 from pinochle_web.app import create_app
 from pinochle_web.catalogue import entry_id
-from pinochle_web.demo import background_server, bot_hands, small_arena
 from pinochle_web.present import table_state
 from pinochle_web.settings import Settings
 from pinochle_web.tables import TableError, Tables, TableSetup
 from tests.helpers import ROOT
+from tests.web.demo import background_server, bot_hands, small_arena
 
 HEURISTICS = {
     "partnership": ["human", "heuristic", "heuristic", "heuristic"],

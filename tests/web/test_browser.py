@@ -22,7 +22,7 @@ import pytest
 
 from pinochle_env.records import decisions, read_jsonl
 from pinochle_web.catalogue import entry_id
-from pinochle_web.demo import CHROMIUM_ARGS, CHROMIUM_INSTALL, background_server, bot_hands, chromium_path, small_arena
+from tests.web.demo import CHROMIUM_ARGS, CHROMIUM_INSTALL, background_server, bot_hands, chromium_path, small_arena
 
 pytestmark = pytest.mark.browser
 

@@ -8,7 +8,7 @@ a heuristic playout of the rest of the hand for all four seats (each seat decidi
 view of the drawn deal). The card with the best average hand-score margin of its team wins.
 The auction, trump, passing and throw-in decisions are the heuristic's. It plays the partnership
 game only, and refuses the others (:meth:`HeuristicPIMC.check_rules`). Everything here is as it
-was before the kernel (commit 9cb0729); ``tests/test_pimc.py`` holds it to that agent's recorded
+was before the kernel (commit 9cb0729); ``tests/agents/search/test_pimc.py`` holds it to that agent's recorded
 decisions.
 """
 

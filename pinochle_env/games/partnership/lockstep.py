@@ -8,7 +8,7 @@ game) and does each of those jobs for all of them at once, in about seventy nump
 step whatever the number of games.
 
 It implements RULES.md section 5 a second time; the batched-versus-env tests compare every
-decision and the engines' whole state under every trick rule switch, and ``tests/test_lockstep.py``
+decision and the engines' whole state under every trick rule switch, and ``tests/games/partnership/test_lockstep.py``
 checks its legality and trick winners against the rule functions situation by situation. The
 observation entries are written through the encoder's own index tables, so both paths put the same
 value in the same place.

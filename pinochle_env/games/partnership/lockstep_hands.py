@@ -23,7 +23,7 @@ It implements RULES.md sections 3 to 6 a second time, so it is checked against t
 - The observation entries are written through the encoder's own index tables, so both paths put
   the same value in the same place. The batched-versus-env tests compare every decision, the
   engines' whole state, the rewards and the records under every rule switch, and
-  ``tests/test_lockstep.py`` the scores under the save-meld switches, which random play seldom tells
+  ``tests/games/partnership/test_lockstep.py`` the scores under the save-meld switches, which random play seldom tells
   apart.
 """
 

@@ -11,7 +11,7 @@ The compact state of trick play (every array indexed by seat, ``S`` seats):
 - ``rules``: int64 (RULES_SIZE,) the switches as integers (see the ``R_`` indices), and
   ``values``: int64 (24,) the trick points of each card type under the counting switch.
 
-:mod:`pinochle_env.rules` stays the reference: ``tests/test_kernel.py`` checks legality, winners,
+:mod:`pinochle_env.rules` stays the reference: ``tests/kernel/test_compiled_rules.py`` checks legality, winners,
 points and meld against it on random positions.
 """
 

@@ -202,29 +202,29 @@ def check_information_sets(rules: Rules, playouts: int, seed: int = 7) -> tuple[
                     if alt.view(s) != point["views"][s]:
                         leaks.append(f"{where}: view {alt.view(s)} != {point['views'][s]}")
                     changed = [q for q in range(4) if q != s and alt_hands[q] != point["hands"][q]]
-                    if not changed:
-                        continue
-                    stats["kept, other hands changed"] += 1
-                    stats[f"changed in {point['phase'].name}"] += 1
-                    if actions != playout.actions[:k]:
-                        stats["kept, passed cards changed"] += 1
-                        if (
-                            rules.pass_mode == "simultaneous"
-                            and point["phase"] == Phase.PASS_BACK
-                            and s == point["declarer"]
-                        ):
-                            stats["declarer passing, partner's passes changed"] += 1
-                    # negative control: each seat holding moved cards sees the change
-                    for q in changed:
-                        if (
-                            not np.array_equal(alt_obs[q], point["observations"][q])
-                            and alt.view(q) != point["views"][q]
-                        ):
-                            stats["negative control"] += 1
-                    # a leaky encoding (the perfect-information state, which appends the other hands) is caught
-                    if not np.array_equal(encode_state(alt, s, alt_obs[s]), point["states"][s]):
-                        stats["leaky state caught"] += 1
+                    if changed:
+                        count_controls(stats, rules, point, s, alt, alt_obs, changed, actions != playout.actions[:k])
     return stats, leaks
+
+
+def count_controls(
+    stats: Counter, rules: Rules, point: dict, s: int, alt: Game, alt_obs: list, changed: list[int], passes: bool
+) -> None:
+    """Count what an alternative deal that seat ``s`` cannot tell apart, with other hands ``changed``
+    (and the passed cards too where ``passes``), shows: each seat holding moved cards sees the change
+    (the negative control), and a leaky encoding (the perfect-information state, which appends the
+    other hands) is caught."""
+    stats["kept, other hands changed"] += 1
+    stats[f"changed in {point['phase'].name}"] += 1
+    if passes:
+        stats["kept, passed cards changed"] += 1
+        if rules.pass_mode == "simultaneous" and point["phase"] == Phase.PASS_BACK and s == point["declarer"]:
+            stats["declarer passing, partner's passes changed"] += 1
+    for q in changed:
+        if not np.array_equal(alt_obs[q], point["observations"][q]) and alt.view(q) != point["views"][q]:
+            stats["negative control"] += 1
+    if not np.array_equal(encode_state(alt, s, alt_obs[s]), point["states"][s]):
+        stats["leaky state caught"] += 1
 
 
 @pytest.mark.parametrize("rules", CONFIGS.values(), ids=CONFIGS.keys())

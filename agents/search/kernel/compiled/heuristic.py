@@ -1,6 +1,6 @@
 """The heuristic bots' decisions, compiled: the search wing's model of how a seat plays (agent knowledge).
 
-Ports of :mod:`agents.heuristic` (the reference: ``tests/test_kernel.py`` checks the card play
+Ports of :mod:`agents.heuristic` (the reference: ``tests/agents/search/test_kernel.py`` checks the card play
 against :class:`agents.heuristic.HeuristicAgent` and the simple play decision for decision) used by
 the play-outs (:mod:`.playouts`) and the deal weighting (:mod:`.inference`).
 

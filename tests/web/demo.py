@@ -1,5 +1,6 @@
-"""Example material for the web app, and a server in the background: what the screenshot script
-(``docs/web_screenshots.py``) and the tests use, and what a script or notebook can use too.
+"""Example material for the web app, and a server in the background: what the web tests and the
+screenshot script (``docs/web_screenshots.py``) use. It lives with the tests, outside the installed
+package: it starts servers and browsers, which no user of ``pinochle_web`` needs.
 
 - :func:`bot_hands` writes hand records of bots playing each game (with their specs as the web
   table writes them), :func:`small_arena` runs a short duplicate arena into an output folder;
