@@ -83,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--rules-preset",
         metavar="NAME",
-        help=f"a named rule set to start from: {', '.join(PRESETS)} (default: the standard rules of docs/rules.md)",
+        help=f"a named rule set to start from: {', '.join(PRESETS)} (default: docs/rules.md's standard rules)",
     )
     parser.add_argument(
         "--rule",

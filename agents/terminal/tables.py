@@ -300,14 +300,14 @@ class Table(Generic[ViewT]):
         return ["rules:", *(f"  {rule_words(name, getattr(self.rules, name))}" for name in names)]
 
     def rules_note(self) -> str:
-        """The welcome's word on the rules: the switches away from the standard rules of docs/rules.md."""
+        """The welcome's word on the rules: the switches away from docs/rules.md's standard rules."""
         standard = Rules(variant=self.rules.variant)
         changed = [
             f"{name}={spell(getattr(self.rules, name), quoted=False)}"
             for name in VARIANT_SWITCHES[self.rules.variant]
             if getattr(self.rules, name) != getattr(standard, name)
         ]
-        return "the standard rules of docs/rules.md" + (f" except {', '.join(changed)}" if changed else "")
+        return "docs/rules.md's standard rules" + (f" except {', '.join(changed)}" if changed else "")
 
 
 class AuctionTable(Table[AuctionViewT]):
@@ -422,7 +422,7 @@ class AuctionTable(Table[AuctionViewT]):
             return f"no bid is possible any more (the highest bid is {layout.max_bid})"
         if self.rules.bid_raises == "seed":
             return (
-                f"a bid raises the high bid by 10 or 20 (the standard raises of docs/rules.md), so the highest bid "
+                f"a bid raises the high bid by 10 or 20 (docs/rules.md's standard raises), so the highest bid "
                 f"allowed now is {max(allowed)}"
             )
         return f"the highest bid allowed is {max(allowed)} (rule max_bid={layout.max_bid})"
@@ -833,7 +833,7 @@ class TwoHandTable(Table[TwoHandView]):
 
 #: Each switch value in words, for the ``rules`` command and the welcome line. ``seed`` is the name
 #: docs/rules.md gives its standard bidding and throw-in rules, not a random seed: it is always worded.
-STANDARD = "the standard rule of docs/rules.md, which it names 'seed'; not a random seed"
+STANDARD = "docs/rules.md's standard rule, which it names 'seed'; not a random seed"
 RULE_WORDS: dict[str, dict[Any, str]] = {
     "bid_raises": {
         "seed": f"a bid raises the high bid by 10 or 20 ({STANDARD})",

@@ -82,6 +82,11 @@ def test_notebook_stored_with_its_outputs(path):
     assert not [output for cell in code for output in cell.outputs if output["output_type"] == "error"]
     assert sum(bool(cell.outputs) for cell in code) >= len(code) // 2, f"{path.name} shows little output"
     assert notebook.metadata["kernelspec"]["name"] == "python3"
+    shown = "".join(str(output) for cell in code for output in cell.outputs)
+    developer_paths = [str(ROOT), str(Path.home()) + "/"]  # a temporary run folder may show: it says nothing
+    assert not [where for where in developer_paths if where in shown], (
+        f"{path.name} shows where the repository lies on the machine it ran on: print paths relative to it"
+    )
 
 
 def test_environment_tour(tmp_path, monkeypatch):

@@ -377,19 +377,18 @@ def test_the_rule_value_seed_is_explained_in_words():
     options = PlayOptions(rules=Rules(throw_in="never"), seed=1, hands=1)
     transcript, _, _ = play_in_process(options, script=["rules", "990"])
     assert (
-        "Playing 1 hand(s), the standard rules of docs/rules.md except throw_in=never ('rules' explains them)"
-        in transcript
+        "Playing 1 hand(s), docs/rules.md's standard rules except throw_in=never ('rules' explains them)" in transcript
     )
-    standard = "the standard rule of docs/rules.md, which it names 'seed'; not a random seed"
+    standard = "docs/rules.md's standard rule, which it names 'seed'; not a random seed"
     assert f"  bid_raises=seed: a bid raises the high bid by 10 or 20 ({standard})" in transcript
     assert "  throw_in=never: every hand is played out" in transcript
     assert (
-        "bid 990 is not legal now: a bid raises the high bid by 10 or 20 (the standard raises of docs/rules.md)"
+        "bid 990 is not legal now: a bid raises the high bid by 10 or 20 (docs/rules.md's standard raises)"
         in transcript
     )
     assert all("not a random seed" in line for line in transcript.splitlines() if "=seed" in line)
     plain, _, _ = play_in_process(PlayOptions(seed=1, hands=1))
-    assert "Playing 1 hand(s), the standard rules of docs/rules.md ('rules' explains them)" in plain
+    assert "Playing 1 hand(s), docs/rules.md's standard rules ('rules' explains them)" in plain
 
 
 def test_end_of_input_in_the_first_hand_writes_no_file(tmp_path):
