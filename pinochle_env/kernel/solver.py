@@ -10,6 +10,7 @@ never mix games or deals and need no clearing between calls.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -20,22 +21,26 @@ from .adapter import adapter_for
 from .compiled import solver as S
 from .state import PlayState
 
-#: log2 of the transposition table's entries (1M entries, 13 MB per process).
+#: log2 of the transposition table's entries (1M entries, 10 MB per process).
 TABLE_BITS = 20
+#: A node budget no search reaches.
+UNLIMITED = 1 << 62
 
 
 class _Table:
-    """The process's transposition table, Zobrist keys and node counter (made on first use)."""
+    """The process's transposition table and node budget (made on first use)."""
 
     def __init__(self) -> None:
-        rng = np.random.default_rng(20261201)
-        self.zobrist = rng.integers(0, 2**63, size=(5, NUM_TYPES, 3), dtype=np.int64).astype(np.uint64)
         size = 1 << TABLE_BITS
         self.key = np.zeros(size, dtype=np.uint64)
         self.low = np.zeros(size, dtype=np.int32)
         self.high = np.zeros(size, dtype=np.int32)
         self.move = np.zeros(size, dtype=np.int8)
-        self.nodes = np.zeros(1, dtype=np.int64)
+        self.budget = np.array([0, UNLIMITED], dtype=np.int64)
+
+
+class NodeLimitReached(RuntimeError):
+    """A solve visited its ``node_limit`` nodes before it found the value."""
 
 
 _TABLE: _Table | None = None
@@ -63,7 +68,7 @@ def solver_for(state: PlayState, equivalent: bool = True) -> S.Solver:
     search one card of each group of equal cards)."""
     t = table()
     mode = state.mode
-    return S.Solver(state.side, mode, equivalent, _salt(state, mode), t.zobrist, t.key, t.low, t.high, t.move, t.nodes)
+    return S.Solver(state.side, mode, equivalent, _salt(state, mode), t.key, t.low, t.high, t.move, t.budget)
 
 
 def trick_flags(state: PlayState) -> int:
@@ -82,35 +87,63 @@ def clear_table() -> None:
     """Forget every stored position (a benchmark's cold start; results never need it)."""
     t = table()
     t.key[:] = 0
-    t.nodes[0] = 0
+    t.budget[S.B_NODES] = 0
 
 
 def take_nodes() -> int:
     """Nodes the solver visited since the last call (and reset the counter)."""
-    counter = table().nodes
-    visited = int(counter[0])
-    counter[0] = 0
+    budget = table().budget
+    visited = int(budget[S.B_NODES])
+    budget[S.B_NODES] = 0
     return visited
 
 
-def solve_side_values(state: PlayState, equivalent: bool = True) -> tuple[list[int], np.ndarray]:
+def _root(state: PlayState) -> tuple[int, int, int, int]:
+    """The solver's root node of ``state``: (cards in the trick, leader, tricks left, flags)."""
+    return state.n, state.leader, state.left, trick_flags(state)
+
+
+@contextmanager
+def _limit(node_limit: int | None) -> Iterator[None]:
+    """Let the solves inside visit at most ``node_limit`` nodes in all (None: no limit)."""
+    budget = table().budget
+    if node_limit is not None and node_limit < 1:
+        raise ValueError(f"node_limit must be at least 1 (or None for no limit), not {node_limit}")
+    budget[S.B_LIMIT] = UNLIMITED if node_limit is None else budget[S.B_NODES] + node_limit
+    try:
+        yield
+    finally:
+        budget[S.B_LIMIT] = UNLIMITED
+
+
+def solve_side_values(
+    state: PlayState, equivalent: bool = True, node_limit: int | None = None
+) -> tuple[list[int], np.ndarray]:
     """Exact final side score (see :class:`~pinochle_env.kernel.state.Scoring`) after each legal card
-    of the seat to act in a perfect-information position: (legal cards, scores per card type)."""
+    of the seat to act in a perfect-information position: (legal cards, scores per card type).
+    :class:`NodeLimitReached` when the search visits more than ``node_limit`` nodes."""
     out = np.zeros(NUM_TYPES, dtype=np.int64)
-    legal = S.solve_values(
-        as_hands(state.hands), state.trick.copy(), state.n, state.leader, state.left, trick_flags(state),
-        state.rules_vector, state.values, solver_for(state, equivalent), out,
-    )  # fmt: skip
+    with _limit(node_limit):
+        legal = S.solve_values(
+            as_hands(state.hands), state.trick.copy(), _root(state), state.rules_vector, state.values,
+            solver_for(state, equivalent), S.work_arrays(state.left, state.seats), out,
+        )  # fmt: skip
+    if legal < 0:
+        raise NodeLimitReached(f"the values of every card need more than {node_limit:,} nodes")
     cards = [c for c in range(NUM_TYPES) if legal >> c & 1]
     return cards, out + state.side_points()
 
 
-def solve_value(state: PlayState, equivalent: bool = True) -> int:
-    """The final side score of a perfect-information position under best play by both sides."""
-    future = S.solve_node(
-        as_hands(state.hands).copy(), state.trick.copy(), state.n, state.leader, state.left, trick_flags(state),
-        state.rules_vector, state.values, solver_for(state, equivalent),
-    )  # fmt: skip
+def solve_value(state: PlayState, equivalent: bool = True, node_limit: int | None = None) -> int:
+    """The final side score of a perfect-information position under best play by both sides
+    (:class:`NodeLimitReached` when the search visits more than ``node_limit`` nodes)."""
+    with _limit(node_limit):
+        future = S.solve_node(
+            as_hands(state.hands).copy(), state.trick.copy(), _root(state), state.rules_vector, state.values,
+            solver_for(state, equivalent), S.work_arrays(state.left, state.seats),
+        )  # fmt: skip
+    if future == S.STOPPED:
+        raise NodeLimitReached(f"the position's value needs more than {node_limit:,} nodes")
     return int(future) + state.side_points()
 
 

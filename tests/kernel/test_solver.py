@@ -6,6 +6,7 @@ runs as it says.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from pinochle_env import Rules
@@ -83,3 +84,139 @@ def test_readme_search_example_runs_and_prints_what_it_says():
     lines = output.getvalue().splitlines()
     assert lines[0] == shown
     assert lines[-1] == "(20, 4, 24)"
+
+
+def _compiled_inputs(state: PlayState):
+    """The compiled solver's inputs of ``state``: (hands, solver settings, root node, work arrays)."""
+    from pinochle_env.kernel.compiled import solver as S
+
+    hands = solver.as_hands(state.hands).copy()
+    root = (state.n, state.leader, state.left, solver.trick_flags(state))
+    return hands, solver.solver_for(state), root, S.work_arrays(state.left, state.seats)
+
+
+@pytest.mark.parametrize("index", [0, 4, 5, 7])
+def test_last_trick_in_closed_form_equals_plain_minimax(index):
+    """The last trick, from any number of cards in it, is valued without search as minimax values it."""
+    from pinochle_env.kernel.compiled import solver as S
+
+    rules = SOLVER_RULES[index]
+    for game in solver.end_positions(rules, 40, seed=100 + index, most_tricks=1):
+        state = PlayState.from_game(game)
+        hands, _, root, _ = _compiled_inputs(state)
+        value = S.last_trick(hands, state.trick, state.n, state.leader, root[3], state.side, state.rules_vector,
+                             state.values, state.mode)  # fmt: skip
+        assert value + state.side_points() == solver.minimax_value(state)
+
+
+@pytest.mark.parametrize("index", [0, 4, 5, 7])
+def test_null_window_searches_converge_on_the_full_window_value(index):
+    """One alpha-beta search with the full window and MTD(f)'s null-window searches from a poor
+    guess give minimax's value; a null-window search says on which side of its threshold the value is."""
+    from pinochle_env.kernel.compiled import solver as S
+
+    rules = SOLVER_RULES[index]
+    for game in solver.end_positions(rules, 30, seed=200 + index, most_tricks=4):
+        state = PlayState.from_game(game)
+        expected = solver.minimax_value(state) - state.side_points()
+        for guess in (-50, 0, expected, 400):
+            solver.clear_table()
+            hands, settings, root, work = _compiled_inputs(state)
+            work.tricks[state.left] = state.trick
+            assert S._exact(hands, root, guess, state.rules_vector, state.values, settings, work) == expected
+        solver.clear_table()
+        full = S._search(hands, root, -S.INFINITY, S.INFINITY, state.rules_vector, state.values, settings, work)
+        assert full == expected
+        for threshold in (expected - 5, expected, expected + 1, expected + 7):
+            solver.clear_table()
+            bound = S._search(hands, root, threshold - 1, threshold, state.rules_vector, state.values, settings, work)
+            assert (bound >= threshold) == (expected >= threshold)
+
+
+def _close_a_gap(hands: np.ndarray, values: np.ndarray, rng: np.random.Generator) -> np.ndarray | None:
+    """``hands`` with every copy of one card type moved to the next lower rank of its suit that no
+    hand holds, where both ranks have the same trick points (None where no such move exists)."""
+    moves = []
+    for c in range(24):
+        rank = c % 6
+        if hands[:, c].sum() and rank > 0 and not hands[:, c - 1].sum() and values[c - 1] == values[c]:
+            moves.append(c)
+    if not moves:
+        return None
+    c = int(rng.choice(moves))
+    renamed = hands.copy()
+    renamed[:, c - 1], renamed[:, c] = hands[:, c], 0
+    return renamed
+
+
+def _table_key(state: PlayState, hands: np.ndarray, values: np.ndarray) -> int:
+    """The compiled table key of ``state``'s trick start with these ``hands`` and card ``values``."""
+    from pinochle_env.kernel.compiled import solver as S
+
+    work = S.work_arrays(state.left, state.seats)
+    S.holdings(solver.as_hands(hands), state.seats, values, work)
+    flags = solver.trick_flags(state)
+    return int(S.position_key(work.codes, state.leader, flags, values, solver.solver_for(state).salt))
+
+
+def test_table_key_sees_through_ranks_and_only_through_ranks():
+    """Trick starts that differ only in which ranks are gone share a table key, and have the same
+    minimax value; a change of holder or of card points changes the key."""
+    rng = np.random.default_rng(7)
+    checked = 0
+    for index in (0, 4, 5):
+        rules = SOLVER_RULES[index]
+        for game in solver.end_positions(rules, 200, seed=300 + index, most_tricks=4):
+            state = PlayState.from_game(game)
+            if state.n:
+                continue
+            renamed = _close_a_gap(state.hands, state.values, rng)
+            if renamed is None:
+                continue
+            hands = state.hands
+
+            def key(of: np.ndarray, values: np.ndarray, at: PlayState = state) -> int:
+                return _table_key(at, of, values)
+
+            assert key(hands, state.values) == key(renamed, state.values)
+            other = PlayState.from_game(game)
+            other.hands = renamed
+            assert solver.minimax_value(other) == solver.minimax_value(state)
+            c = int(np.flatnonzero(hands.sum(axis=0))[0])
+            holder = int(np.flatnonzero(hands[:, c])[0])
+            moved = hands.copy()
+            moved[holder, c] -= 1
+            moved[(holder + 1) % state.seats, c] += 1
+            assert key(moved, state.values) != key(hands, state.values)
+            richer = state.values.copy()
+            richer[c] += 1
+            assert key(hands, richer) != key(hands, state.values)
+            checked += 1
+    assert checked >= 50
+
+
+def test_node_limit_stops_the_search_and_leaves_the_position_as_it_was():
+    """A solve that reaches its node limit raises NodeLimitReached, puts every card back and leaves
+    no wrong entry in the table: the same position solved afterwards gets minimax's value."""
+    rules = Rules()
+    stopped = 0
+    for game in solver.end_positions(rules, 20, seed=400, most_tricks=4):
+        state = PlayState.from_game(game)
+        expected = solver.minimax_value(state)
+        hands = state.hands.copy()
+        solver.clear_table()
+        for limit in (1, 5, 40):
+            try:
+                assert solver.solve_value(state, node_limit=limit) == expected
+            except solver.NodeLimitReached:
+                stopped += 1
+            try:
+                cards, scores = solver.solve_side_values(state, node_limit=limit)
+                assert max(scores[c] for c in cards) == expected or min(scores[c] for c in cards) == expected
+            except solver.NodeLimitReached:
+                stopped += 1
+            assert (state.hands == hands).all()
+        assert solver.solve_value(state) == expected
+    assert stopped >= 20
+    with pytest.raises(ValueError, match="node_limit"):
+        solver.solve_value(state, node_limit=0)

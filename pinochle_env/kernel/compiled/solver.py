@@ -6,8 +6,11 @@ changes the score beyond its points, so a sweep by the maximising side counts on
 a sweep against it one point less (``flags``: bit 0, the maximising side has a trick; bit 1, the
 other side has one); hand scores are non-decreasing in that value, so its minimax is exact.
 
-An explicit-stack alpha-beta search with a transposition table at trick starts (:func:`_search`),
-moves ordered by cheap rules, equal cards merged. The tests hold it to plain :func:`minimax`.
+:func:`_search` is an explicit-stack alpha-beta (fail-soft) with a transposition table at trick
+starts keyed on the cards left *relative to each other* (:func:`position_key`), moves ordered by
+cheap rules, equal cards merged, the last trick played out in closed form and a node budget.
+:func:`solve_node` and :func:`solve_values` find exact values by null-window searches (MTD(f)).
+The tests hold each piece to plain :func:`minimax`.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import numpy as np
 from numba import njit
 
 from .tricks import (
+    LAST_TRICK_BONUS,
     NUM_TYPES,
     R_HEAD,
     R_OVERTRUMP,
@@ -35,28 +39,77 @@ from .tricks import (
 
 #: Solver values are far inside this bound.
 INFINITY = 1 << 20
+#: What :func:`_search` returns when the node budget ran out (its value means nothing).
+STOPPED = -(1 << 30)
 #: Fields of a search frame (one row of ``frames`` per ply).
 (F_N, F_LEADER, F_LEFT, F_FLAGS, F_ALPHA, F_BETA, F_ALPHA0, F_BETA0, F_BEST, F_BEST_MOVE, F_SLOT, F_COUNT, F_INDEX,
  F_SEAT, F_HELD, F_GAIN, F_MAX) = range(17)  # fmt: skip
 FRAME_FIELDS = 17
+#: Budget fields (``Solver.budget``): nodes visited, the count at which a search stops.
+B_NODES, B_LIMIT = range(2)
+#: A seat's weight in a holdings code (base 3: a hand holds 0, 1 or 2 of a card type).
+SEAT_WEIGHT = np.array([1, 3, 9, 27], dtype=np.int64)
+#: Hash keys of the table: per suit, rank among the ranks still out, holdings code (a base-3
+#: count per seat), and card value; per leader; per sides-with-a-trick flags.
+_KEYS = np.random.default_rng(20261203).integers(0, 2**63, size=4 * 6 * 81 + 4 * 6 * 16 + 4 + 4, dtype=np.int64)
+HOLDING_KEYS = _KEYS[: 4 * 6 * 81].astype(np.uint64).reshape(4, 6, 81)
+VALUE_KEYS = _KEYS[4 * 6 * 81 : 4 * 6 * 81 + 4 * 6 * 16].astype(np.uint64).reshape(4, 6, 16)
+LEADER_KEYS = _KEYS[-8:-4].astype(np.uint64)
+FLAG_KEYS = _KEYS[-4:].astype(np.uint64)
 
 
 class Solver(NamedTuple):
     """What a search needs besides the position: the maximising ``side`` (1 per seat on it), the
     ``mode`` (1: tricks taken count beyond their points), whether equal cards are merged
-    (``equivalent``), the table ``salt`` of the rule set and deal, the Zobrist keys and the
-    transposition table (``key``, ``low``, ``high``, ``move``), and the node counter."""
+    (``equivalent``), the table ``salt`` of the rule set and sides, the transposition table
+    (``key``, ``low``, ``high``, ``move``) and the ``budget`` (int64: nodes visited, node count at
+    which a search stops and returns :data:`STOPPED`)."""
 
     side: np.ndarray
     mode: int
     equivalent: bool
     salt: np.uint64
-    zobrist: np.ndarray
     key: np.ndarray
     low: np.ndarray
     high: np.ndarray
     move: np.ndarray
-    nodes: np.ndarray
+    budget: np.ndarray
+
+
+class Work(NamedTuple):
+    """The work arrays of a search (:func:`work_arrays`): per ply, candidate ``moves`` and their
+    ``scores``, card ``groups``, the search ``frames`` and the table ``keys``; the ``tricks`` (row
+    ``left``: the trick in progress at ``left`` tricks to go); per card type its holdings
+    ``codes`` (the count in each seat's hand, base 3), per seat the card types it ``held`` (bits),
+    and in ``points[0]`` the trick points of the cards still in hands, all kept as cards are
+    played."""
+
+    moves: np.ndarray
+    scores: np.ndarray
+    groups: np.ndarray
+    frames: np.ndarray
+    keys: np.ndarray
+    tricks: np.ndarray
+    codes: np.ndarray
+    held: np.ndarray
+    points: np.ndarray
+
+
+@njit(cache=True)
+def work_arrays(left, seats):
+    """The work arrays of searches from positions with up to ``left`` tricks to go."""
+    depth = left * seats + 2
+    return Work(
+        np.zeros((depth, NUM_TYPES), dtype=np.int64),
+        np.zeros((depth, NUM_TYPES), dtype=np.int64),
+        np.zeros((depth, NUM_TYPES), dtype=np.int64),
+        np.zeros((depth, FRAME_FIELDS), dtype=np.int64),
+        np.zeros(depth, dtype=np.uint64),
+        np.zeros((left + 1, 4), dtype=np.int64),
+        np.zeros(NUM_TYPES, dtype=np.int64),
+        np.zeros(4, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+    )
 
 
 @njit(cache=True)
@@ -85,29 +138,100 @@ def side_score(pts, tks, side, seats, mode):
 
 
 @njit(cache=True)
-def _order_moves(moves, scores, count, seat, trick, n, leader, side, rules, values, first):
-    """Sort the first ``count`` of ``moves`` best first: ``first`` (the stored best move), then cheap rules.
+def holdings(hands, seats, values, work):
+    """Fill ``work``'s ``codes``, ``held`` and ``points`` from ``hands`` (see :class:`Work`)."""
+    codes, held, points = work.codes, work.held, work.points
+    points[0] = 0
+    for p in range(seats):
+        held[p] = held_bits(hands[p])
+    for c in range(NUM_TYPES):
+        code = 0
+        for p in range(seats):
+            code += hands[p, c] * SEAT_WEIGHT[p]
+            points[0] += hands[p, c] * values[c]
+        codes[c] = code
 
-    Leading: high cards first. Following: a card that takes the trick from the other side
-    (cheapest first), a counter on a trick the own side holds, else the cheapest card.
+
+@njit(cache=True)
+def position_key(codes, leader, flags, values, salt):
+    """The table key of a trick start: per suit, the ranks still held anywhere *in their order*
+    (not which ranks they are), each with its holdings code and its trick points, then the leader
+    and the sides-with-a-trick ``flags`` and ``salt``.
+
+    Two trick starts with the same key have the same future: the rules compare cards of a suit
+    only by order (following, heading, over-trumping, the first of equal cards winning), and points
+    go by card value, so renaming the ranks still out in order changes nothing. Positions that
+    differ only in which lower cards are gone share an entry (partition search, as in bridge
+    solvers' "relative ranks").
     """
-    trump, seats = rules[R_TRUMP], rules[R_SEATS]
-    winning, winner = -1, -1
-    if n > 0:
-        position = winning_position(trick, n, trump)
-        winning, winner = trick[position], (leader + position) % seats
+    key = salt ^ LEADER_KEYS[leader] ^ FLAG_KEYS[flags]
+    for suit in range(4):
+        order = 0
+        for c in range(6 * suit, 6 * suit + 6):
+            code = codes[c]
+            if code:
+                key ^= HOLDING_KEYS[suit, order, code] ^ VALUE_KEYS[suit, order, values[c]]
+                order += 1
+    return key
+
+
+@njit(cache=True)
+def _relative(c, codes):
+    """The order of card ``c`` among the ranks of its suit still held (the table's move code)."""
+    order = 0
+    for below in range(6 * SUIT[c], c):
+        if codes[below]:
+            order += 1
+    return 8 * SUIT[c] + order
+
+
+@njit(cache=True)
+def _absolute(code, codes):
+    """The card a stored move code names among the cards held (-1: none)."""
+    if code < 0:
+        return -1
+    suit, order = code // 8, code % 8
+    for c in range(6 * suit, 6 * suit + 6):
+        if codes[c]:
+            if order == 0:
+                return c
+            order -= 1
+    return -1
+
+
+@njit(cache=True)
+def _lead_scores(moves, scores, count, values):
+    """Scores of the leads in ``moves`` (higher: searched first): high cards first."""
     for i in range(count):
         c = moves[i]
-        if c == first:
-            scores[i] = 1 << 20
-        elif n == 0:
-            scores[i] = 100 * RANK[c] + values[c]
-        elif side[winner] == side[seat]:
+        scores[i] = 100 * RANK[c] + values[c]
+
+
+@njit(cache=True)
+def _follow_scores(moves, scores, count, seat, trick, n, leader, side, rules, values):
+    """Scores of the cards in ``moves`` onto the first ``n`` cards of ``trick`` (higher: searched
+    first): a card that takes the trick from the other side (cheapest first), a counter on a trick
+    the own side holds, else the cheapest card."""
+    trump, seats = rules[R_TRUMP], rules[R_SEATS]
+    position = winning_position(trick, n, trump)
+    winning, winner = trick[position], (leader + position) % seats
+    for i in range(count):
+        c = moves[i]
+        if side[winner] == side[seat]:
             scores[i] = (2000 if not beats(c, winning, trump) else 1000) + values[c] * 10 - RANK[c]
         elif beats(c, winning, trump):
             scores[i] = 3000 - RANK[c] - (50 if SUIT[c] == trump else 0)
         else:
             scores[i] = 500 - values[c] * 10 - RANK[c]
+
+
+@njit(cache=True)
+def _sort_moves(moves, scores, count, first):
+    """Sort the first ``count`` of ``moves`` by ``scores``, best first, ``first`` (the stored best
+    move) before all."""
+    for i in range(count):
+        if moves[i] == first:
+            scores[i] = 1 << 20
     for i in range(1, count):  # insertion sort, descending
         c, score = moves[i], scores[i]
         j = i - 1
@@ -118,9 +242,9 @@ def _order_moves(moves, scores, count, seat, trick, n, leader, side, rules, valu
 
 
 @njit(cache=True)
-def representatives(legal, seat, hands, trick, n, seats, values, equivalent, groups):
+def representatives(legal, seat, held, trick, n, seats, values, equivalent, groups):
     """The legal cards worth searching (a bit mask), and in ``groups[c]`` the card whose value each
-    legal card ``c`` shares.
+    legal card ``c`` shares (``held[p]``: the card types seat ``p`` holds, as bits).
 
     With ``equivalent``, cards of one suit in the seat's hand with the same points, between which
     no other hand and the trick in progress hold a card of a rank in their span (bounds included),
@@ -137,10 +261,10 @@ def representatives(legal, seat, hands, trick, n, seats, values, equivalent, gro
     others = 0
     for p in range(seats):
         if p != seat:
-            others |= held_bits(hands[p])
+            others |= held[p]
     for position in range(n):
         others |= 1 << trick[position]
-    mine = held_bits(hands[seat])
+    mine = held[seat]
     chosen = 0
     for suit in range(4):
         if not legal & SUIT_BITS[suit]:
@@ -179,47 +303,84 @@ def _complete(tricks, leader, left, side, rules, values, flags):
     return winner, 0, flags | 2
 
 
+@njit(cache=True)
+def last_trick(hands, trick, n, leader, flags, side, rules, values, mode):
+    """The value of the last trick from its first ``n`` cards: every seat still to play holds one
+    card, so the play is forced (closed form, no search)."""
+    seats, trump = rules[R_SEATS], rules[R_TRUMP]
+    points = LAST_TRICK_BONUS
+    winning, winner = -1, -1
+    for position in range(seats):
+        seat = (leader + position) % seats
+        if position < n:
+            c = trick[position]
+        else:
+            c = 0
+            while not hands[seat, c]:
+                c += 1
+        points += values[c]
+        if winning < 0 or beats(c, winning, trump):
+            winning, winner = c, seat
+    if side[winner] == 1:
+        return points + _sweep_adjustment(flags | 1, mode)
+    return _sweep_adjustment(flags | 2, mode)
+
+
 # ------------------------------------------------------------------------------------------------
 # The search
 
 
 @njit(cache=True)
-def _search(hands, tricks, n, leader, left, flags, key, alpha, beta, side, rules, values, mode, equivalent, salt,
-            zobrist, tt_key, tt_low, tt_high, tt_move, moves, scores, groups, frames, keys, nodes):  # fmt: skip
-    """Alpha-beta value of a node (see the section comment), fail-soft, without recursion.
+def _search(hands, root, alpha, beta, rules, values, solver, work):
+    """Alpha-beta value of the node ``root`` (n, leader, left, flags; its trick in progress is
+    ``work.tricks[left]``), fail-soft, without recursion; :data:`STOPPED` once the budget is spent.
 
-    ``frames`` (one row per ply) and ``keys`` (the hands' key and the table key per ply) hold what
-    a recursive search keeps on the call stack (numba's cache cannot reload recursive functions
-    reliably). The table is read and written at trick starts, keyed on the hands, the leader, the
-    flags (mode 1) and ``salt``; the trick in progress at ``left`` tricks to go is ``tricks[left]``.
+    ``work.frames`` (one row per ply) holds what a recursive search keeps on the call stack
+    (numba's cache cannot reload recursive functions reliably). The table is read and written at
+    trick starts (:func:`position_key`).
     """
+    side, mode, equivalent, salt, tt_key, tt_low, tt_high, tt_move, budget = solver  # the fields, in order
+    moves, scores, groups, frames, keys, tricks, codes, held, points = work  # the fields, in order
     seats, trump = rules[R_SEATS], rules[R_TRUMP]
     head, overtrump = rules[R_HEAD], rules[R_OVERTRUMP]
     mask = np.uint64(tt_key.size - 1)
+    holdings(hands, seats, values, work)
+    sweep = 1 if mode == 1 else 0
     ply = 0
-    frames[0, F_N], frames[0, F_LEADER], frames[0, F_LEFT], frames[0, F_FLAGS] = n, leader, left, flags
+    frames[0, F_N], frames[0, F_LEADER], frames[0, F_LEFT], frames[0, F_FLAGS] = root
     frames[0, F_ALPHA], frames[0, F_BETA] = alpha, beta
-    keys[0, 0] = key
     entering = True
     result = 0
     while True:
         if entering:
-            nodes[0] += 1
+            budget[B_NODES] += 1
+            if budget[B_NODES] > budget[B_LIMIT]:  # put back the cards on the stack, and stop
+                for q in range(ply):
+                    seat, c = frames[q, F_SEAT], moves[q, frames[q, F_INDEX]]
+                    hands[seat, c] = frames[q, F_HELD]
+                    codes[c] += SEAT_WEIGHT[seat]
+                    held[seat] |= 1 << c
+                    points[0] += values[c]
+                return STOPPED
             n, leader, left, flags = frames[ply, F_N], frames[ply, F_LEADER], frames[ply, F_LEFT], frames[ply, F_FLAGS]
             alpha, beta = frames[ply, F_ALPHA], frames[ply, F_BETA]
             done = False
             slot, stored = -1, -1
-            if n == 0 and left == 0:
+            if left == 0:
                 result, done = _sweep_adjustment(flags, mode), True
+            elif left == 1:
+                result, done = last_trick(hands, tricks[1], n, leader, flags, side, rules, values, mode), True
+            elif n == 0 and -sweep >= beta:  # the side takes at least nothing
+                result, done = -sweep, True
+            elif n == 0 and points[0] + LAST_TRICK_BONUS + sweep <= alpha:  # and at most everything left
+                result, done = points[0] + LAST_TRICK_BONUS + sweep, True
             elif n == 0:
-                full = keys[ply, 0] ^ salt ^ zobrist[4, leader, 0]
-                if mode == 1:
-                    full ^= zobrist[4, 4 + flags, 0]
-                keys[ply, 1] = full
+                full = position_key(codes, leader, flags if mode == 1 else 0, values, salt)
+                keys[ply] = full
                 slot = np.int64(full & mask)
                 if tt_key[slot] == full:
                     low, high = tt_low[slot], tt_high[slot]
-                    stored = tt_move[slot]
+                    stored = _absolute(tt_move[slot], codes)
                     if low >= beta or low == high:
                         result, done = low, True
                     elif high <= alpha:
@@ -234,14 +395,18 @@ def _search(hands, tricks, n, leader, left, flags, key, alpha, beta, side, rules
                 continue
             trick = tricks[left]
             seat = (leader + n) % seats
-            legal = legal_bits(held_bits(hands[seat]), trick, n, trump, head, overtrump)
-            chosen = representatives(legal, seat, hands, trick, n, seats, values, equivalent, groups[ply])
+            legal = legal_bits(held[seat], trick, n, trump, head, overtrump)
+            chosen = representatives(legal, seat, held, trick, n, seats, values, equivalent, groups[ply])
             count = 0
             for c in range(NUM_TYPES):
                 if chosen >> c & 1:
                     moves[ply, count] = c
                     count += 1
-            _order_moves(moves[ply], scores[ply], count, seat, trick, n, leader, side, rules, values, stored)
+            if n == 0:
+                _lead_scores(moves[ply], scores[ply], count, values)
+            else:
+                _follow_scores(moves[ply], scores[ply], count, seat, trick, n, leader, side, rules, values)
+            _sort_moves(moves[ply], scores[ply], count, stored)
             maximising = side[seat] == 1
             frames[ply, F_SLOT], frames[ply, F_SEAT], frames[ply, F_COUNT], frames[ply, F_INDEX] = slot, seat, count, 0
             frames[ply, F_ALPHA], frames[ply, F_BETA] = alpha, beta
@@ -253,6 +418,9 @@ def _search(hands, tricks, n, leader, left, flags, key, alpha, beta, side, rules
             index = frames[ply, F_INDEX]
             c, seat = moves[ply, index], frames[ply, F_SEAT]
             hands[seat, c] = frames[ply, F_HELD]
+            codes[c] += SEAT_WEIGHT[seat]
+            held[seat] |= 1 << c
+            points[0] += values[c]
             value = frames[ply, F_GAIN] + result
             alpha, beta, best = frames[ply, F_ALPHA], frames[ply, F_BETA], frames[ply, F_BEST]
             if frames[ply, F_MAX] == 1:
@@ -268,10 +436,12 @@ def _search(hands, tricks, n, leader, left, flags, key, alpha, beta, side, rules
         if index < frames[ply, F_COUNT]:  # play the next move and enter its child
             c, seat = moves[ply, index], frames[ply, F_SEAT]
             n, leader, left, flags = frames[ply, F_N], frames[ply, F_LEADER], frames[ply, F_LEFT], frames[ply, F_FLAGS]
-            held = hands[seat, c]
-            frames[ply, F_HELD] = held
-            keys[ply + 1, 0] = keys[ply, 0] ^ zobrist[seat, c, held] ^ zobrist[seat, c, held - 1]
-            hands[seat, c] = held - 1
+            frames[ply, F_HELD] = hands[seat, c]
+            hands[seat, c] -= 1
+            codes[c] -= SEAT_WEIGHT[seat]
+            if not hands[seat, c]:
+                held[seat] &= ~(1 << c)
+            points[0] -= values[c]
             tricks[left, n] = c
             gain = 0
             if n + 1 < seats:
@@ -289,7 +459,7 @@ def _search(hands, tricks, n, leader, left, flags, key, alpha, beta, side, rules
             continue
         best, slot = frames[ply, F_BEST], frames[ply, F_SLOT]
         if slot >= 0:  # store the result with what it bounds
-            full = keys[ply, 1]
+            full = keys[ply]
             if tt_key[slot] != full:
                 tt_key[slot], tt_low[slot], tt_high[slot] = full, -INFINITY, INFINITY
             if best <= frames[ply, F_ALPHA0]:
@@ -298,7 +468,8 @@ def _search(hands, tricks, n, leader, left, flags, key, alpha, beta, side, rules
                 tt_low[slot] = max(tt_low[slot], best)
             else:
                 tt_low[slot] = tt_high[slot] = best
-            tt_move[slot] = frames[ply, F_BEST_MOVE]
+            move = frames[ply, F_BEST_MOVE]
+            tt_move[slot] = _relative(move, codes) if move >= 0 else -1
         result = best
         if ply == 0:
             return result
@@ -307,80 +478,86 @@ def _search(hands, tricks, n, leader, left, flags, key, alpha, beta, side, rules
 
 
 @njit(cache=True)
-def _buffers(left, seats):
-    """The per-ply work arrays of one search from a position with ``left`` tricks to go."""
-    depth = left * seats + 2
-    moves = np.zeros((depth, NUM_TYPES), dtype=np.int64)
-    scores = np.zeros((depth, NUM_TYPES), dtype=np.int64)
-    groups = np.zeros((depth, NUM_TYPES), dtype=np.int64)
-    frames = np.zeros((depth, FRAME_FIELDS), dtype=np.int64)
-    keys = np.zeros((depth, 2), dtype=np.uint64)
-    tricks = np.zeros((left + 1, 4), dtype=np.int64)
-    return moves, scores, groups, frames, keys, tricks
+def _exact(hands, root, guess, rules, values, solver, work):
+    """The exact value of ``root`` by null-window searches converging on it from ``guess`` (MTD(f));
+    :data:`STOPPED` once the budget is spent."""
+    lower, upper = -INFINITY, INFINITY
+    value = guess
+    while lower < upper:
+        beta = value + 1 if value == lower else value
+        value = _search(hands, root, beta - 1, beta, rules, values, solver, work)
+        if value == STOPPED:
+            return STOPPED
+        if value < beta:
+            upper = value
+        else:
+            lower = value
+    return value
 
 
 @njit(cache=True)
-def hand_key(hands, seats, zobrist):
-    """The transposition key of the cards left in every hand."""
-    key = np.uint64(0)
+def _guess(hands, seats, values, left):
+    """A first guess of the maximising side's future points: half of what is left to take."""
+    total = 10
     for p in range(seats):
         for c in range(NUM_TYPES):
-            key ^= zobrist[p, c, hands[p, c]]
-    return key
+            total += hands[p, c] * values[c]
+    return total // 2 if left > 0 else 0
 
 
 @njit(cache=True)
-def solve_values(hands, trick, n, leader, left, flags, rules, values, solver, out):
-    """Exact value of every legal card of the seat to act, into ``out[c]``; returns the legal bits.
+def solve_values(hands, trick, root, rules, values, solver, work, out):
+    """Exact value of every legal card of the seat to act at ``root`` (n, leader, left, flags, with
+    the first ``n`` cards of ``trick`` in progress), into ``out[c]``; returns the legal bits, or -1
+    when the budget ran out (``out`` then incomplete).
 
-    Each representative card (see :func:`representatives`) is played and the rest searched with
-    the full window, all sharing one table (``solver``: a :class:`Solver`); the cards of a group get
-    its value. ``solver.nodes[0]`` counts the nodes visited. ``hands`` and ``trick`` are left as
-    they were.
+    Each representative card (see :func:`representatives`) is played and the rest solved by
+    null-window searches from the last card's value, all sharing one table; the cards of a group
+    get its value. ``work`` (:func:`work_arrays`) holds at least ``left`` tricks. ``hands`` and
+    ``trick`` are left as they were.
     """
-    side, mode, equivalent, salt, zobrist, tt_key, tt_low, tt_high, tt_move, nodes = solver  # the fields, in order
+    n, leader, left, flags = root
     seats = rules[R_SEATS]
-    moves, scores, groups, frames, keys, tricks = _buffers(left, seats)
     seat = (leader + n) % seats
-    legal = legal_bits(held_bits(hands[seat]), trick, n, rules[R_TRUMP], rules[R_HEAD], rules[R_OVERTRUMP])
-    root = np.zeros(NUM_TYPES, dtype=np.int64)
-    chosen = representatives(legal, seat, hands, trick, n, seats, values, equivalent, root)
-    key = hand_key(hands, seats, zobrist)
+    holdings(hands, seats, values, work)
+    legal = legal_bits(work.held[seat], trick, n, rules[R_TRUMP], rules[R_HEAD], rules[R_OVERTRUMP])
+    root_groups = np.zeros(NUM_TYPES, dtype=np.int64)
+    chosen = representatives(legal, seat, work.held, trick, n, seats, values, solver.equivalent, root_groups)
+    guess = _guess(hands, seats, values, left)
+    stopped = False
     for c in range(NUM_TYPES):
         if not chosen >> c & 1:
             continue
-        tricks[left, :] = trick
-        held = hands[seat, c]
-        child_key = key ^ zobrist[seat, c, held] ^ zobrist[seat, c, held - 1]
-        hands[seat, c] = held - 1
-        tricks[left, n] = c
+        work.tricks[left, :] = trick
+        hands[seat, c] -= 1
+        work.tricks[left, n] = c
         if n + 1 < seats:
-            value = _search(hands, tricks, n + 1, leader, left, flags, child_key, -INFINITY, INFINITY, side, rules,
-                            values, mode, equivalent, salt, zobrist, tt_key, tt_low, tt_high, tt_move, moves,
-                            scores, groups, frames, keys, nodes)  # fmt: skip
+            value = _exact(hands, (n + 1, leader, left, flags), guess, rules, values, solver, work)
         else:
-            winner, gain, child_flags = _complete(tricks, leader, left, side, rules, values, flags)
-            value = gain + _search(hands, tricks, 0, winner, left - 1, child_flags, child_key, -INFINITY,
-                                   INFINITY, side, rules, values, mode, equivalent, salt, zobrist, tt_key,
-                                   tt_low, tt_high, tt_move, moves, scores, groups, frames, keys, nodes)  # fmt: skip
-        hands[seat, c] = held
-        out[c] = value
+            winner, gain, child_flags = _complete(work.tricks, leader, left, solver.side, rules, values, flags)
+            value = _exact(hands, (0, winner, left - 1, child_flags), guess - gain, rules, values, solver, work)
+            value = STOPPED if value == STOPPED else gain + value
+        hands[seat, c] += 1
+        if value == STOPPED:
+            stopped = True
+            break
+        out[c] = guess = value
+    if stopped:
+        return -1
     for c in range(NUM_TYPES):
         if legal >> c & 1:
-            out[c] = out[root[c]]
+            out[c] = out[root_groups[c]]
     return legal
 
 
 @njit(cache=True)
-def solve_node(hands, trick, n, leader, left, flags, rules, values, solver):
-    """Exact value (future points of the maximising side, see the module docstring) of one position."""
-    side, mode, equivalent, salt, zobrist, tt_key, tt_low, tt_high, tt_move, nodes = solver  # the fields, in order
-    moves, scores, groups, frames, keys, tricks = _buffers(left, rules[R_SEATS])
-    tricks[left, :] = trick
-    key = hand_key(hands, rules[R_SEATS], zobrist)
-    return _search(hands, tricks, n, leader, left, flags, key, -INFINITY, INFINITY, side, rules, values, mode,
-                   equivalent, salt, zobrist, tt_key, tt_low, tt_high, tt_move, moves, scores, groups, frames, keys,
-                   nodes)  # fmt: skip
+def solve_node(hands, trick, root, rules, values, solver, work):
+    """Exact value (future points of the maximising side, see the module docstring) of the node
+    ``root`` (n, leader, left, flags, with the first ``n`` cards of ``trick`` in progress), or
+    :data:`STOPPED` when the budget ran out. ``hands`` are left as they were."""
+    left = root[2]
+    work.tricks[left, :] = trick
+    return _exact(hands, root, _guess(hands, rules[R_SEATS], values, left), rules, values, solver, work)
 
 
 @njit(cache=False)  # recursive: numba's cache does not reload recursive functions reliably (it crashes)

@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from pinochle_env.kernel.compiled.solver import INFINITY, _buffers, _search, hand_key, side_score, solve_values
+from pinochle_env.kernel.compiled.solver import side_score, solve_node, solve_values, work_arrays
 from pinochle_env.kernel.compiled.tricks import (
     NUM_TYPES,
     R_DECLARER,
@@ -185,7 +185,7 @@ def evaluate_cards(deals, gifts, position, rules, values, playout, stop, solve, 
     """
     trick, n, leader, left, pts, tks, played, played_by, void, shown = position  # the fields, in order
     policy, order, seeds = playout
-    side, mode, equivalent, salt, zobrist, tt_key, tt_low, tt_high, tt_move, nodes = solver  # the fields, in order
+    side, mode = solver.side, solver.mode
     seats = rules[R_SEATS]
     flags = 0
     for p in range(seats):
@@ -197,11 +197,11 @@ def evaluate_cards(deals, gifts, position, rules, values, playout, stop, solve, 
     hands = np.zeros((seats, NUM_TYPES), dtype=np.int8)
     trick_now, pts_now, tks_now = trick.copy(), pts.copy(), tks.copy()
     played_now, played_by_now, void_now = played.copy(), played_by.copy(), void.copy()
-    moves, scores, groups, frames, keys, tricks = _buffers(left, seats)
+    work = work_arrays(left, seats)
     for d in range(deals.shape[0]):
         if solve:
             hands[:, :] = deals[d]
-            legal = solve_values(hands, trick.copy(), n, leader, left, flags, rules, values, solver, values_out)
+            legal = solve_values(hands, trick, (n, leader, left, flags), rules, values, solver, work, values_out)
             base = 0
             for p in range(seats):
                 if side[p] == 1:
@@ -229,12 +229,8 @@ def evaluate_cards(deals, gifts, position, rules, values, playout, stop, solve, 
             for p in range(seats):
                 if tks_now[p]:
                     leaf_flags |= 1 if side[p] == 1 else 2
-            tricks[left_now, :] = trick_now
-            key = hand_key(hands, seats, zobrist)
-            out[d, k] = score + _search(hands, tricks, n_now, leader_now, left_now, leaf_flags, key, -INFINITY,
-                                        INFINITY, side, rules, values, mode, equivalent, salt, zobrist, tt_key,
-                                        tt_low, tt_high, tt_move, moves, scores, groups, frames, keys,
-                                        nodes)  # fmt: skip
+            root = (n_now, leader_now, left_now, leaf_flags)
+            out[d, k] = score + solve_node(hands, trick_now, root, rules, values, solver, work)
 
 
 # ------------------------------------------------------------------------------------------------
