@@ -199,7 +199,7 @@ class Simulator:
                 back = given
             else:
                 to_declarer, back = given, None
-            hands = simulate_hands(rules, deals, view.declarer, view.contract, view.trump, to_declarer, back,
+            hands = simulate_hands(rules, deals, view.declarer, view.contract, view.trump, (to_declarer, back),
                                    order=order, seeds=seeds[part])  # fmt: skip
             return self._margins(view, view.declarer, view.contract, hands)
 

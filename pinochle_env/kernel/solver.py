@@ -19,12 +19,12 @@ from ..cards import NUM_TYPES
 from ..rules.switches import Rules
 from .adapter import adapter_for
 from .compiled import solver as S
-from .state import PlayState
+from .state import PlayState, card_values, rules_vector
 
 #: log2 of the transposition table's entries (1M entries, 10 MB per process).
 TABLE_BITS = 20
 #: A node budget no search reaches.
-UNLIMITED = 1 << 62
+UNLIMITED = S.UNLIMITED
 
 
 class _Table:
@@ -54,10 +54,10 @@ def table() -> _Table:
     return _TABLE
 
 
-def _salt(state: PlayState, mode: int) -> np.uint64:
+def _salt(rules: np.ndarray, side: np.ndarray, values: np.ndarray, mode: int) -> np.uint64:
     """A 64-bit mix of everything besides the hands and the leader that a stored value depends on."""
     salt = 0x243F6A8885A308D3
-    for number in (*state.rules_vector.tolist(), *state.side.tolist(), *state.values.tolist(), mode):
+    for number in (*rules.tolist(), *side.tolist(), *values.tolist(), mode):
         salt = ((salt ^ (int(number) & 0xFFFFFFFF)) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
         salt ^= salt >> 29
     return np.uint64(salt)
@@ -68,7 +68,18 @@ def solver_for(state: PlayState, equivalent: bool = True) -> S.Solver:
     search one card of each group of equal cards)."""
     t = table()
     mode = state.mode
-    return S.Solver(state.side, mode, equivalent, _salt(state, mode), t.key, t.low, t.high, t.move, t.budget)
+    salt = _salt(state.rules_vector, state.side, state.values, mode)
+    return S.Solver(state.side, mode, equivalent, salt, t.key, t.low, t.high, t.move, t.budget)
+
+
+def hands_solver(rules: Rules) -> S.Solver:
+    """The compiled solver's settings for whole hands of ``rules`` whose side and trump compiled code
+    sets per hand (:func:`~pinochle_env.kernel.compiled.solver.solver_for_hand`), on the process's table."""
+    t = table()
+    mode = adapter_for(rules).mode
+    side = np.zeros(rules.num_seats, dtype=np.int64)
+    salt = _salt(rules_vector(rules, 0, 0, simple_last=False), side, card_values(rules), mode)
+    return S.Solver(side, mode, True, salt, t.key, t.low, t.high, t.move, t.budget)
 
 
 def trick_flags(state: PlayState) -> int:

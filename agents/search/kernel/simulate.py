@@ -1,6 +1,7 @@
 """Whole partnership hands simulated from the deal on the compiled kernel (the heuristic's trump,
-passing, throw-in and card play): the Python side of the call, for the search's decisions taken
-before the first card (:mod:`agents.search.simulation`) and the trainer's auction labels."""
+passing, throw-in and card play, or exact play from the first lead): the Python side of the call,
+for the search's decisions taken before the first card (:mod:`agents.search.simulation`), the
+trainer's auction labels and the whole-deal analysis (:mod:`agents.search.analysis`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from pinochle_env.cards import NUM_TYPES
-from pinochle_env.kernel.solver import as_hands
+from pinochle_env.kernel.solver import as_hands, hands_solver
 from pinochle_env.kernel.state import card_values, rules_vector
 from pinochle_env.rules.switches import CHOICES, Rules
 
@@ -29,20 +30,23 @@ def simulate_hands(
     declarer: Any,
     contract: Any,
     trumps: Any = -1,
-    to_declarer: np.ndarray | None = None,
-    back: np.ndarray | None = None,
+    passed: tuple[np.ndarray | None, np.ndarray | None] = (None, None),
     throw_in: str | None = None,
     order: Sequence[int] = tuple(range(NUM_TYPES)),
     seeds: np.ndarray | None = None,
+    solve: int | None = None,
 ) -> SimulatedHands:
     """Partnership hands played from the deal (N, 4, 24 as dealt) with ``declarer`` at ``contract``.
 
     ``declarer`` and ``contract``: one for every deal, or one per deal (a declarer of -1 skips the
     deal: a redeal); ``trumps``: a suit, one per deal, or -1 for the heuristic's choice;
-    ``to_declarer`` / ``back``: the cards passed (N, 24 counts; a row of -1 for the heuristic's
-    choice) or None for the heuristic's choice everywhere. ``throw_in``: the rule applied (default
+    ``passed``: the cards passed to the declarer and back (each N, 24 counts; a row of -1 for the
+    heuristic's choice) or None for the heuristic's choice everywhere. ``throw_in``: the rule applied (default
     the game's; ``"play"`` plays every hand). Passing, the throw-in and card play follow the
-    heuristic bot (its tie-break ``order``), every seat deciding from its own knowledge.
+    heuristic bot (its tie-break ``order``), every seat deciding from its own knowledge; with
+    ``solve`` a number, the card play is solved exactly from the first lead instead (every hand
+    known), visiting at most ``solve`` nodes a hand (0: no limit; see :class:`SimulatedHands` for
+    what it fills).
     """
     count = len(dealt)
 
@@ -60,6 +64,9 @@ def simulate_hands(
     settings[P.S_PASS_COUNT] = rules.pass_count
     settings[P.S_RUN_EXTRAS] = CHOICES["run_extras"].index(rules.run_extras)
     settings[P.S_THROW_MODE] = THROW_MODES[throw_in or rules.throw_in]
+    if solve is not None and solve < 0:
+        raise ValueError(f"solve must be a node limit (0: none) or None, not {solve}")
+    settings[P.S_EXACT], settings[P.S_NODE_LIMIT] = int(solve is not None), solve or 0
     out = SimulatedHands(
         np.zeros((count, 4), dtype=np.int64), np.zeros((count, 4), dtype=np.int64),
         np.zeros((count, 4), dtype=np.int64), np.zeros(count, dtype=np.bool_), np.zeros(count, dtype=np.int64),
@@ -67,8 +74,8 @@ def simulate_hands(
     seeds = np.zeros(count, dtype=np.uint64) if seeds is None else np.ascontiguousarray(seeds, dtype=np.uint64)
     P.simulate_hands(
         as_hands(dealt).reshape(count, 4, NUM_TYPES), P.Contracts(per_deal(declarer), per_deal(contract),
-        per_deal(trumps)), P.Passes(*passes(to_declarer), *passes(back)),
-        rules_vector(rules, 0, 0, simple_last=False), settings, card_values(rules), np.asarray(order, dtype=np.int64),
-        P.POLICY_HEURISTIC, seeds, out,
+        per_deal(trumps)), P.Passes(*passes(passed[0]), *passes(passed[1])),
+        rules_vector(rules, 0, 0, simple_last=False), settings, card_values(rules),
+        P.PlayOut(P.POLICY_HEURISTIC, np.asarray(order, dtype=np.int64), seeds), hands_solver(rules), out,
     )  # fmt: skip
     return out

@@ -47,15 +47,20 @@ STOPPED = -(1 << 30)
 FRAME_FIELDS = 17
 #: Budget fields (``Solver.budget``): nodes visited, the count at which a search stops.
 B_NODES, B_LIMIT = range(2)
+#: A node budget no search reaches.
+UNLIMITED = 1 << 62
 #: A seat's weight in a holdings code (base 3: a hand holds 0, 1 or 2 of a card type).
 SEAT_WEIGHT = np.array([1, 3, 9, 27], dtype=np.int64)
 #: Hash keys of the table: per suit, rank among the ranks still out, holdings code (a base-3
 #: count per seat), and card value; per leader; per sides-with-a-trick flags.
-_KEYS = np.random.default_rng(20261203).integers(0, 2**63, size=4 * 6 * 81 + 4 * 6 * 16 + 4 + 4, dtype=np.int64)
+_KEYS = np.random.default_rng(20261203).integers(0, 2**63, size=4 * 6 * 81 + 4 * 6 * 16 + 16, dtype=np.int64)
 HOLDING_KEYS = _KEYS[: 4 * 6 * 81].astype(np.uint64).reshape(4, 6, 81)
 VALUE_KEYS = _KEYS[4 * 6 * 81 : 4 * 6 * 81 + 4 * 6 * 16].astype(np.uint64).reshape(4, 6, 16)
-LEADER_KEYS = _KEYS[-8:-4].astype(np.uint64)
-FLAG_KEYS = _KEYS[-4:].astype(np.uint64)
+LEADER_KEYS = _KEYS[-16:-12].astype(np.uint64)
+FLAG_KEYS = _KEYS[-12:-8].astype(np.uint64)
+#: Salts of a hand set inside compiled code (:func:`solver_for_hand`): per trump, per seat on the side.
+TRUMP_KEYS = _KEYS[-8:-4].astype(np.uint64)
+SIDE_KEYS = _KEYS[-4:].astype(np.uint64)
 
 
 class Solver(NamedTuple):
@@ -93,6 +98,19 @@ class Work(NamedTuple):
     codes: np.ndarray
     held: np.ndarray
     points: np.ndarray
+
+
+@njit(cache=True)
+def solver_for_hand(solver, side, trump):
+    """``solver`` with the maximising ``side`` of a hand whose trump is ``trump``, the table salt
+    changed with both (for a caller that sets them inside compiled code, where the Python side's
+    salt of the rules and sides cannot follow)."""
+    salt = solver.salt ^ TRUMP_KEYS[trump]
+    for p in range(side.size):
+        if side[p] == 1:
+            salt ^= SIDE_KEYS[p]
+    return Solver(side, solver.mode, solver.equivalent, salt, solver.key, solver.low, solver.high, solver.move,
+                  solver.budget)  # fmt: skip
 
 
 @njit(cache=True)

@@ -15,10 +15,22 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from pinochle_env.kernel.compiled.solver import side_score, solve_node, solve_values, work_arrays
+from pinochle_env.kernel.compiled.solver import (
+    B_LIMIT,
+    B_NODES,
+    STOPPED,
+    UNLIMITED,
+    side_score,
+    solve_node,
+    solve_values,
+    solver_for_hand,
+    work_arrays,
+)
 from pinochle_env.kernel.compiled.tricks import (
+    LAST_TRICK_BONUS,
     NUM_TYPES,
     R_DECLARER,
+    R_HAND_SIZE,
     R_HEAD,
     R_OVERTRUMP,
     R_SEATS,
@@ -46,8 +58,8 @@ from .heuristic import (
 #: Play-out policies.
 POLICY_RANDOM, POLICY_HEURISTIC, POLICY_SIMPLE = range(3)
 #: Indices of the simulation's integer settings (after the trick-play rule vector).
-S_PASS_COUNT, S_RUN_EXTRAS, S_THROW_MODE = range(3)
-SETTINGS_SIZE = 3
+S_PASS_COUNT, S_RUN_EXTRAS, S_THROW_MODE, S_EXACT, S_NODE_LIMIT = range(5)
+SETTINGS_SIZE = 5
 #: Throw-in modes of a simulated hand: always play; the rules' ``seed`` rule; ``always`` (the
 #: heuristic decides every hand).
 THROW_NEVER, THROW_SEED, THROW_ALWAYS = range(3)
@@ -83,7 +95,13 @@ class Passes(NamedTuple):
 
 class SimulatedHands(NamedTuple):
     """Per simulated deal, filled in: each seat's meld, trick points and tricks (N, 4), whether the
-    hand was thrown in and the trump (N,)."""
+    hand was thrown in and the trump (N,).
+
+    A hand played exactly (the simulation's ``S_EXACT``) has each team's points on the declarer's
+    seat and the seat after it, and 1 trick there for a team that takes a trick (exact play gives a
+    team's points and whether it takes a trick, which is all the scoring asks); an exact solve that
+    ran past its node limit has ``points`` -1 on both seats.
+    """
 
     meld: np.ndarray
     points: np.ndarray
@@ -238,7 +256,7 @@ def evaluate_cards(deals, gifts, position, rules, values, playout, stop, solve, 
 
 
 @njit(cache=True)
-def simulate_hands(dealt, contracts, passes, rules, settings, values, order, policy, seeds, out):
+def simulate_hands(dealt, contracts, passes, rules, settings, values, playout, solver, out):
     """Play each deal (N, 4, 24 as dealt) from trump to the last card, with deal ``d``'s declarer
     ``declarers[d]`` at ``contracts[d]`` (``contracts``: a :class:`Contracts`; a negative declarer:
     the deal is skipped, out all zero).
@@ -247,12 +265,15 @@ def simulate_hands(dealt, contracts, passes, rules, settings, values, order, pol
     the declarer are ``given_to[d]`` where ``to_known[d]``, else the partner's heuristic choice;
     the cards passed back likewise (``given_back``, ``back_known``; ``passes``: a :class:`Passes`).
     Then every seat melds, the throw-in rule of ``settings[S_THROW_MODE]`` applies (the heuristic
-    deciding where the declarer chooses), and a played hand is played out with ``policy``. Out (a
-    :class:`Simulated`): each seat's meld, trick points and tricks, whether the hand was thrown in,
-    and the trump.
+    deciding where the declarer chooses), and a played hand is played out as ``playout`` (a
+    :class:`PlayOut`) says or, with ``settings[S_EXACT]``, solved exactly from the first lead on
+    ``solver``'s table (its side and salt set per deal; at most ``settings[S_NODE_LIMIT]`` nodes
+    a hand, 0: no limit). Out (a :class:`SimulatedHands`): each seat's meld, trick points and
+    tricks, whether the hand was thrown in, and the trump.
     """
     declarers, contract_of, trumps = contracts  # the fields, in order
     given_to, to_known, given_back, back_known = passes
+    policy, order, seeds = playout
     out_meld, out_pts, out_tks, out_thrown, out_trump = out
     pass_count, run_extras, mode = settings[S_PASS_COUNT], settings[S_RUN_EXTRAS], settings[S_THROW_MODE]
     sequential = rules[R_SEQUENTIAL] == 1
@@ -308,6 +329,9 @@ def simulate_hands(dealt, contracts, passes, rules, settings, values, order, pol
         gifts[declarer] = back
         gifts[partner] = np.maximum(0, to_declarer - back) if sequential else to_declarer
         play_rules[R_TRUMP] = trump
+        if settings[S_EXACT]:
+            _solve_hand(hands, declarer, play_rules, values, settings[S_NODE_LIMIT], solver, out_pts[d], out_tks[d])
+            continue
         state[0] = seeds[d]
         current = hands.astype(np.int8)
         trick = np.zeros(4, dtype=np.int64)
@@ -316,3 +340,32 @@ def simulate_hands(dealt, contracts, passes, rules, settings, values, order, pol
         void = np.zeros(4, dtype=np.int64)
         play_out(policy, current, trick, 0, declarer, 12, out_pts[d], out_tks[d], played, played_by, void, shown,
                  gifts, play_rules, values, order, state, 0, scratch_play)  # fmt: skip
+
+
+@njit(cache=True)
+def _solve_hand(hands, declarer, rules, values, node_limit, solver, points, tricks):
+    """Solve a partnership hand from the declarer's first lead: the declaring team's trick points on
+    ``points[declarer]``, the defenders' on the next seat, 1 in ``tricks`` for a team that takes
+    a trick (see :class:`SimulatedHands`)."""
+    side = np.zeros(4, dtype=np.int64)
+    side[declarer], side[(declarer + 2) % 4] = 1, 1
+    hand = solver_for_hand(solver, side, rules[R_TRUMP])
+    budget = solver.budget
+    budget[B_LIMIT] = budget[B_NODES] + node_limit if node_limit > 0 else UNLIMITED
+    root = (0, declarer, rules[R_HAND_SIZE], 0)
+    value = solve_node(hands.astype(np.int8), np.zeros(4, dtype=np.int64), root, rules, values, hand,
+                       work_arrays(rules[R_HAND_SIZE], 4))  # fmt: skip
+    budget[B_LIMIT] = UNLIMITED
+    defender = (declarer + 1) % 4
+    if value == STOPPED:
+        points[declarer] = points[defender] = -1
+        return
+    total = LAST_TRICK_BONUS
+    for c in range(NUM_TYPES):
+        for p in range(4):
+            total += hands[p, c] * values[c]
+    # under save_meld="trick" the value is one beyond the points for a sweep (see the solver)
+    taken = min(max(value, 0), total)
+    points[declarer], points[defender] = taken, total - taken
+    tricks[declarer] = 0 if value < 0 or (solver.mode != 1 and taken == 0) else 1
+    tricks[defender] = 0 if value > total or (solver.mode != 1 and taken == total) else 1
