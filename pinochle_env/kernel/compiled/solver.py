@@ -156,17 +156,26 @@ def side_score(pts, tks, side, seats, mode):
 
 
 @njit(cache=True)
+def points_in_hands(hands, seats, values):
+    """The trick points of every card still in ``hands``."""
+    total = 0
+    for p in range(seats):
+        for c in range(NUM_TYPES):
+            total += hands[p, c] * values[c]
+    return total
+
+
+@njit(cache=True)
 def holdings(hands, seats, values, work):
     """Fill ``work``'s ``codes``, ``held`` and ``points`` from ``hands`` (see :class:`Work`)."""
-    codes, held, points = work.codes, work.held, work.points
-    points[0] = 0
+    codes, held = work.codes, work.held
+    work.points[0] = points_in_hands(hands, seats, values)
     for p in range(seats):
         held[p] = held_bits(hands[p])
     for c in range(NUM_TYPES):
         code = 0
         for p in range(seats):
             code += hands[p, c] * SEAT_WEIGHT[p]
-            points[0] += hands[p, c] * values[c]
         codes[c] = code
 
 
@@ -516,11 +525,7 @@ def _exact(hands, root, guess, rules, values, solver, work):
 @njit(cache=True)
 def _guess(hands, seats, values, left):
     """A first guess of the maximising side's future points: half of what is left to take."""
-    total = 10
-    for p in range(seats):
-        for c in range(NUM_TYPES):
-            total += hands[p, c] * values[c]
-    return total // 2 if left > 0 else 0
+    return (points_in_hands(hands, seats, values) + LAST_TRICK_BONUS) // 2 if left > 0 else 0
 
 
 @njit(cache=True)
@@ -542,7 +547,6 @@ def solve_values(hands, trick, root, rules, values, solver, work, out):
     root_groups = np.zeros(NUM_TYPES, dtype=np.int64)
     chosen = representatives(legal, seat, work.held, trick, n, seats, values, solver.equivalent, root_groups)
     guess = _guess(hands, seats, values, left)
-    stopped = False
     for c in range(NUM_TYPES):
         if not chosen >> c & 1:
             continue
@@ -557,11 +561,8 @@ def solve_values(hands, trick, root, rules, values, solver, work, out):
             value = STOPPED if value == STOPPED else gain + value
         hands[seat, c] += 1
         if value == STOPPED:
-            stopped = True
-            break
+            return -1
         out[c] = guess = value
-    if stopped:
-        return -1
     for c in range(NUM_TYPES):
         if legal >> c & 1:
             out[c] = out[root_groups[c]]

@@ -20,6 +20,7 @@ from pinochle_env.kernel.compiled.solver import (
     B_NODES,
     STOPPED,
     UNLIMITED,
+    points_in_hands,
     side_score,
     solve_node,
     solve_values,
@@ -98,8 +99,9 @@ class SimulatedHands(NamedTuple):
     hand was thrown in and the trump (N,).
 
     A hand played exactly (the simulation's ``S_EXACT``) has each team's points on the declarer's
-    seat and the seat after it, and 1 trick there for a team that takes a trick (exact play gives a
-    team's points and whether it takes a trick, which is all the scoring asks); an exact solve that
+    seat and the seat after it, and there 1 trick for a team that takes a trick (exact play gives a
+    team's points, and under ``save_meld="trick"`` whether it takes a trick, which is all the
+    scoring asks; under the other rules 1 stands for a team that takes points); an exact solve that
     ran past its node limit has ``points`` -1 on both seats.
     """
 
@@ -360,10 +362,7 @@ def _solve_hand(hands, declarer, rules, values, node_limit, solver, points, tric
     if value == STOPPED:
         points[declarer] = points[defender] = -1
         return
-    total = LAST_TRICK_BONUS
-    for c in range(NUM_TYPES):
-        for p in range(4):
-            total += hands[p, c] * values[c]
+    total = points_in_hands(hands, 4, values) + LAST_TRICK_BONUS
     # under save_meld="trick" the value is one beyond the points for a sweep (see the solver)
     taken = min(max(value, 0), total)
     points[declarer], points[defender] = taken, total - taken
