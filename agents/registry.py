@@ -219,6 +219,7 @@ def _load_builtins() -> None:
                 "evaluate": str,
                 "samples": int,
                 "budget": float,
+                "nodes": int,
                 "solve": int,
                 "leaf": int,
                 "simulations": int,

@@ -23,6 +23,10 @@ Parameters (``pimc:samples=32,budget=0.5``), with their defaults:
 - ``samples`` (search: 24; heuristic: 16): deals per card decision;
 - ``budget`` (1.0): seconds a card decision may take; sampling stops when it runs out (after the
   first batch of deals), the only way a decision can depend on the machine rather than the seed;
+- ``nodes`` (5,000,000, about a second of solving on the development machine): exact-solver nodes
+  a card decision may visit over all its deals, checked inside the compiled search, so that one hard
+  deal cannot overrun the decision (the deal it stops in is left out; where it stops in the first
+  deal, the heuristic's card is played);
 - ``solve`` (per game, as its search adapter declares: partnership 4, cutthroat 5, two-handed
   12): tricks left, the one in
   progress included, from which card decisions are solved exactly on each deal; ``leaf`` (3):
@@ -67,12 +71,13 @@ DEFAULT_BUDGET = {"search": 1.0, "heuristic": 1.0}
 class PIMCAgent:
     """The search bot of the module docstring (``evaluate="heuristic"``: the original bot)."""
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 (one keyword per parameter of the agent spec)
         self,
         seed: int | None = None,
         evaluate: str = "search",
         samples: int | None = None,
         budget: float | None = None,
+        nodes: int = 5_000_000,
         solve: int | None = None,
         leaf: int = 3,
         simulations: int = 64,
@@ -88,6 +93,8 @@ class PIMCAgent:
             raise ValueError(f"pimc parameter samples must be at least 1, got {samples}")
         if budget <= 0:
             raise ValueError(f"pimc parameter budget must be a positive number of seconds, got {budget}")
+        if nodes < 1:
+            raise ValueError(f"pimc parameter nodes must be at least 1, got {nodes}")
         if solve is not None and not 0 <= solve <= 24:
             raise ValueError(f"pimc parameter solve must be 0..24 tricks, got {solve}")
         if not 0 <= leaf <= 15:
@@ -102,7 +109,7 @@ class PIMCAgent:
             raise ValueError(f"pimc parameter pool must be at least 1, got {pool}")
         self.name = "pimc" if evaluate == "search" else "pimc:evaluate=heuristic"
         self.evaluate = evaluate
-        self.samples, self.budget = samples, budget
+        self.samples, self.budget, self.nodes = samples, budget, nodes
         self.solve, self.leaf, self.simulations = solve, leaf, simulations
         self.infer, self.infer_play, self.pool = infer, infer_play, pool
         self.original = HeuristicPIMC(seed, samples, budget) if evaluate == "heuristic" else None
@@ -170,7 +177,7 @@ class PIMCAgent:
 
     def _card_choice(self, view: View, cards: list[int]) -> tuple[int, dict[int, float] | None]:
         """The card :meth:`choose_card` plays, and the values it chose by (None: the heuristic's card,
-        no deal could be drawn)."""
+        no deal could be drawn or valued)."""
         fallback = self._heuristic_card(view, cards)
         values = self.card_values(view, cards)
         if values is None:
@@ -179,9 +186,11 @@ class PIMCAgent:
 
     def card_values(self, view: View, cards: list[int]) -> dict[int, float] | None:
         """Each legal card's (type's) average hand-score margin for the seat over the sampled deals,
-        as the search values them; None when no deal consistent with the view can be drawn. A
+        as the search values them; None when no deal consistent with the view can be drawn, or the
+        node budget ran out in the first. A
         network-guided search (:mod:`agents.search.guided`) weighs these against a policy's prior."""
         from pinochle_env.kernel import PlayState, adapter_for
+        from pinochle_env.kernel.solver import node_budget
 
         from .kernel.playouts import evaluate_cards
 
@@ -198,15 +207,20 @@ class PIMCAgent:
         deadline = time.perf_counter() + self.budget
         totals = np.zeros(NUM_TYPES if solve else len(cards))
         done = 0
-        while done < len(hands) and (not done or time.perf_counter() < deadline):
-            part = slice(done, done + BATCH)
-            scores = evaluate_cards(state, hands[part], gifts[part], cards, policy, seeds[part], self.leaf, solve,
-                                    order)  # fmt: skip
-            margins = state.scoring.margin(scores, bonus[part, None]) * state.scoring.factor[seat]
-            totals += margins.sum(axis=0)
-            done = min(len(hands), done + BATCH)
+        with node_budget(self.nodes):
+            while done < len(hands) and (not done or time.perf_counter() < deadline):
+                part = slice(done, done + BATCH)
+                scores = evaluate_cards(state, hands[part], gifts[part], cards, policy, seeds[part], self.leaf, solve,
+                                        order)  # fmt: skip
+                margins = state.scoring.margin(scores, bonus[done : done + len(scores), None])
+                totals += (margins * state.scoring.factor[seat]).sum(axis=0)
+                done += len(scores)
+                if len(scores) < len(hands[part]):  # the node budget ran out
+                    break
         self.searched += 1
         self.cut_short += done < len(hands)
+        if not done:
+            return None
         means = (totals[cards] if solve else totals) / done
         return dict(zip(cards, means.tolist(), strict=True))
 

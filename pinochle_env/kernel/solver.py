@@ -115,8 +115,9 @@ def _root(state: PlayState) -> tuple[int, int, int, int]:
 
 
 @contextmanager
-def _limit(node_limit: int | None) -> Iterator[None]:
-    """Let the solves inside visit at most ``node_limit`` nodes in all (None: no limit)."""
+def node_budget(node_limit: int | None) -> Iterator[None]:
+    """Let the solves inside visit at most ``node_limit`` nodes in all (None: no limit); a compiled
+    search that reaches it stops and says so (:data:`~.compiled.solver.STOPPED`)."""
     budget = table().budget
     if node_limit is not None and node_limit < 1:
         raise ValueError(f"node_limit must be at least 1 (or None for no limit), not {node_limit}")
@@ -134,7 +135,7 @@ def solve_side_values(
     of the seat to act in a perfect-information position: (legal cards, scores per card type).
     :class:`NodeLimitReached` when the search visits more than ``node_limit`` nodes."""
     out = np.zeros(NUM_TYPES, dtype=np.int64)
-    with _limit(node_limit):
+    with node_budget(node_limit):
         legal = S.solve_values(
             as_hands(state.hands), state.trick.copy(), _root(state), state.rules_vector, state.values,
             solver_for(state, equivalent), S.work_arrays(state.left, state.seats), out,
@@ -148,7 +149,7 @@ def solve_side_values(
 def solve_value(state: PlayState, equivalent: bool = True, node_limit: int | None = None) -> int:
     """The final side score of a perfect-information position under best play by both sides
     (:class:`NodeLimitReached` when the search visits more than ``node_limit`` nodes)."""
-    with _limit(node_limit):
+    with node_budget(node_limit):
         future = S.solve_node(
             as_hands(state.hands).copy(), state.trick.copy(), _root(state), state.rules_vector, state.values,
             solver_for(state, equivalent), S.work_arrays(state.left, state.seats),

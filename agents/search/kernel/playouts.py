@@ -55,17 +55,19 @@ def evaluate_cards(
     equivalent: bool = True,
 ) -> np.ndarray:
     """Final side scores per deal and candidate: (N, 24) by card type when ``solve``, else (N, len(cards)).
+    Fewer rows (the first deals) when the solver's node budget (:func:`~pinochle_env.kernel.solver.node_budget`)
+    runs out.
 
     See :func:`agents.search.kernel.compiled.playouts.evaluate_cards`.
     """
     count = len(deals)
     out = np.zeros((count, NUM_TYPES if solve else len(cards)), dtype=np.int64)
-    P.evaluate_cards(
+    valued = P.evaluate_cards(
         as_hands(deals).reshape(count, state.seats, NUM_TYPES), np.ascontiguousarray(gifts, dtype=np.int64),
         state.position(), state.rules_vector, state.values, _play_out(state, policy, order, seeds), stop, solve,
         np.asarray(cards, dtype=np.int64), solver_for(state, equivalent), out,
     )  # fmt: skip
-    return out
+    return out[:valued]
 
 
 def play_out_deals(

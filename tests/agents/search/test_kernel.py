@@ -156,3 +156,40 @@ def test_the_bidding_reading_explains_every_call_of_heuristic_bots():
             assert misses[0] == 0, seed
             calls_seen += len(calls)
     assert calls_seen > 400
+
+
+def _card_decision(rules: Rules, seed: int, left: int) -> Game:
+    """A heuristic hand at the first card decision with a choice and at most ``left`` tricks to go."""
+    game = start_of_play(rules, seed)
+    agents = [HeuristicAgent(seed + s) for s in range(rules.num_seats)]
+    while game.NUM_TRICKS - len(game.tricks) > left or len(game.legal_actions()) < 2:
+        game.apply(decide(agents[game.to_act], game))
+    return game
+
+
+def test_the_node_budget_stops_card_values_between_deals():
+    """Under a node budget that lets the first deal finish and not the second, ``evaluate_cards``
+    returns the first deal's values exactly as without a budget, and nothing of the deal it stopped in."""
+    from agents.search.inference import weighted_deals
+    from pinochle_env.kernel import solver
+
+    game = _card_decision(Rules(), 5, 7)
+    view = game.view(game.to_act)
+    state = PlayState.from_view(view)
+    order = list(range(NUM_TYPES))
+    deals = weighted_deals(view, 4, 1, 1.0, 1.0, np.random.default_rng(0), order)
+    seeds = np.zeros(len(deals), dtype=np.uint64)
+
+    def values(count: int, limit: int | None) -> np.ndarray:
+        solver.clear_table()
+        solver.take_nodes()
+        with solver.node_budget(limit):
+            return search_kernel.evaluate_cards(state, deals.hands[:count], deals.gifts[:count], [], "heuristic",
+                                                seeds[:count], 0, True, order)  # fmt: skip
+
+    full = values(len(deals), None)
+    values(1, None)
+    first = solver.take_nodes()
+    stopped = values(len(deals), first + 1)
+    assert len(full) == 4 and len(stopped) == 1
+    assert (stopped == full[:1]).all()

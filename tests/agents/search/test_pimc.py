@@ -22,7 +22,7 @@ from agents.search.simulation import race
 from pinochle_env import Game, Rules, new_game
 from pinochle_env.games.partnership.game import Phase
 from pinochle_env.kernel import COMPILING_MESSAGE
-from tests.helpers import BOT_RULES, DATA, ROOT, check_same_decisions, play_hand, recorded_hand
+from tests.helpers import BOT_RULES, DATA, ROOT, check_same_decisions, play_hand, recorded_hand, start_of_play
 
 pytestmark = pytest.mark.usefixtures("search_kernel")
 
@@ -73,6 +73,7 @@ def test_evaluate_heuristic_keeps_its_defaults_and_refusals():
         ("evaluate=magic", "evaluate"),
         ("samples=0", "samples"),
         ("budget=0", "budget"),
+        ("nodes=0", "nodes"),
         ("solve=30", "solve"),
         ("leaf=-1", "leaf"),
         ("simulations=0", "simulations"),
@@ -126,6 +127,20 @@ def test_the_search_gives_the_values_it_chose_its_card_by():
             assert mixed.act_with_values(view, mask)[1] is None  # the heuristic's part values nothing
         game.apply(action)
     assert searched > 10
+
+
+def test_a_decision_whose_first_deal_overruns_the_node_budget_plays_the_heuristics_card():
+    """``nodes`` is checked inside the solver: with a budget of one node every deal stops at its
+    first solve, so the decision is cut short and falls back to the heuristic's card, unvalued."""
+    for seed in range(3):
+        game = start_of_play(Rules(), seed)
+        view, mask = game.view(game.to_act), legal_mask(game)
+        if mask.sum() < 2:
+            continue
+        agent = PIMCAgent(seed, samples=4, budget=1000, nodes=1)
+        action, values = agent.act_with_values(view, mask)
+        assert values is None and agent.cut_short == agent.searched == 1
+        assert action == HeuristicAgent(seed).act(view, mask)
 
 
 def test_search_is_reproducible_for_a_seed():

@@ -202,6 +202,8 @@ def evaluate_cards(deals, gifts, position, rules, values, playout, stop, solve, 
     ``playout`` (a :class:`PlayOut`) says down to ``stop`` tricks left, solved exactly from there
     (``stop`` 0: played to the end; ``solver``: the game's :class:`Solver`). Deal ``d``'s random
     stream starts from ``playout.seeds[d]`` for every card, so all cards meet the same chances.
+    Returns the number of deals valued: fewer than N when the solver's node budget ran out (the
+    deal it stopped in is not valued).
     """
     trick, n, leader, left, pts, tks, played, played_by, void, shown = position  # the fields, in order
     policy, order, seeds = playout
@@ -222,6 +224,8 @@ def evaluate_cards(deals, gifts, position, rules, values, playout, stop, solve, 
         if solve:
             hands[:, :] = deals[d]
             legal = solve_values(hands, trick, (n, leader, left, flags), rules, values, solver, work, values_out)
+            if legal < 0:
+                return d
             base = 0
             for p in range(seats):
                 if side[p] == 1:
@@ -250,7 +254,11 @@ def evaluate_cards(deals, gifts, position, rules, values, playout, stop, solve, 
                 if tks_now[p]:
                     leaf_flags |= 1 if side[p] == 1 else 2
             root = (n_now, leader_now, left_now, leaf_flags)
-            out[d, k] = score + solve_node(hands, trick_now, root, rules, values, solver, work)
+            future = solve_node(hands, trick_now, root, rules, values, solver, work)
+            if future == STOPPED:
+                return d
+            out[d, k] = score + future
+    return deals.shape[0]
 
 
 # ------------------------------------------------------------------------------------------------
