@@ -159,20 +159,57 @@ def solve_value(state: PlayState, equivalent: bool = True, node_limit: int | Non
     return int(future) + state.side_points()
 
 
-def minimax_value(state: PlayState) -> int:
-    """Plain minimax: the final side score of a perfect-information position (slow; the tests' reference)."""
+def minimax_value(state: PlayState, prune: bool = False) -> int:
+    """The reference value: the final side score of a perfect-information position by plain minimax
+    (slow: the tests' reference up to 3 or 4 tricks left), or with ``prune`` by plain alpha-beta (no
+    table, no ordering, no merged cards: the exactness sweeps' reference from deeper positions)."""
     tricks = np.zeros((state.left + 1, 4), dtype=np.int64)
     tricks[state.left] = state.trick
     future = S.minimax(
-        as_hands(state.hands).copy(), tricks, state.n, state.leader, state.left, trick_flags(state), state.side,
-        state.rules_vector, state.values, state.mode,
+        as_hands(state.hands).copy(), tricks, _root(state), state.side, state.rules_vector, state.values, state.mode,
+        -S.INFINITY, S.INFINITY, prune,
     )  # fmt: skip
     return int(future) + state.side_points()
 
 
-def end_positions(rules: Rules, count: int, seed: int, most_tricks: int = 3) -> Iterator[Any]:
-    """``count`` engines at perfect-information positions with 1 to ``most_tricks`` tricks left, and
-    a random number of cards in the trick, reached by random legal play (the solver checks' inputs)."""
+def minimax_card_values(game: Any, prune: bool = False) -> dict[int, int]:
+    """The reference values of every legal card (type) of the seat to act in an engine during trick
+    play: the final side score after the card (:func:`minimax_value` of the position it leads to, or
+    the score of the hand it ends), as :func:`solve_side_values` gives them."""
+    state = PlayState.from_game(game)
+    values = {}
+    legal = set(game.legal_actions())
+    for c in range(NUM_TYPES):
+        action = game.layout.card0 + c
+        if action not in legal:
+            continue
+        after = game.clone()
+        after.apply(action)
+        values[c] = _finished_side_score(after, state) if after.hand_over else minimax_value(
+            PlayState.from_game(after), prune)  # fmt: skip
+    return values
+
+
+def _finished_side_score(game: Any, state: PlayState) -> int:
+    """The maximising side's score (points, and the sweep adjustment of ``state.mode`` 1) in a hand
+    just finished."""
+    total = len(game.tricks)
+    points = tricks = others = 0
+    for index, (_, cards, winner) in enumerate(game.tricks):
+        if state.side[winner]:
+            points += sum(int(state.values[c]) for c in cards) + (S.LAST_TRICK_BONUS if index == total - 1 else 0)
+            tricks += 1
+        else:
+            others += 1
+    if state.mode == 1:
+        points += (not others) - (not tricks)
+    return points
+
+
+def end_positions(rules: Rules, count: int, seed: int, most_tricks: int = 3, least_tricks: int = 1) -> Iterator[Any]:
+    """``count`` engines at perfect-information positions with ``least_tricks`` to ``most_tricks``
+    tricks left, and a random number of cards in the trick, reached by random legal play (the
+    solver checks' inputs)."""
     from ..games.kit import new_game
 
     rng = np.random.default_rng(seed)
@@ -180,7 +217,7 @@ def end_positions(rules: Rules, count: int, seed: int, most_tricks: int = 3) -> 
     found = 0
     while found < count:
         game = new_game(rules, np.random.default_rng(int(rng.integers(2**31))))
-        left = int(rng.integers(1, most_tricks + 1))
+        left = int(rng.integers(least_tricks, most_tricks + 1))
         into = int(rng.integers(rules.num_seats))
         while not game.hand_over:
             legal = game.legal_actions()

@@ -580,9 +580,13 @@ def solve_node(hands, trick, root, rules, values, solver, work):
 
 
 @njit(cache=False)  # recursive: numba's cache does not reload recursive functions reliably (it crashes)
-def minimax(hands, tricks, n, leader, left, flags, side, rules, values, mode):
-    """Plain minimax value of a node, every legal card searched: the reference the tests hold the
-    solver to (``tricks[left]`` holds the trick in progress)."""
+def minimax(hands, tricks, root, side, rules, values, mode, alpha, beta, prune):
+    """The reference the tests and the exactness sweeps hold the solver to: the value of the node
+    ``root`` (n, leader, left, flags; ``tricks[left]`` holds the trick in progress) by plain minimax,
+    every legal card searched, or with ``prune`` by plain fail-soft alpha-beta in the window
+    (``alpha``, ``beta``): no table, no ordering, no merged cards, no bounds, no closed forms (exact
+    inside the window, hence at the root from an infinite window, and far faster than minimax)."""
+    n, leader, left, flags = root
     seats, trump = rules[R_SEATS], rules[R_TRUMP]
     if n == 0 and left == 0:
         return _sweep_adjustment(flags, mode)
@@ -597,10 +601,18 @@ def minimax(hands, tricks, n, leader, left, flags, side, rules, values, mode):
         hands[seat, c] -= 1
         trick[n] = c
         if n + 1 < seats:
-            value = minimax(hands, tricks, n + 1, leader, left, flags, side, rules, values, mode)
+            value = minimax(hands, tricks, (n + 1, leader, left, flags), side, rules, values, mode, alpha, beta, prune)
         else:
             winner, gain, child_flags = _complete(tricks, leader, left, side, rules, values, flags)
-            value = gain + minimax(hands, tricks, 0, winner, left - 1, child_flags, side, rules, values, mode)
+            child = (0, winner, left - 1, child_flags)
+            value = gain + minimax(hands, tricks, child, side, rules, values, mode, alpha - gain, beta - gain, prune)
         hands[seat, c] += 1
-        best = max(best, value) if maximising else min(best, value)
+        if maximising:
+            best = max(best, value)
+            alpha = max(alpha, best)
+        else:
+            best = min(best, value)
+            beta = min(beta, best)
+        if prune and alpha >= beta:
+            break
     return best
