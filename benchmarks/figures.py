@@ -303,6 +303,21 @@ def solver_speed_block(data: dict[str, Any]) -> str:
     return "\n".join([measured_line(data) + f" Seed {figures['seed']}.", "", *_table(headers, rows)])
 
 
+def kernel_sweep_block(data: dict[str, Any]) -> str:
+    """The exactness sweep: per game, positions and cards compared with the reference, and the differences."""
+    figures = data["figures"]
+    counts = ("rule_sets", "positions", "cards", "value_mismatches", "card_mismatches", "nodes", "nodes_unpruned")
+    rows = [[row["variant"], *(f"{row[key]:,}" for key in counts)] for row in figures["rows"]]
+    summary = (
+        f"Plain {figures['reference']} as the reference, {figures['least_tricks']} to {figures['most_tricks']} tricks "
+        f"left, {figures['positions_per_rule_set']:,} positions per rule set, seed {figures['seed']}; each position "
+        "solved with and without merging equivalent cards, for its value and every legal card's."
+    )
+    headers = ["game", "rule sets", "positions", "legal cards", "value differences", "card differences",
+               "solver nodes", "without merging"]  # fmt: skip
+    return "\n".join([measured_line(data), "", summary, "", *_table(headers, rows)])
+
+
 def pimc_profile_block(data: dict[str, Any]) -> str:
     """The search bot's time per decision kind, and how often the budget cut its sampling short."""
     figures = data["figures"]
@@ -387,6 +402,8 @@ BLOCKS: dict[str, Callable[..., str]] = {
     "rule_sets_sampled": rule_sets_block,
     "learning_curve": learning_curve_block,
     "solver_speed": solver_speed_block,
+    "kernel_sweep": kernel_sweep_block,
+    "kernel_sweep_deep": kernel_sweep_block,
     "pimc_profile": pimc_profile_block,
     "main_job": main_job_block,
 }
