@@ -65,9 +65,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="A local web app: play Pinochle against agents, replay hands, read arena results.",
     )
     parser.add_argument(
-        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: only this machine)"
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: only this machine; another address is warned about)",
     )
-    parser.add_argument("--version", action="version", version=VERSION_LINE)
     parser.add_argument(
         "--allow-host",
         action="append",
@@ -77,11 +78,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="also answer requests whose Host header is NAME (repeatable); the bound name and address, and "
         "the loopback names on a loopback bind, are always answered",
     )
+    parser.add_argument("--version", action="version", version=VERSION_LINE)
     parser.add_argument(
         "--port",
         type=number_in(int, 0, MAX_PORT, f"a port number 0..{MAX_PORT}"),
         default=8765,
-        help="port (default 8765; 0 picks a free one)",
+        help=f"port 0..{MAX_PORT} (default 8765; 0 picks a free one)",
     )
     parser.add_argument("--records", default="runs/web", metavar="DIR", help="folder of the tables' hand records")
     parser.add_argument(
