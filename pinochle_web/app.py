@@ -18,9 +18,11 @@ are under ``/static`` (files of this package only). The API:
 ====================================================  =============================================
 
 Every request is validated: a malformed or refused one gets a 4xx answer ``{"error": reason}``
-and changes nothing. POST bodies must be ``application/json`` (which a page of another site cannot
-send without the browser asking this server first, and it never agrees), and the ``Host`` header
-must name this server (``allowed_hosts``), which keeps other sites' pages out through DNS tricks.
+and changes nothing, and every other error answer is JSON of the same shape (a 500 too). POST
+bodies must be ``application/json`` (which a page of another site cannot send without the browser
+asking this server first, and it never agrees), of at most :data:`~.limits.MAX_BODY_BYTES` and
+nested no deeper than :data:`~.limits.MAX_JSON_DEPTH`; the ``Host`` header must name this server
+(:class:`HostCheck`, :mod:`.hosts`), which keeps other sites' pages out through DNS tricks.
 Agents' moves run in a thread pool; the handlers that do real work (replays, analyses, reports)
 run in Starlette's thread pool, so the event loop answers other requests meanwhile.
 """
@@ -35,13 +37,14 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from agents.base import check_plays
 from agents.neural.agent import BUNDLED_FILES
@@ -51,6 +54,8 @@ from pinochle_env.games.registry import GAMES
 from pinochle_env.rules.switches import CHOICES, INTEGER_SWITCHES, VARIANT_SWITCHES, Rules
 
 from .catalogue import RESULTS, Catalogue, Entry, entry_id
+from .hosts import host_name, normal
+from .limits import MAX_BODY_BYTES, TooDeep, parse_json
 from .replay import analysis, timeline
 from .settings import Settings
 from .sources import Hand, arena_report, load_hands
@@ -100,7 +105,9 @@ class Service:
         self.settings = settings
         self.executor = ThreadPoolExecutor(max_workers=settings.workers, thread_name_prefix="agents")
         self.catalogue = Catalogue(settings.open, settings.records)
-        self.tables = Tables(settings.records, self.executor, settings.pace)
+        self.tables = Tables(
+            settings.records, self.executor, settings.pace, settings.max_tables, settings.table_idle_seconds
+        )
 
     # ------------------------------------------------------------------ options and catalogue
 
@@ -198,7 +205,7 @@ class Service:
 
     def hand_replay(self, request: Request) -> Response:
         entry, hand = self._hand(request)
-        seats = Rules.from_mapping(hand.record["options"]).num_seats
+        seats = _readable(_seats, hand.record)
         viewer_text = request.query_params.get("viewer", "all")
         viewer = None if viewer_text == "all" else _query_integer(request, "viewer", 0, seats - 1)
         bottom = _query_integer(request, "bottom", 0, seats - 1) if "bottom" in request.query_params else None
@@ -207,7 +214,7 @@ class Service:
 
     def hand_analysis(self, request: Request) -> Response:
         _, hand = self._hand(request)
-        seats = Rules.from_mapping(hand.record["options"]).num_seats
+        seats = _readable(_seats, hand.record)
         seat = _query_integer(request, "seat", 0, seats - 1)
         choice = request.query_params.get("checkpoint", "bundled")
         checkpoint: str | Path = "bundled" if choice == "bundled" else self._entry(choice, "checkpoint").path
@@ -243,16 +250,34 @@ def _switch(name: str, rules: Rules) -> dict[str, Any]:
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
-    """The request's JSON object (``ApiError`` 415 for another content type, 400 for bad JSON)."""
+    """The request's JSON object: ``ApiError`` 415 for another content type, 413 for a body over
+    :data:`~.limits.MAX_BODY_BYTES`, 400 for bad or too deeply nested JSON or not an object."""
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         raise ApiError(415, "send the body as application/json")
     try:
-        body = await request.json()
+        body = parse_json(await _body_bytes(request))
+    except TooDeep as error:
+        raise ApiError(400, f"the body is {error}") from None
     except ValueError:
         raise ApiError(400, "the body is not valid JSON") from None
     if not isinstance(body, dict):
         raise ApiError(400, "the body must be a JSON object")
     return body
+
+
+async def _body_bytes(request: Request) -> bytes:
+    """The request's body, read no further than :data:`~.limits.MAX_BODY_BYTES` (``ApiError`` 413)."""
+    too_large = ApiError(413, f"the body is over {MAX_BODY_BYTES:,} bytes")
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        raise too_large
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise too_large
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _rules(switches: Any) -> Rules:
@@ -262,6 +287,11 @@ def _rules(switches: Any) -> Rules:
         return Rules.from_mapping(switches)
     except (ValueError, TypeError) as error:
         raise ApiError(400, f"bad rules: {error}") from None
+
+
+def _seats(record: dict[str, Any]) -> int:
+    """How many seats the game of a hand record has (``ValueError`` for options that are not rules)."""
+    return Rules.from_mapping(record["options"]).num_seats
 
 
 def _integer(body: dict[str, Any], name: str, low: int, high: int, default: int) -> int:
@@ -301,6 +331,28 @@ async def _http_error(request: Request, error: Exception) -> Response:
     return JSONResponse({"error": error.detail}, status_code=error.status_code)
 
 
+async def _internal_error(request: Request, error: Exception) -> Response:
+    """Any other failure: a 500 answer in the API's shape (the traceback goes to the log)."""
+    return JSONResponse({"error": f"internal error ({type(error).__name__}); see the server's log"}, status_code=500)
+
+
+class HostCheck:
+    """ASGI middleware: answer only requests whose ``Host`` header names one of ``allowed``
+    (:func:`.hosts.allowed_hosts`), others with 400 ``{"error": ...}``."""
+
+    def __init__(self, app: ASGIApp, allowed: Sequence[str]) -> None:
+        self.app = app
+        self.allowed = frozenset(allowed)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        header = Headers(scope=scope).get("host", "") if scope["type"] == "http" else None
+        if header is None or host_name(header) in self.allowed:
+            await self.app(scope, receive, send)
+            return
+        reason = f"this server does not answer to the host {header!r} (pinochle-web --allow-host NAME accepts it)"
+        await JSONResponse({"error": reason}, status_code=400)(scope, receive, send)
+
+
 def _page(name: str) -> Callable[[Request], Response]:
     def page(request: Request) -> Response:
         return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
@@ -332,11 +384,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/arenas/{arena}", service.arena),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    hosts = list(service.settings.allowed_hosts)
+    hosts = [normal(name) for name in service.settings.allowed_hosts]
     app = Starlette(
         routes=list(routes),
-        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)],
-        exception_handlers={ApiError: _api_error, TableError: _table_error, HTTPException: _http_error},
+        middleware=[Middleware(HostCheck, allowed=hosts)],
+        exception_handlers={
+            ApiError: _api_error,
+            TableError: _table_error,
+            HTTPException: _http_error,
+            Exception: _internal_error,
+        },
         lifespan=lifespan,
     )
     app.state.service = service

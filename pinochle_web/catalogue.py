@@ -5,18 +5,21 @@ output), arena results (an arena output folder, or its ``results.jsonl``), check
 and folders holding any of these (searched a few levels deep); the records folder of the web
 tables is searched too. Each file found gets an id (a hash of its resolved path), and the API
 takes only ids: a request can name no path, so no request reaches outside what was named.
-Symbolic links inside a named folder are not followed.
+Symbolic links inside a named folder are not followed, nor an arena folder's ``results.jsonl``
+or ``config.json`` that is one (:func:`plain_file`). A file whose first line is not JSON, or is
+nested too deeply (:func:`.limits.parse_json`), is left out.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from .limits import parse_json
 
 #: How deep a named folder is searched, and how many files are looked at in all.
 MAX_DEPTH = 4
@@ -51,11 +54,16 @@ def first_line(path: Path) -> dict | None:
         with open(path, encoding="utf-8") as stream:
             for line in stream:
                 if line.strip():
-                    value = json.loads(line)
+                    value = parse_json(line)
                     return value if isinstance(value, dict) else None
     except (OSError, UnicodeDecodeError, ValueError):
         return None
     return None
+
+
+def plain_file(path: Path) -> bool:
+    """Whether ``path`` is a file and not a symbolic link (to one)."""
+    return path.is_file() and not path.is_symlink()
 
 
 def is_arena_line(line: dict) -> bool:
@@ -110,7 +118,7 @@ class Catalogue:
     def _folder(self, folder: Path, root: Path, depth: int, budget: list[int]) -> Iterator[Entry]:
         """The entries in ``folder`` (``depth`` levels below the named ``root``), while ``budget``
         (files still to look at) lasts; names are paths from the root's parent."""
-        if (folder / RESULTS).is_file():
+        if plain_file(folder / RESULTS):
             yield Entry(entry_id(folder), "arena", folder.resolve(), str(folder.relative_to(root.parent)))
         try:
             children = sorted(os.scandir(folder), key=lambda child: child.name)

@@ -7,8 +7,10 @@ Usage::
     pinochle-web --open runs/long1/policy.pt       # offer a checkpoint as an agent and for replay analysis
     pinochle-web --rules-preset pagat --rule head_rule=led_card --port 9000
 
-It binds to 127.0.0.1 (only this machine can connect) unless ``--host`` says otherwise, and it
-reads only its own assets and what ``--open`` and ``--records`` name. Every finished hand of a
+It binds to 127.0.0.1 (only this machine can connect) unless ``--host`` says otherwise, warns
+when a bind reaches further, answers only requests whose ``Host`` header names the server
+(:mod:`.hosts`; ``--allow-host`` adds a name), and reads only its own assets and what ``--open``
+and ``--records`` name. Every finished hand of a
 table is appended to a file under ``--records`` at once (a hand still in progress when the server
 stops is lost). ``--pace`` is the pause, in seconds, before each agent's move, so that a person
 can follow the play. Needs the ``web`` extra: ``pip install -e ".[web]"``.
@@ -20,15 +22,41 @@ import argparse
 import os
 import socket
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pinochle_env import VERSION_LINE
 from pinochle_env.rules.switches import PRESETS, rules_from_command_line
 
+from .hosts import allowed_hosts, check_host_name, is_loopback
+from .limits import MAX_PACE, MAX_WORKERS
 from .settings import Settings
 
-LOOPBACK = ("127.0.0.1", "localhost")
+MAX_PORT = 65535
+
+
+def number_in(kind: Callable[[str], float], low: float, high: float, what: str) -> Callable[[str], float]:
+    """An ``argparse`` type: ``kind(text)`` if it lies in ``low..high`` (NaN never does), else a
+    one-line error saying what the value must be."""
+
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text} is not {what}")
+        return value
+
+    return parse
+
+
+def host_argument(text: str) -> str:
+    """An ``argparse`` type: a name ``--allow-host`` accepts."""
+    try:
+        return check_host_name(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -37,10 +65,26 @@ def build_parser() -> argparse.ArgumentParser:
         description="A local web app: play Pinochle against agents, replay hands, read arena results.",
     )
     parser.add_argument(
-        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: only this machine)"
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: only this machine; another address is warned about)",
+    )
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        type=host_argument,
+        metavar="NAME",
+        help="also answer requests whose Host header is NAME (repeatable); the bound name and address, and "
+        "the loopback names on a loopback bind, are always answered",
     )
     parser.add_argument("--version", action="version", version=VERSION_LINE)
-    parser.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)")
+    parser.add_argument(
+        "--port",
+        type=number_in(int, 0, MAX_PORT, f"a port number 0..{MAX_PORT}"),
+        default=8765,
+        help=f"port 0..{MAX_PORT} (default 8765; 0 picks a free one)",
+    )
     parser.add_argument("--records", default="runs/web", metavar="DIR", help="folder of the tables' hand records")
     parser.add_argument(
         "--open",
@@ -52,8 +96,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule switch of new tables")
     parser.add_argument("--rules-preset", choices=sorted(PRESETS), default="default", help="rule preset of new tables")
-    parser.add_argument("--pace", type=float, default=0.5, metavar="SECONDS", help="pause before each agent's move")
-    parser.add_argument("--workers", type=int, default=4, help="threads for the agents' moves (default 4)")
+    parser.add_argument(
+        "--pace",
+        type=number_in(float, 0.0, MAX_PACE, f"a pause in seconds 0..{MAX_PACE:g}"),
+        default=0.5,
+        metavar="SECONDS",
+        help=f"pause before each agent's move (default 0.5, at most {MAX_PACE:g})",
+    )
+    parser.add_argument(
+        "--workers",
+        type=number_in(int, 1, MAX_WORKERS, f"a number of threads 1..{MAX_WORKERS}"),
+        default=4,
+        help=f"threads for the agents' moves (default 4, at most {MAX_WORKERS})",
+    )
     return parser
 
 
@@ -75,11 +130,29 @@ def parse_settings(argv: Sequence[str] | None = None) -> tuple[Settings, argpars
         parser.error(f"--records: cannot make {records}: {error.strerror}")
     if not os.access(records, os.W_OK):
         parser.error(f"--records: cannot write to {records}")
-    if args.pace < 0 or args.workers < 1:
-        parser.error("--pace must be >= 0 and --workers >= 1")
-    hosts = LOOPBACK if args.host in LOOPBACK else ("*",)
+    hosts = allowed_hosts(args.host, args.allow_host)
     settings = Settings(rules, records, tuple(Path(p) for p in args.open), args.pace, args.workers, hosts)
     return settings, args
+
+
+def announce(host: str, port: int, settings: Settings) -> None:
+    """The start-up lines: where it serves, who can reach it (a WARNING, on standard error, when
+    more than this machine can), the ``Host`` names it answers, where the records go."""
+    shown_host = f"[{host}]" if ":" in host else host
+    print(f"pinochle-web: serving on http://{shown_host}:{port}/", flush=True)
+    if is_loopback(host):
+        print(f"  bound to {host}: only this machine can connect (--host 0.0.0.0 to share it)", flush=True)
+    else:
+        print(
+            f"WARNING: bound to {host}, not a loopback address: anyone who can reach this machine on port {port} "
+            "can open tables (agents then think on this machine), replay and read every file that --open and "
+            "--records name, and write hand records; there is no login",
+            file=sys.stderr,
+            flush=True,
+        )
+    names = ", ".join(settings.allowed_hosts)
+    print(f"  answers requests addressed to: {names} (--allow-host NAME adds one)", flush=True)
+    print(f"  hand records of the tables go to {settings.records}/ (a hand in progress is lost on exit)", flush=True)
 
 
 SWITCH_INTERVAL = 0.0005  # seconds: how long a thread may hold the GIL while another waits
@@ -102,14 +175,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         listener.bind((args.host, args.port))
     except OSError as error:
         build_parser().error(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}")
-    port = listener.getsockname()[1]
-    shown_host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"pinochle-web: serving on http://{shown_host}:{port}/", flush=True)
-    if args.host in LOOPBACK:
-        print(f"  bound to {args.host}: only this machine can connect (--host 0.0.0.0 to share it)", flush=True)
-    else:
-        print(f"  bound to {args.host}: anyone who can reach this address can play and read what --open names")
-    print(f"  hand records of the tables go to {settings.records}/ (a hand in progress is lost on exit)", flush=True)
+    announce(args.host, listener.getsockname()[1], settings)
     # The agents think in threads of this process, in pure Python: at the default GIL switch interval
     # (5 ms) each hand-over between them and the request handlers waits its turn, and a request
     # took up to 0.46 s while pimc searched; at 0.5 ms requests are answered within about 50 ms.

@@ -40,6 +40,21 @@ PROMPTS = {
     "PLAY2": "Play a card: follow suit and beat if you can, else trump",
 }
 
+#: Where a hand stands, in words, by phase name (every game's phases): the side panel's heading.
+PHASE_TITLES = {
+    "AUCTION": "Auction",
+    "TRUMP": "Naming trump",
+    "PASS_TO_DECLARER": "Passing to the declarer",
+    "PASS_BACK": "Passing back",
+    "BURY": "Burying",
+    "THROW_IN": "Throw in or play",
+    "PLAY": "Trick play",
+    "PLAY1": "Play while the stock lasts",
+    "MELD": "Meld turn",
+    "PLAY2": "Play-out, the stock gone",
+    "HAND_OVER": "Hand over",
+}
+
 #: Keys of a finished hand's record that are public and that the result panel shows.
 RESULT_KEYS = ("score", "totals", "points", "meld", "made", "thrown_in", "bid", "declarer", "buried_points")
 
@@ -71,6 +86,7 @@ def table_state(game: Any, viewer: int | None, bottom: int | None = None) -> dic
         "hand_number": game.hand_number,
         "dealer": game.dealer,
         "phase": view.phase.name.lower(),
+        "phase_title": PHASE_TITLES[view.phase.name],
         "decision": view.phase.decision,
         "to_act": game.to_act,
         "trump": SUITS[view.trump] if view.trump >= 0 else None,

@@ -8,15 +8,22 @@ from pathlib import Path
 
 from pinochle_env.rules.switches import Rules
 
+from .hosts import LOOPBACK_NAMES
+from .limits import MAX_TABLES, TABLE_IDLE_SECONDS
+
 
 @dataclass(frozen=True)
 class Settings:
     """How a server runs: the default rules of new tables, where records go, what was named with
-    ``--open``, the pause between agents' moves, the agents' thread pool and the accepted hosts."""
+    ``--open``, the pause between agents' moves, the agents' thread pool, the ``Host`` names it
+    answers (:func:`pinochle_web.hosts.allowed_hosts`), and how many tables it keeps and for how
+    long one may stay unused (:mod:`pinochle_web.limits`)."""
 
     rules: Rules = field(default_factory=Rules)
     records: Path = Path("runs/web")
     open: tuple[Path, ...] = ()
     pace: float = 0.5
     workers: int = 4
-    allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost")
+    allowed_hosts: tuple[str, ...] = LOOPBACK_NAMES
+    max_tables: int = MAX_TABLES
+    table_idle_seconds: float = TABLE_IDLE_SECONDS

@@ -1,17 +1,21 @@
 """Reading what the catalogue lists: the hands of a records file, and an arena run's report.
 
-A hand-record file holds one record per line (``pinochle_env.records.read_jsonl``); an arena's
-``results.jsonl`` holds one deal or game pair per line, each with its plays and their hands
+A hand-record file holds one record per line (:func:`read_records`: the records of
+``pinochle_env.records``, each line's nesting bounded by :func:`.limits.parse_json`, and a last
+line cut short, as a kill during an append leaves it, left out rather than failing the file); an
+arena's ``results.jsonl`` holds one deal or game pair per line, each with its plays and their hands
 (``agents.arena.play``), read without repairing a line still being written
 (``agents.arena.read_results(repair=False)``: a run in progress is left untouched). Both become one
 list of :class:`Hand` in file order, so a hand has the same index in a replay link and in the
-replay. Parsed files are cached while they are unchanged (same size and modification time).
+replay; an arena report lists the pairs by pairing, kind and id, whatever order they finished in.
+An arena folder's ``config.json`` that is a symbolic link is not followed. Parsed files are cached
+while they are unchanged (same size and modification time).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,10 +23,11 @@ from typing import Any
 from agents.arena import read_results
 from agents.arena.report import deal_pair_margin, json_ready, summarise
 from pinochle_env.games.registry import DEFAULT_VARIANT
-from pinochle_env.records import read_jsonl
+from pinochle_env.records import COMMON_KEYS
 from pinochle_env.rules.switches import Rules
 
-from .catalogue import CONFIG, RESULTS, Entry
+from .catalogue import CONFIG, RESULTS, Entry, plain_file
+from .limits import parse_json
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,34 @@ def describe(record: dict[str, Any]) -> str:
     return f"player {record['declarer']} bid {record['bid']}, {outcome}; score {score}"
 
 
+def read_records(path: Path) -> list[dict[str, Any]]:
+    """The hand records of a JSONL file, one per non-empty line (``ValueError`` naming a line that
+    is not one); a last line without its newline that does not read is left out: the hand being
+    appended when its writer was killed."""
+    data = path.read_bytes()
+    lines = data.split(b"\n")
+    torn = lines.pop()  # after the last newline: empty, or a line cut short
+    records = [_record(path, number, line) for number, line in enumerate(lines, start=1) if line.strip()]
+    if torn.strip():
+        with contextlib.suppress(ValueError):
+            records.append(_record(path, len(lines) + 1, torn))
+    return records
+
+
+def _record(path: Path, number: int, line: bytes) -> dict[str, Any]:
+    """Line ``number`` of a records file as a hand record (``ValueError`` naming the line)."""
+    try:
+        record = parse_json(line)
+    except ValueError as error:
+        raise ValueError(f"{path}:{number}: not a JSON hand record ({error})") from None
+    if not isinstance(record, dict):
+        raise ValueError(f"{path}:{number}: not a JSON hand record (a {type(record).__name__})")
+    missing = [key for key in COMMON_KEYS if key not in record]
+    if missing:
+        raise ValueError(f"{path}:{number}: hand record lacks {', '.join(missing)}")
+    return record
+
+
 def load_hands(entry: Entry) -> list[Hand]:
     """Every hand of a records entry, in file order (``ValueError`` naming a bad line)."""
     stat = entry.path.stat()
@@ -65,7 +98,7 @@ def load_hands(entry: Entry) -> list[Hand]:
 def _hands(path: Path, arena_results: bool, mtime: int, size: int) -> tuple[Hand, ...]:
     if not arena_results:
         hands = []
-        for number, record in enumerate(read_jsonl(path), start=1):
+        for number, record in enumerate(read_records(path), start=1):
             agents = record.get("agents")
             spelled = tuple(str(spec) for spec in agents) if isinstance(agents, list) else None
             hands.append(Hand(record, f"hand {number}: {describe(record)}", spelled))
@@ -75,7 +108,10 @@ def _hands(path: Path, arena_results: bool, mtime: int, size: int) -> tuple[Hand
 
 @functools.lru_cache(maxsize=8)
 def _results(path: Path, mtime: int, size: int) -> tuple[dict[str, Any], ...]:
-    return tuple(read_results(path, repair=False))
+    try:
+        return tuple(read_results(path, repair=False))
+    except RecursionError:
+        raise ValueError(f"{path}: a line nested too deeply to read") from None
 
 
 def _arena_hands(lines: tuple[dict[str, Any], ...]) -> list[Hand]:
@@ -98,8 +134,10 @@ def arena_report(entry: Entry) -> dict[str, Any]:
     intervals, games, contract statistics per side, ratings and cross table with 3+ agents), and
     each pair with its margin and the index of its first hand in the results file's replay."""
     folder = entry.path
-    config = json.loads((folder / CONFIG).read_text(encoding="utf-8")) if (folder / CONFIG).is_file() else None
+    config = parse_json((folder / CONFIG).read_bytes()) if plain_file(folder / CONFIG) else None
     results = folder / RESULTS
+    if not plain_file(results):
+        raise ValueError(f"{results} is not a plain file (a symbolic link is not followed)")
     stat = results.stat()
     lines = _results(results, stat.st_mtime_ns, stat.st_size)
     hands = _hands(results, True, stat.st_mtime_ns, stat.st_size)
@@ -122,4 +160,7 @@ def arena_report(entry: Entry) -> dict[str, Any]:
         }
         for unit, line in enumerate(lines)
     ]
-    return json_ready({"name": entry.name, "config": config, "summary": summarise(list(lines), agents), "pairs": pairs})
+    summary = summarise(list(lines), agents)
+    order = {(pairing["a"], pairing["b"]): index for index, pairing in enumerate(summary["pairings"])}
+    pairs.sort(key=lambda pair: (order.get((pair["a"], pair["b"]), len(order)), pair["kind"], pair["id"]))
+    return json_ready({"name": entry.name, "config": config, "summary": summary, "pairs": pairs})

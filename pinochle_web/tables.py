@@ -9,6 +9,10 @@ over. The agent decides on a copy of the game (``decide`` on ``game.clone()``) w
 table's lock, so :meth:`Table.state` answers at once while an agent thinks, and says who is
 thinking.
 
+When the person's card to play is forced (one legal card), the pool plays it for them, as the
+terminal game does, and the log marks it. :class:`Tables` keeps at most ``capacity`` tables and
+closes one nobody asked about for ``idle_seconds`` (:mod:`.limits`); a closed table answers 410.
+
 Every finished hand is appended to the table's records file at once (one JSON line, the file
 closed after each: a server stopped later loses no finished hand; the hand in progress is lost),
 with ``agents`` (each seat's agent spec, ``"human"`` for the person) and ``table`` (the table's
@@ -20,6 +24,8 @@ from __future__ import annotations
 import secrets
 import threading
 import time
+from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +40,7 @@ from pinochle_env.records import write_jsonl
 from pinochle_env.rules.switches import Rules
 
 from .catalogue import entry_id
+from .limits import CLOSED_TABLES_REMEMBERED, MAX_TABLES, TABLE_IDLE_SECONDS
 from .present import table_state
 
 HUMAN = "human"
@@ -100,6 +107,7 @@ class Table:
         self.executor = executor
         self.pace = pace
         self.stop = stop if stop is not None else threading.Event()  # set: the server is closing
+        self.closed = threading.Event()  # set: this table is closed (its agents stop)
         self.lock = threading.Lock()
         self.thinking: int | None = None  # the agent seat deciding now (or pausing before its move)
         self.error: str | None = None  # an agent's failure, shown at the table
@@ -150,25 +158,43 @@ class Table:
     # ------------------------------------------------------------------ the agents' moves
 
     def _schedule(self) -> None:
-        """Hand the table to the pool if an agent is to act (and none is on it already)."""
+        """Hand the table to the pool if it has a move to make (and is not on it already)."""
         with self.lock:
-            seat = self.game.to_act
-            if seat < 0 or seat == self.seat or self.thinking is not None or self.error is not None:
+            seat = self._pool_move()
+            if seat is None or self.thinking is not None or self.error is not None:
                 return
             self.thinking = seat
         self.executor.submit(self._play_agents)
 
+    def _pool_move(self) -> int | None:
+        """The seat whose move the pool makes now (the lock held): an agent's, or the person's
+        forced card; None while the person chooses, once the hand is over, or when closing."""
+        seat = self.game.to_act
+        if seat < 0 or self.stop.is_set() or self.closed.is_set():
+            return None
+        if seat == self.seat and not self._forced():
+            return None
+        return seat
+
+    def _forced(self) -> bool:
+        """Whether the person's move is a forced card: one legal card to play (the lock held)."""
+        return self.game.phase.decision == "play" and len(self.game.legal_actions()) == 1
+
     def _play_agents(self) -> None:
-        """In the pool: ask the agents in turn until the person is to act or the hand is over."""
+        """In the pool: ask the agents in turn, and play the person's forced cards, until the
+        person is to choose or the hand is over."""
         seat = -1
         try:
             while True:
                 with self.lock:
-                    seat = self.game.to_act
-                    if seat < 0 or seat == self.seat or self.stop.is_set():
+                    mover = self._pool_move()
+                    if mover == self.seat:  # the person's only legal card, played at once
+                        self._apply(self.game.legal_actions()[0], forced=True)
+                        continue
+                    if mover is None:
                         self.thinking = None
                         return
-                    self.thinking = seat
+                    self.thinking = seat = mover
                     game = self.game.clone()
                 agent = self.agents[seat]
                 assert agent is not None  # every seat but the person's has one
@@ -182,14 +208,15 @@ class Table:
                 self.error = f"player {seat} ({self.setup.agents[seat]}) failed: {error}"
                 self.thinking = None
 
-    def _apply(self, action: int) -> None:
-        """Apply a legal action of the seat to act (the lock held), log it, save a finished hand."""
+    def _apply(self, action: int, forced: bool = False) -> None:
+        """Apply a legal action of the seat to act (the lock held), log it (``forced``: the
+        person's only legal card, played for them), save a finished hand."""
         game = self.game
         seat, decision = game.to_act, game.phase.decision
         shown = decision_visible(game.rules, decision, seat, self.seat)
         name = game.layout.to_string(action) if shown else "a card"
         game.apply(action)
-        self.log.append({"seat": seat, "decision": decision, "name": name})
+        self.log.append({"seat": seat, "decision": decision, "name": name, "forced": forced})
         if game.hand_over:
             self._save(game.record())
 
@@ -208,20 +235,39 @@ def _sees_pass(rules: Rules, passer: int, viewer: int) -> bool:
 
 
 class Tables:
-    """The open tables of a server, by id; tables of several tabs are independent."""
+    """The open tables of a server, by id; tables of several tabs are independent. At most
+    ``capacity`` are kept: opening one more closes the least recently used; a table nobody asked
+    about for ``idle_seconds`` is closed. A closed table answers 410 (:class:`TableError`)."""
 
-    def __init__(self, records: Path, executor: Executor, pace: float = 0.0) -> None:
+    def __init__(
+        self,
+        records: Path,
+        executor: Executor,
+        pace: float = 0.0,
+        capacity: int = MAX_TABLES,
+        idle_seconds: float = TABLE_IDLE_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.records = records
         self.executor = executor
         self.pace = pace
+        self.capacity = capacity
+        self.idle_seconds = idle_seconds
+        self.clock = clock
         self.stop = threading.Event()
-        self._tables: dict[str, Table] = {}
+        self._tables: OrderedDict[str, tuple[Table, float]] = OrderedDict()  # least recently used first
+        self._closed: OrderedDict[str, str] = OrderedDict()  # closed table id -> why
         self._lock = threading.Lock()
 
     def open(self, setup: TableSetup) -> Table:
         table = Table(setup, self.records, self.executor, self.pace, self.stop)
         with self._lock:
-            self._tables[table.id] = table
+            now = self.clock()
+            self._close_idle(now)
+            while len(self._tables) >= self.capacity:
+                oldest = next(iter(self._tables))
+                self._close(oldest, f"to make room: the server keeps at most {self.capacity} tables")
+            self._tables[table.id] = (table, now)
         return table
 
     def close(self) -> None:
@@ -229,11 +275,36 @@ class Tables:
         self.stop.set()
 
     def get(self, table_id: str) -> Table:
+        """The table of an id, marked as used now; :class:`TableError` 410 for a closed one, 404
+        for an id never opened (or closed long ago)."""
         with self._lock:
-            table = self._tables.get(table_id)
-        if table is None:
-            raise TableError(f"no table {table_id!r} (tables last as long as the server)", status=404)
-        return table
+            now = self.clock()
+            self._close_idle(now)
+            if table_id in self._tables:
+                table, _ = self._tables.pop(table_id)
+                self._tables[table_id] = (table, now)
+                return table
+            why = self._closed.get(table_id)
+        if why is not None:
+            raise TableError(f"table {table_id!r} was closed {why}; open a new table", status=410)
+        raise TableError(f"no table {table_id!r} (tables last as long as the server)", status=404)
+
+    def _close_idle(self, now: float) -> None:
+        """Close the tables not asked about for ``idle_seconds`` (the lock held)."""
+        while self._tables:
+            table_id, (_, used) = next(iter(self._tables.items()))
+            if now - used < self.idle_seconds:
+                return
+            self._close(table_id, f"after {self.idle_seconds:g} s unused")
+
+    def _close(self, table_id: str, why: str) -> None:
+        """Close a table (the lock held): its agents stop, its id is remembered as closed."""
+        table, _ = self._tables.pop(table_id)
+        table.closed.set()
+        saved = f"; its {table.hands_saved} finished hand(s) are in {table.records}" if table.hands_saved else ""
+        self._closed[table_id] = why + saved
+        while len(self._closed) > CLOSED_TABLES_REMEMBERED:
+            self._closed.popitem(last=False)
 
 
 def decision_visible(rules: Rules, decision: str | None, seat: int, viewer: int | None) -> bool:

@@ -45,7 +45,11 @@ function svg(tag, attributes = {}, text) {
   return node;
 }
 
-/** A card ("TS") as an SVG picture, or its back when `card` is null. */
+/**
+ * A card ("TS") as an SVG picture, or its back when `card` is null. A normal card has the corner
+ * index and a large pip; a small or tiny one (melds, stock, other seats' cards on the table) only
+ * its rank and suit, large enough to read at that size.
+ */
 export function cardSvg(card, { size = "normal" } = {}) {
   const picture = svg("svg", { viewBox: "0 0 60 84", class: `card card-${size}`, role: "img" });
   if (card === null) {
@@ -62,12 +66,19 @@ export function cardSvg(card, { size = "normal" } = {}) {
   picture.dataset.card = card;
   picture.setAttribute("aria-label", `${rank} of ${SUIT_NAME[suit]}`);
   picture.classList.add(suit === "H" || suit === "D" ? "red" : "black");
-  picture.append(
-    svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 5, class: "card-face" }),
-    svg("text", { x: 5, y: 17, class: "card-rank" }, rank),
-    svg("text", { x: 5, y: 31, class: "card-pip" }, SUIT_SYMBOL[suit]),
-    svg("text", { x: 34, y: 62, class: "card-suit", "text-anchor": "middle" }, SUIT_SYMBOL[suit]),
-  );
+  picture.append(svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 5, class: "card-face" }));
+  if (size === "normal") {
+    picture.append(
+      svg("text", { x: 5, y: 17, class: "card-rank" }, rank),
+      svg("text", { x: 5, y: 31, class: "card-pip" }, SUIT_SYMBOL[suit]),
+      svg("text", { x: 34, y: 62, class: "card-suit", "text-anchor": "middle" }, SUIT_SYMBOL[suit]),
+    );
+  } else {
+    picture.append(
+      svg("text", { x: 30, y: 37, class: "card-rank card-rank-large", "text-anchor": "middle" }, rank),
+      svg("text", { x: 30, y: 74, class: "card-suit-large", "text-anchor": "middle" }, SUIT_SYMBOL[suit]),
+    );
+  }
   return picture;
 }
 
@@ -109,7 +120,7 @@ function meldBox(meld) {
     { class: "meld" },
     el("span", { class: "meld-points" }, `meld ${meld.points}`),
     names ? el("span", { class: "meld-names" }, ` (${names})`) : null,
-    meld.cards.length ? cardRow(meld.cards, { size: "tiny" }) : null,
+    meld.cards.length ? cardRow(meld.cards, { size: "small" }) : null,
   );
 }
 
@@ -248,7 +259,7 @@ function sidePanel(state, options, relative) {
   const panel = el(
     "aside",
     { class: "side" },
-    el("h3", {}, `Hand ${state.hand_number + 1} · ${state.phase.replace("_", " ")}`),
+    el("h3", { id: "phase-title" }, `Hand ${state.hand_number + 1} · ${state.phase_title}`),
     el(
       "table",
       { class: "scores" },
@@ -278,7 +289,7 @@ function sidePanel(state, options, relative) {
   if (options.log && options.log.length) {
     panel.append(
       el("h4", {}, "This hand"),
-      el("ol", { class: "log" }, options.log.slice(-10).map((entry) => el("li", {}, `${seatName(state, entry.seat, { relative })}: ${entry.name}`))),
+      el("ol", { class: "log" }, options.log.slice(-10).map((entry) => el("li", { class: entry.forced ? "forced" : null }, `${seatName(state, entry.seat, { relative })}: ${entry.name}${entry.forced ? " (your only legal card)" : ""}`))),
     );
   }
   return panel;

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import subprocess
 import sys
 import time
@@ -99,6 +100,12 @@ def open_table(client: TestClient, variant: str = "partnership", seat: int = 0, 
     return settled(client, answer.json()["table"])
 
 
+def forced(game) -> bool:
+    """Whether the move to make is a forced card (one legal card to play), which the table plays
+    for the person as the terminal game does."""
+    return game.phase.decision == "play" and len(game.legal_actions()) == 1
+
+
 def play_out(client: TestClient, state: dict, choose=lambda state: state["legal"][0]["action"]) -> tuple[dict, list]:
     """Play the person's seat to the end of the hand; the final state and the actions sent."""
     sent = []
@@ -148,8 +155,8 @@ def test_a_hand_is_played_to_the_end_and_saved_with_each_seats_agent(client, tmp
     assert record["agents"] == agents and record["table"] == state["table"]
     assert Path(state["records"]["path"]).parent == tmp_path / "records"
     replay(record)  # a legal hand that replays to its own result
-    mine = [action for _, who, action in decisions(record) if who == seat]
-    assert mine == sent  # the person's moves are the ones recorded
+    mine = [action for game, who, action in decisions(record) if who == seat and not forced(game)]
+    assert mine == sent  # the person's moves are the ones recorded (and the pool played the forced cards)
     assert state["result"]["score"] == record["score"] and state["result"]["totals"] == record["totals"]
 
 
@@ -274,6 +281,25 @@ def test_moves_out_of_turn_or_after_the_hand_are_refused(tmp_path):
     with pytest.raises(TableError, match="the hand is over"):
         table.act(0)
     assert table.state() == final and final["thinking"] is None
+
+
+@pytest.mark.parametrize("variant", ["partnership", "two_hand"])
+def test_a_forced_card_is_played_for_the_person_and_logged(tmp_path, variant):
+    """As the terminal game does: the person is never asked to play their only legal card."""
+    pool = Paused()
+    tables = Tables(tmp_path, pool)
+    table = tables.open(TableSetup(Rules(variant=variant), 0, tuple(HEURISTICS[variant]), seed=6))
+    pool.run()
+    titles = set()
+    while not table.game.hand_over:
+        state = table.state()
+        assert not (state["decision"] == "play" and len(state["legal"]) == 1), "a forced card was left to the person"
+        titles.add(state["phase_title"])
+        table.act(state["legal"][-1]["action"])
+        pool.run()
+    log = table.state()["log"]
+    assert [entry for entry in log if entry["forced"]] and all(entry["seat"] == 0 for entry in log if entry["forced"])
+    assert all(re.fullmatch(r"[A-Z][a-z ,-]+", title) for title in titles), titles  # no "Play1", "Pass_back"
 
 
 def test_closing_the_server_stops_the_agents_after_their_decision(tmp_path):

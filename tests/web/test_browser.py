@@ -51,6 +51,8 @@ def site(tmp_path_factory):
     folder = tmp_path_factory.mktemp("web")
     hands = bot_hands(folder / "hands.jsonl", variants=("partnership",), seed=3)
     arena = small_arena(folder / "arena", deals=3)
+    results = arena / "results.jsonl"  # the pairs in another order than played, as workers may finish them
+    results.write_text("".join(reversed(results.read_text().splitlines(keepends=True))))
     records = folder / "records"
     arguments = ["--records", str(records), "--open", str(hands), str(arena), "--pace", "0"]
     with background_server(arguments) as url:
@@ -78,15 +80,18 @@ def sit_down(page, site, variant: str, seed: int) -> None:
     page.wait_for_url(re.compile(r"/play\?table="))
 
 
-def click_through_hand(page) -> dict[str, int]:
+def click_through_hand(page) -> tuple[dict[str, int], set[str]]:
     """Click the person's way through a hand: the first legal card, else the first button. Once,
-    a refused card is clicked to see its reason. Returns how many clicks each decision got."""
+    a refused card is clicked to see its reason. Returns how many clicks each decision got, and
+    the side panel's headings seen (the hand and where it stands)."""
     clicks: dict[str, int] = {}
+    titles: set[str] = set()
     refusal_seen = False
     for _ in range(CLICKS):
         page.wait_for_selector("#prompt, #summary")
+        titles.add(page.inner_text("#phase-title"))
         if page.query_selector("#summary"):
-            return clicks
+            return clicks, titles
         prompt = page.inner_text("#prompt")
         refused = page.query_selector(".card-wrap.refused")
         if refused and not refusal_seen:
@@ -107,17 +112,40 @@ def click_through_hand(page) -> dict[str, int]:
     pytest.fail(f"the hand did not end within {CLICKS} clicks")
 
 
+def readable_titles(titles: set[str]) -> bool:
+    """Whether the side panel's headings name the phases in words ("Hand 1 · Passing back"), not
+    as the engine spells them ("Pass_back", "Play1")."""
+    return all(re.fullmatch(r"Hand \d+ · [A-Z][a-z ,-]+", title) for title in titles)
+
+
+def forced_cards(record: dict) -> int:
+    """How many of seat 0's moves in a hand record were forced cards (its only legal card), which
+    the table plays for the person."""
+    return sum(
+        1 for game, seat, _ in decisions(record) if seat == 0 and game.phase.decision == "play"
+        and len(game.legal_actions()) == 1
+    )  # fmt: skip
+
+
 def test_a_whole_partnership_hand_by_clicks(page, site):
     sit_down(page, site, "partnership", seed=11)
     assert page.inner_text("#table").count("heuristic") == 3
-    clicks = click_through_hand(page)
+    clicks, titles = click_through_hand(page)
     assert clicks.get("Your call: bid or pass") and clicks.get("Play a card"), clicks
+    assert readable_titles(titles) and "Hand 1 · Passing back" in titles, titles
     summary = page.inner_text("#summary")
     assert "This hand:" in summary and "Saved to" in summary
     [records] = site["records"].glob("*.jsonl")
     [record] = list(read_jsonl(records))
     assert record["agents"] == ["human", "heuristic", "heuristic", "heuristic"]
-    assert sum(1 for _, seat, _ in decisions(record) if seat == 0) == sum(clicks.values())
+    forced = forced_cards(record)  # at least the last card
+    assert forced and sum(1 for _, seat, _ in decisions(record) if seat == 0) == sum(clicks.values()) + forced
+    assert "you: " in page.inner_text("ol.log li.forced") and "(your only legal card)" in page.inner_text("ol.log")
+    # every seat's meld cards are readable: their rank at least 14 px high
+    ranks = page.eval_on_selector_all(
+        ".meld svg.card .card-rank", "nodes => nodes.map(n => n.getBoundingClientRect().height)"
+    )
+    assert ranks and min(ranks) >= 14, ranks
     page.click("#replay-link")
     page.wait_for_selector("#decision h3")
     assert "(auction)" in page.inner_text("#decision")
@@ -126,10 +154,17 @@ def test_a_whole_partnership_hand_by_clicks(page, site):
 
 def test_a_whole_two_handed_hand_by_clicks_with_meld_turns_and_the_dix(page, site):
     sit_down(page, site, "two_hand", seed=3)  # seed 3: the person gets meld turns and a dix
-    clicks = click_through_hand(page)
+    clicks, titles = click_through_hand(page)
     assert clicks.get("Play a card (any card while the stock lasts)") and clicks.get(
         "Meld, show or exchange the dix, or end your meld turn: meld"
     ), clicks
+    assert readable_titles(titles) and "Hand 1 · Play while the stock lasts" in titles, titles
+    # the side panel holds its score table whole (the game column was cut off at 1400 px)
+    side, scores = (
+        page.eval_on_selector(selector, "n => n.getBoundingClientRect().right")
+        for selector in ("aside.side", "aside.side table.scores")
+    )
+    assert scores <= side and page.eval_on_selector("aside.side", "n => n.scrollWidth <= n.clientWidth")
     [records] = site["records"].glob("*.jsonl")
     [record] = list(read_jsonl(records))
     mine = [entry["meld"] for turn in record["melds"] for entry in turn if entry["seat"] == 0]
@@ -175,6 +210,12 @@ def test_an_arena_folder(page, site):
     assert len(page.query_selector_all("#ratings tbody tr")) == 3
     assert len(page.query_selector_all("#cross-table tbody tr")) == 3
     assert len(page.query_selector_all("#sides tbody tr")) == 6
+    pairings = [row.query_selector("td").inner_text() for row in page.query_selector_all("#pairings tbody tr")]
+    rows = [
+        [cell.inner_text() for cell in row.query_selector_all("td")[:2]]
+        for row in page.query_selector_all("#pairs tbody tr")
+    ]
+    assert rows == [[f"deal {i}", pairing] for pairing in pairings for i in range(3)]  # in order, not as finished
     links = page.query_selector_all("#pairs a.replay-link")
     assert len(links) == 9  # 3 pairings x 3 deal pairs
     links[4].click()
