@@ -6,6 +6,7 @@ Usage::
     pinochle-web --open runs/web runs/arena/hr     # replay hand records, show an arena run
     pinochle-web --open runs/long1/policy.pt       # offer a checkpoint as an agent and for replay analysis
     pinochle-web --rules-preset pagat --rule head_rule=led_card --port 9000
+    pinochle-web --allow-programs                  # tables may seat program:cmd=... bots (they run commands)
 
 It binds to 127.0.0.1 (only this machine can connect) unless ``--host`` says otherwise, and it
 reads only its own assets and what ``--open`` and ``--records`` name. Every finished hand of a
@@ -54,6 +55,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--rules-preset", choices=sorted(PRESETS), default="default", help="rule preset of new tables")
     parser.add_argument("--pace", type=float, default=0.5, metavar="SECONDS", help="pause before each agent's move")
     parser.add_argument("--workers", type=int, default=4, help="threads for the agents' moves (default 4)")
+    parser.add_argument(
+        "--allow-programs",
+        action="store_true",
+        help="let tables seat bot programs (program:cmd=COMMAND runs COMMAND on this machine)",
+    )
     return parser
 
 
@@ -78,7 +84,8 @@ def parse_settings(argv: Sequence[str] | None = None) -> tuple[Settings, argpars
     if args.pace < 0 or args.workers < 1:
         parser.error("--pace must be >= 0 and --workers >= 1")
     hosts = LOOPBACK if args.host in LOOPBACK else ("*",)
-    settings = Settings(rules, records, tuple(Path(p) for p in args.open), args.pace, args.workers, hosts)
+    paths = tuple(Path(p) for p in args.open)
+    settings = Settings(rules, records, paths, args.pace, args.workers, hosts, args.allow_programs)
     return settings, args
 
 

@@ -12,7 +12,8 @@ from pinochle_env.rules.switches import Rules
 @dataclass(frozen=True)
 class Settings:
     """How a server runs: the default rules of new tables, where records go, what was named with
-    ``--open``, the pause between agents' moves, the agents' thread pool and the accepted hosts."""
+    ``--open``, the pause between agents' moves, the agents' thread pool, the accepted hosts and
+    whether tables may run bot programs."""
 
     rules: Rules = field(default_factory=Rules)
     records: Path = Path("runs/web")
@@ -20,3 +21,6 @@ class Settings:
     pace: float = 0.5
     workers: int = 4
     allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost")
+    #: Whether a table may seat a bot program (``program:cmd=...``): it runs a command on this
+    #: machine, so only with ``--allow-programs``.
+    allow_programs: bool = False

@@ -179,3 +179,26 @@ def test_resume_refuses_a_bot_program_that_changed(tmp_path):
     bot.write_text(bot.read_text() + "\n# changed\n")
     with pytest.raises(ArenaError, match=r"bot program changed since the run began: .*bot\.py"):
         run_arena(config.__class__(**{**config.__dict__, "deals": 2}), tmp_path / "run", resume=True)
+
+
+# ------------------------------------------------------------------------------ other drivers
+
+
+def test_bot_programs_sit_in_the_single_seat_env_and_the_play_command(capsys, tmp_path):
+    from agents.gym_env import SingleSeatEnv
+    from agents.terminal.cli import main as play
+
+    spec = f"program:cmd={PYTHON_BOT}"
+    env = SingleSeatEnv(partner=spec, opponents=[spec, f"program:cmd={FAULTY} none"])
+    env.reset(seed=3)
+    done, info = False, {}
+    while not done:
+        mask = env.action_masks()
+        _, _, terminated, truncated, info = env.step(int(mask.nonzero()[0][0]))
+        done = terminated or truncated
+    env.close()
+    assert "hand_record" in info
+    assert play(["--opponents", spec, "--seed", "1"], read=lambda prompt: "quit") == 0
+    at_once = f"program:cmd={FAULTY} illegal {tmp_path / 'count'} 1"  # illegal at its first decision
+    failed = play(["--opponents", at_once, "--seed", "1", "--seat", "1"], read=lambda prompt: "quit")
+    assert failed == 1 and "action 999 is not legal" in capsys.readouterr().err
