@@ -29,7 +29,7 @@ class ProtocolError(ValueError):
 
 def encode(message: dict[str, Any]) -> bytes:
     """One message as the line that carries it (compact JSON, newline-terminated)."""
-    return (json.dumps(message, separators=(",", ":")) + "\n").encode()
+    return (json.dumps(message, separators=(",", ":"), default=_plain) + "\n").encode()
 
 
 def hello() -> dict[str, Any]:
@@ -79,25 +79,28 @@ def match_end() -> dict[str, Any]:
 
 
 def view_fields(view: Any) -> dict[str, Any]:
-    """A seat's view (a game's view dataclass) as JSON values, every field but :data:`LEFT_OUT`:
+    """A seat's view (a game's view dataclass) as JSON-ready values, every field but :data:`LEFT_OUT`:
     card types and suits as their indices (``match_start`` names them), a phase by its name, a meld
-    as ``{"points", "melds", "shown"}``."""
+    as ``{"points", "melds", "shown"}``; tuples become JSON arrays as they are encoded."""
     fields = view.__dataclass_fields__
     return {name: _json_value(getattr(view, name)) for name in fields if name not in LEFT_OUT}
 
 
 def _json_value(value: Any) -> Any:
+    """A view field's value as JSON can take it: only a phase and a list of melds need a change (this
+    runs at every decision, so lists of numbers pass untouched)."""
     if isinstance(value, GamePhase):
         return value.name.lower()
-    if isinstance(value, (bool, str, int, float)) or value is None:
-        return value
+    if isinstance(value, list) and value and not isinstance(value[0], int):
+        return [item._asdict() if hasattr(item, "_asdict") else item for item in value]
+    return value
+
+
+def _plain(value: Any) -> Any:
+    """What ``json`` cannot encode by itself: numpy integers."""
     if isinstance(value, np.integer):
         return int(value)
-    if hasattr(value, "_asdict"):  # a meld (a NamedTuple)
-        return {key: _json_value(item) for key, item in value._asdict().items()}
-    if isinstance(value, dict):
-        return {str(key): _json_value(item) for key, item in value.items()}
-    return [_json_value(item) for item in value]
+    raise TypeError(f"a {type(value).__name__} in a bot protocol message")
 
 
 def read_message(line: bytes) -> dict[str, Any]:

@@ -49,6 +49,10 @@ class BotProcess:
         os.set_blocking(self._output, False)
         self._buffer = b""
         self._transcript = transcript
+        # Kept for the process's life: a selector made per message cost a tenth of a decision's time.
+        self._writable, self._readable = selectors.DefaultSelector(), selectors.DefaultSelector()
+        self._writable.register(self._input, selectors.EVENT_WRITE)
+        self._readable.register(self._output, selectors.EVENT_READ)
 
     def send(self, line: bytes, seconds: float) -> None:
         """Write ``line`` to the bot's input within ``seconds`` (a bot that stops reading fills the pipe)."""
@@ -56,37 +60,33 @@ class BotProcess:
             self._transcript(">", line.decode().rstrip("\n"))
         deadline = time.monotonic() + seconds
         view = memoryview(line)
-        with selectors.DefaultSelector() as selector:
-            selector.register(self._input, selectors.EVENT_WRITE)
-            while view:
-                try:
-                    written = os.write(self._input, view)
-                except BlockingIOError:
-                    written = 0
-                except BrokenPipeError:
-                    raise ChannelError(f"closed its input ({self.exit_text()})") from None
-                view = view[written:]
-                if view and not selector.select(max(0.0, deadline - time.monotonic())):
-                    raise ChannelError(f"read none of its input for {seconds:g} s")
+        while view:
+            try:
+                written = os.write(self._input, view)
+            except BlockingIOError:
+                written = 0
+            except BrokenPipeError:
+                raise ChannelError(f"closed its input ({self.exit_text()})") from None
+            view = view[written:]
+            if view and not self._writable.select(max(0.0, deadline - time.monotonic())):
+                raise ChannelError(f"read none of its input for {seconds:g} s")
 
     def receive(self, seconds: float) -> bytes:
         """The bot's next line (without its newline) within ``seconds``."""
         deadline = time.monotonic() + seconds
-        with selectors.DefaultSelector() as selector:
-            selector.register(self._output, selectors.EVENT_READ)
-            while (end := self._buffer.find(b"\n")) == -1:
-                if len(self._buffer) > MAX_LINE:
-                    raise ChannelError(f"sent a line longer than {MAX_LINE} bytes")
-                left = deadline - time.monotonic()
-                if left <= 0 or not selector.select(left):
-                    raise ChannelError(f"sent no answer within {seconds:g} s")
-                try:
-                    chunk = os.read(self._output, 65536)
-                except BlockingIOError:
-                    continue
-                if not chunk:
-                    raise ChannelError(f"closed its output ({self.exit_text()})")
-                self._buffer += chunk
+        while (end := self._buffer.find(b"\n")) == -1:
+            if len(self._buffer) > MAX_LINE:
+                raise ChannelError(f"sent a line longer than {MAX_LINE} bytes")
+            left = deadline - time.monotonic()
+            if left <= 0 or not self._readable.select(left):
+                raise ChannelError(f"sent no answer within {seconds:g} s")
+            try:
+                chunk = os.read(self._output, 65536)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                raise ChannelError(f"closed its output ({self.exit_text()})")
+            self._buffer += chunk
         line, self._buffer = self._buffer[:end], self._buffer[end + 1 :]
         if self._transcript is not None:
             self._transcript("<", line.decode(errors="replace"))
@@ -132,5 +132,7 @@ class BotProcess:
         self._stderr.close()
 
     def _close_output(self) -> None:
+        self._writable.close()
+        self._readable.close()
         with contextlib.suppress(OSError):
             self._process.stdout.close()  # type: ignore[union-attr]

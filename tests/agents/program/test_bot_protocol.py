@@ -202,3 +202,15 @@ def test_bot_programs_sit_in_the_single_seat_env_and_the_play_command(capsys, tm
     at_once = f"program:cmd={FAULTY} illegal {tmp_path / 'count'} 1"  # illegal at its first decision
     failed = play(["--opponents", at_once, "--seed", "1", "--seat", "1"], read=lambda prompt: "quit")
     assert failed == 1 and "action 999 is not legal" in capsys.readouterr().err
+
+
+def test_the_transcript_in_the_docs_is_the_one_a_hand_gives_now():
+    """docs/bot_protocol.md's transcript is generated (python docs/bot_transcript.py), never edited."""
+    sys.path.insert(0, str(ROOT / "docs"))
+    try:
+        import bot_transcript
+    finally:
+        sys.path.remove(str(ROOT / "docs"))
+    page = bot_transcript.page_block(bot_transcript.PAGE.read_text(encoding="utf-8"))
+    assert page == bot_transcript.transcript(), "regenerate it: python docs/bot_transcript.py"
+    assert '> {"type":"hand_end"' in page and '> {"type":"match_end"}' in page
