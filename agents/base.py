@@ -9,6 +9,8 @@ so they can never reach hidden cards.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -42,7 +44,43 @@ def prepare(agent: Agent, rules: Rules) -> None:
         method(rules)
 
 
-class IllegalAgentActionError(ValueError):
+def tell_hand_over(agents: Mapping[int, Agent | None], game: Engine) -> None:
+    """Tell every seat's agent that the hand of ``game`` is over, with that seat's final view and the
+    hand's score per team: its optional ``hand_over(view, score)`` method (a bot program passes it on
+    as its ``hand_end`` message). Drivers call it once per finished hand; ``agents`` maps seats to
+    agents (``None`` for a person's seat)."""
+    receivers = [(seat, agent) for seat, agent in agents.items() if getattr(agent, "hand_over", None) is not None]
+    if not receivers:
+        return
+    score = [int(points) for points in game.record()["score"]]
+    for seat, agent in receivers:
+        agent.hand_over(game.view(seat), score)  # type: ignore[union-attr]
+
+
+def close(agent: Agent | None) -> None:
+    """End an agent's match: its optional ``close()`` method (a bot program is told the match is over
+    and its process ends). Drivers call it when they are done with an agent; safe to call twice."""
+    method = getattr(agent, "close", None)
+    if method is not None:
+        method()
+
+
+def keep_logs(agent: Agent, directory: Path, label: str) -> None:
+    """Ask an agent to keep what it logs under ``directory``, under the heading ``label`` (which play
+    of which unit): its optional ``keep_logs`` method (a bot program appends its standard error to a
+    file there). The arena passes its out directory."""
+    method = getattr(agent, "keep_logs", None)
+    if method is not None:
+        method(directory, label)
+
+
+class AgentError(ValueError):
+    """An agent failed through its own fault (an illegal answer, a bot program that crashed or hung):
+    the message says all there is to say (which agent, what it did, at which decision), so drivers
+    report it without a traceback."""
+
+
+class IllegalAgentActionError(AgentError):
     """An agent returned an action that is not legal; the message names the agent."""
 
 

@@ -79,7 +79,7 @@ from pinochle_env.games.partnership.game import NUM_SEATS, Game
 from pinochle_env.render import render_for_mode
 from pinochle_env.rules.switches import Rules
 
-from .base import Agent, decide, legal_mask
+from .base import Agent, close, decide, legal_mask, tell_hand_over
 from .registry import load_agent
 
 ENV_ID = "Pinochle-SingleSeat-v0"
@@ -176,6 +176,12 @@ class SingleSeatEnv(gymnasium.Env):
         """The whole table (all four hands), returned for ``"ansi"``, printed for ``"human"``."""
         return render_for_mode(self.game, self.render_mode)
 
+    def close(self) -> None:
+        """End the other seats' matches (a bot program's process stops)."""
+        for agent in self.agents.values():
+            close(agent)
+        super().close()
+
     # ------------------------------------------------------------------ helpers
 
     def describe(self, index: int | None = None) -> str:
@@ -207,6 +213,7 @@ class SingleSeatEnv(gymnasium.Env):
         reward, records = 0.0, []
         while True:
             if game.hand_over:
+                tell_hand_over(self.agents, game)
                 record = game.record()
                 records.append(record)
                 self.hand_records.append(record)

@@ -6,6 +6,12 @@ Specs: ``random``, ``heuristic``, ``pimc`` and ``checkpoint:PATH``, parameters a
 ``bid``), ``trump``, ``passing``, ``throw_in``, ``play``, and ``default`` for the phases not
 named). An unknown name or parameter raises a ``ValueError`` listing what exists.
 
+``program:cmd=COMMAND[,timeout=SECONDS]`` runs a bot program as a seat (:mod:`agents.program`,
+``docs/bot_protocol.md``): ``COMMAND`` is everything up to a comma that starts another parameter
+(``,timeout=``), split into arguments as a POSIX shell would (``shlex``: quote an argument with
+spaces) and started without a shell, e.g. ``program:cmd=python3 examples/random_bot.py,timeout=5``
+or, as a ``mix:`` part, ``mix:play=program:cmd=node examples/random_bot.js,default=heuristic``.
+
 A list of specs in one string (``random,pimc:samples=2,budget=0.1``, as ``--eval-opponents`` takes
 it) is cut by :func:`split_specs` only at a comma followed by a known agent name, as the ``mix:``
 parser cuts only before a phase name, so parameters keep their commas.
@@ -64,6 +70,8 @@ def load_agent(spec: str, seed: int | None = None) -> Agent:
     if name == "checkpoint":  # checkpoint:PATH[,key=value,...]
         path, _, options = rest.partition(",")
         kwargs = {"path": path.strip(), **_parse_parameters(name, options, parameters)}
+    elif name == "program":  # the command keeps its commas
+        kwargs = _parse_parameters(name, rest, parameters, _PROGRAM_SPLIT)
     else:
         kwargs = _parse_parameters(name, rest, parameters)
     agent = factory(seed=seed, **kwargs)
@@ -85,6 +93,17 @@ def checkpoint_names(spec: str) -> list[str]:
     return []
 
 
+def program_commands(spec: str) -> list[str]:
+    """The bot-program commands a spec runs, as written: its own (``program:cmd=...``) or its parts'
+    (``mix:``); ``ValueError`` for a malformed ``mix:`` or ``program:`` spec."""
+    name, _, rest = spec.strip().partition(":")
+    if name == "mix":
+        return [command for sub in _parse_mix(rest).values() for command in program_commands(sub)]
+    if name == "program":
+        return [_parse_parameters(name, rest, PROGRAM_PARAMETERS, _PROGRAM_SPLIT).get("cmd", "")]
+    return []
+
+
 def checkpoint_files(spec: str, variant: str) -> list[Path]:
     """The checkpoint files a spec plays in the game ``variant`` (:func:`checkpoint_names`, resolved
     as the agent resolves them); without loading them."""
@@ -93,9 +112,13 @@ def checkpoint_files(spec: str, variant: str) -> list[Path]:
     return [resolve_checkpoint(name, variant) for name in checkpoint_names(spec)]
 
 
-def _parse_parameters(name: str, text: str, parameters: dict[str, type]) -> dict[str, Any]:
+def _parse_parameters(
+    name: str, text: str, parameters: dict[str, type], split: re.Pattern[str] | None = None
+) -> dict[str, Any]:
+    """``key=value,...`` as the factory's keyword arguments, typed; cut at every comma, or where
+    ``split`` matches (``program``'s command keeps its commas)."""
     kwargs: dict[str, Any] = {}
-    for item in filter(None, (part.strip() for part in text.split(","))):
+    for item in filter(None, (part.strip() for part in (split or _COMMA).split(text))):
         key, equals, value = item.partition("=")
         if not equals or key not in parameters:
             allowed = ", ".join(parameters) or "none"
@@ -108,6 +131,10 @@ def _parse_parameters(name: str, text: str, parameters: dict[str, type]) -> dict
     return kwargs
 
 
+_COMMA = re.compile(",")
+#: ``program``'s parameters, and the cut between them: only a comma before one of their names.
+PROGRAM_PARAMETERS: dict[str, type] = {"cmd": str, "timeout": float}
+_PROGRAM_SPLIT = re.compile(r",(?=\s*(?:" + "|".join(PROGRAM_PARAMETERS) + r")\s*=)")
 _BOOLEANS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
 _KIND_WORDS = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}
 MIX_KEYS = (*DECISIONS, "bid", "default")
@@ -205,6 +232,7 @@ def _load_builtins() -> None:
     _BUILTINS_LOADED = True
     from .heuristic import HeuristicAgent
     from .neural.agent import load_checkpoint_agent
+    from .program.agent import ProgramAgent
     from .search.pimc import PIMCAgent
 
     builtins: dict[str, tuple[Factory, dict[str, type]]] = {
@@ -230,6 +258,7 @@ def _load_builtins() -> None:
         ),
         "checkpoint": (load_checkpoint_agent, {"sample": bool}),
         "guided": (_guided_search, GUIDED_PARAMETERS),
+        "program": (ProgramAgent, PROGRAM_PARAMETERS),
     }
     for name, entry in builtins.items():  # a user's own registration under the same name wins
         _REGISTRY.setdefault(name, entry)

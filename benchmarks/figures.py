@@ -354,6 +354,25 @@ def main_job_block(data: dict[str, Any]) -> str:
     return "\n".join([measured_line(data), "", summary, "", *_table(headers, rows)])
 
 
+def bot_protocol_block(data: dict[str, Any]) -> str:
+    """The bot protocol's cost: decisions/s of the reference bot through it and of the same logic in
+    process, in the arena and in one long match; the overhead per decision and a process start."""
+    figures = data["figures"]
+    arena, match = figures["arena"], figures["match"]
+    rows = [
+        [f"arena, one worker, {figures['deals']} deal pairs",
+         f"{arena['in_process']['per_second']:,.0f}", f"{arena['protocol']['per_second']:,.0f}"],
+        [f"one match of {figures['hands']} hands, after its first decision",
+         f"{match['in_process']['per_second']:,.0f}", f"{match['protocol']['per_second']:,.0f}"],
+    ]  # fmt: skip
+    summary = (
+        f"The protocol costs {figures['overhead_us']:,.0f} µs per decision once the bot runs; the first "
+        f"decision of a match (the process start and the handshake) took {match['protocol']['first_ms']:,.0f} ms."
+    )
+    headers = ["measured", "in process: decisions/s", "through the protocol: decisions/s"]
+    return "\n".join([measured_line(data), "", *_table(headers, rows), "", summary])
+
+
 def _where(data: dict[str, Any]) -> str:
     """Command, commit, date and machine in a few words (``measured_line`` has the whole of it)."""
     machine = data["machine"]
@@ -406,6 +425,7 @@ BLOCKS: dict[str, Callable[..., str]] = {
     "kernel_sweep_deep": kernel_sweep_block,
     "pimc_profile": pimc_profile_block,
     "main_job": main_job_block,
+    "bot_protocol": bot_protocol_block,
 }
 
 #: The blocks made from other results files than their own name's, in the renderer's argument order.

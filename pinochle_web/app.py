@@ -48,7 +48,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from agents.base import check_plays
 from agents.neural.agent import BUNDLED_FILES
-from agents.registry import checkpoint_names, load_agent
+from agents.registry import checkpoint_names, load_agent, program_commands
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.games.registry import GAMES
 from pinochle_env.rules.switches import CHOICES, INTEGER_SWITCHES, VARIANT_SWITCHES, Rules
@@ -146,6 +146,7 @@ class Service:
         for index, spec in enumerate(specs):
             if index != seat:
                 self._check_checkpoints(spec)
+                self._check_programs(spec)
         seed = body.get("seed")
         if seed is not None and (type(seed) is not int or seed < 0):
             raise ApiError(400, f"seed must be a non-negative integer or null, not {seed!r}")
@@ -169,6 +170,16 @@ class Service:
                 raise ApiError(
                     400, f"checkpoint {path!r} was not named with --open; open it there, or use checkpoint:bundled"
                 )
+
+    def _check_programs(self, spec: str) -> None:
+        """Refuse a spec that runs a bot program (``program:cmd=...``, also inside ``mix:``) unless
+        the server was started with ``--allow-programs``: a page may not run commands otherwise."""
+        try:
+            commands = program_commands(spec)
+        except ValueError as error:
+            raise ApiError(400, str(error)) from None
+        if commands and not self.settings.allow_programs:
+            raise ApiError(403, f"agent {spec!r} runs a program; start pinochle-web with --allow-programs to allow it")
 
     def table_state(self, request: Request) -> Response:
         return JSONResponse(self._table(request).state())

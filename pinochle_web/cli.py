@@ -6,6 +6,7 @@ Usage::
     pinochle-web --open runs/web runs/arena/hr     # replay hand records, show an arena run
     pinochle-web --open runs/long1/policy.pt       # offer a checkpoint as an agent and for replay analysis
     pinochle-web --rules-preset pagat --rule head_rule=led_card --port 9000
+    pinochle-web --allow-programs                  # tables may seat program:cmd=... bots (they run commands)
 
 It binds to 127.0.0.1 (only this machine can connect) unless ``--host`` says otherwise, warns
 when a bind reaches further, answers only requests whose ``Host`` header names the server
@@ -109,6 +110,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=4,
         help=f"threads for the agents' moves (default 4, at most {MAX_WORKERS})",
     )
+    parser.add_argument(
+        "--allow-programs",
+        action="store_true",
+        help="let tables seat bot programs (program:cmd=COMMAND runs COMMAND on this machine)",
+    )
     return parser
 
 
@@ -131,7 +137,8 @@ def parse_settings(argv: Sequence[str] | None = None) -> tuple[Settings, argpars
     if not os.access(records, os.W_OK):
         parser.error(f"--records: cannot write to {records}")
     hosts = allowed_hosts(args.host, args.allow_host)
-    settings = Settings(rules, records, tuple(Path(p) for p in args.open), args.pace, args.workers, hosts)
+    paths = tuple(Path(p) for p in args.open)
+    settings = Settings(rules, records, paths, args.pace, args.workers, hosts, allow_programs=args.allow_programs)
     return settings, args
 
 

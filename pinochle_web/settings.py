@@ -16,8 +16,8 @@ from .limits import MAX_TABLES, TABLE_IDLE_SECONDS
 class Settings:
     """How a server runs: the default rules of new tables, where records go, what was named with
     ``--open``, the pause between agents' moves, the agents' thread pool, the ``Host`` names it
-    answers (:func:`pinochle_web.hosts.allowed_hosts`), and how many tables it keeps and for how
-    long one may stay unused (:mod:`pinochle_web.limits`)."""
+    answers (:func:`pinochle_web.hosts.allowed_hosts`), how many tables it keeps and for how
+    long one may stay unused (:mod:`pinochle_web.limits`), and whether tables may run bot programs."""
 
     rules: Rules = field(default_factory=Rules)
     records: Path = Path("runs/web")
@@ -27,3 +27,6 @@ class Settings:
     allowed_hosts: tuple[str, ...] = LOOPBACK_NAMES
     max_tables: int = MAX_TABLES
     table_idle_seconds: float = TABLE_IDLE_SECONDS
+    #: Whether a table may seat a bot program (``program:cmd=...``): it runs a command on this
+    #: machine, so only with ``--allow-programs``.
+    allow_programs: bool = False

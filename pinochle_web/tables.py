@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent, check_plays, decide
+from agents.base import Agent, AgentError, check_plays, decide, tell_hand_over
 from agents.registry import load_agent
 from pinochle_env.games.kit import new_game
 from pinochle_env.records import write_jsonl
@@ -219,6 +219,10 @@ class Table:
         self.log.append({"seat": seat, "decision": decision, "name": name, "forced": forced})
         if game.hand_over:
             self._save(game.record())
+            try:
+                tell_hand_over(dict(enumerate(self.agents)), game)
+            except AgentError as error:  # a bot program that failed on hearing the end: shown at the table
+                self.error = f"an agent failed at the end of the hand: {error}"
 
     def _save(self, record: dict[str, Any]) -> None:
         """Append a finished hand to the records file (its folder made on first use)."""

@@ -23,16 +23,20 @@ or node dies is run again (up to ``RAY_TASK_RETRIES`` times), and results stream
 results file as tasks finish, so the results and ``--resume`` are as with local workers.
 
 The out directory (``--out``, default ``runs/arena/<--name or timestamp>``) receives
-``config.json`` (the config, the code version: git commit or package version, and the SHA-256 of
-every checkpoint file played), ``results.jsonl`` (one line per finished deal or game pair,
+``config.json`` (the config, the code version: git commit or package version, the SHA-256 of
+every checkpoint file played, and each bot program's command with the SHA-256 of its program
+files), ``bots/`` (what bot programs wrote to their standard error, one file per spec, headed by
+deal, play and seat), ``results.jsonl`` (one line per finished deal or game pair,
 written as it finishes: pairing, both plays' hand records, timing), and at the end
 ``summary.txt`` (the printed report), ``summary.csv``, ``summary.json``, ``margins.png`` and,
 for a round robin, ``ratings.png`` (see :mod:`agents.arena.report` for the statistics).
 ``--resume`` continues an interrupted run: it reads ``results.jsonl`` (dropping a truncated last
 line), skips the pairs already there and plays the rest; ``--deals``, ``--games`` and the agents
-may grow on resume, the seed, rules, hand cap and checkpoint files may not. A job that raises or
-a worker process that dies ends the run (:class:`WorkerFailure`, exit status 1) with the results
-file intact for ``--resume``.
+may grow on resume, the seed, rules, hand cap, checkpoint and program files may not. A job that
+raises or a worker process that dies ends the run (:class:`WorkerFailure`, exit status 1) with the
+results file intact for ``--resume``; so does a bot program that breaks the protocol, answers too
+late, crashes or hangs (``program:cmd=...``, ``docs/bot_protocol.md``), with an error naming the
+bot, the decision and what it sent.
 """
 
 from .tournament import CONFIG, RESULTS, ArenaConfig, ArenaError, parse_rules, read_results, run_arena

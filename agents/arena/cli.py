@@ -25,9 +25,13 @@ def build_parser() -> argparse.ArgumentParser:
         prog="pinochle-arena",
         description="Duplicate matches (2 agent specs) and round robins (3+) between Pinochle agents. "
         "With --resume, the agents and settings not given come from the run being resumed.",
-        epilog="Example: pinochle-arena random heuristic --deals 500 --rule head_rule=led_card",
+        epilog="Examples: pinochle-arena random heuristic --deals 500 --rule head_rule=led_card; "
+        'pinochle-arena heuristic "program:cmd=python3 examples/random_bot.py,timeout=5" (a bot program, '
+        "docs/bot_protocol.md)",
     )
-    parser.add_argument("agents", nargs="*", help="agent specs (random, heuristic, pimc:samples=16, mix:...)")
+    parser.add_argument(
+        "agents", nargs="*", help="agent specs (random, heuristic, pimc:samples=16, mix:..., program:cmd=COMMAND)"
+    )
     parser.add_argument("--version", action="version", version=VERSION_LINE)
     parser.add_argument(
         "--rules-preset",

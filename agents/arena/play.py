@@ -11,12 +11,20 @@ Everything random is derived from ``(seed, kind, unit id, ...)`` with ``numpy.ra
 (deal i of every pairing gets the same cards, and agents are built afresh with
 ``load_agent(spec, seed derived from the unit id, play and seat)``), so a unit's result never
 depends on which worker played it, in what order, or how many workers there were.
+
+Every agent lives for one play: it hears the end of each hand it played (:func:`tell_hand_over`)
+and is closed when the play ends (:func:`close`), so a bot program is a fresh process for each play
+and cannot carry a deal from one side of a pair to the other; it keeps its standard error under the
+job's ``logs`` folder (:func:`keep_logs`), headed by the unit, play and seat.
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -24,7 +32,7 @@ import numpy as np
 from pinochle_env.games.kit import new_game
 from pinochle_env.rules.switches import Rules
 
-from ..base import Agent, decide
+from ..base import Agent, close, decide, keep_logs, tell_hand_over
 from ..registry import load_agent
 
 #: Unit kinds as they appear in the results file, and the tag each mixes into its seeds.
@@ -43,6 +51,8 @@ class Job:
     rules: Rules
     seed: int
     hand_cap: int
+    #: Where agents keep their logs (a bot program's standard error); "" for nowhere.
+    logs: str = ""
 
 
 def play_job(job: Job) -> list[dict[str, Any]]:
@@ -57,9 +67,9 @@ def play_deal_pair(job: Job, deal_id: int) -> dict[str, Any]:
     clock = _Clock()
     plays = []
     for a_team in _teams(job):
-        agents = _seat_agents(job, deal_id, a_team)
-        game = new_game(job.rules, np.random.default_rng(_entropy(job, deal_id)))
-        _play_hand(game, agents, a_team, clock)
+        with _seat_agents(job, deal_id, a_team) as agents:
+            game = new_game(job.rules, np.random.default_rng(_entropy(job, deal_id)))
+            _play_hand(game, agents, a_team, clock)
         plays.append({"a_team": a_team, "hands": [game.record()]})
     return _line(job, deal_id, plays, clock)
 
@@ -72,15 +82,15 @@ def play_game_pair(job: Job, game_id: int) -> dict[str, Any]:
     clock = _Clock()
     plays = []
     for a_team in _teams(job):
-        agents = _seat_agents(job, game_id, a_team)
         hands: list[dict[str, Any]] = []
-        game = new_game(job.rules, np.random.default_rng(_entropy(job, game_id, 0)))
-        while True:
-            _play_hand(game, agents, a_team, clock)
-            hands.append(game.record())
-            if game.game_over or len(hands) == job.hand_cap:
-                break
-            game = _next_game_hand(job, game_id, game, len(hands))
+        with _seat_agents(job, game_id, a_team) as agents:
+            game = new_game(job.rules, np.random.default_rng(_entropy(job, game_id, 0)))
+            while True:
+                _play_hand(game, agents, a_team, clock)
+                hands.append(game.record())
+                if game.game_over or len(hands) == job.hand_cap:
+                    break
+                game = _next_game_hand(job, game_id, game, len(hands))
         plays.append({"a_team": a_team, "hands": hands})
     return _line(job, game_id, plays, clock)
 
@@ -104,14 +114,22 @@ def _teams(job: Job) -> range:
     return range(max(job.rules.teams) + 1)
 
 
-def _seat_agents(job: Job, unit_id: int, a_team: int) -> list[Agent]:
-    """Fresh agents for the seats of one play: A's spec on team ``a_team``, B's on the others."""
-    agents = []
-    for seat, team in enumerate(job.rules.teams):
-        spec = job.a if team == a_team else job.b
-        seed = int(np.random.SeedSequence(_entropy(job, unit_id, a_team, seat)).generate_state(1)[0])
-        agents.append(load_agent(spec, seed))
-    return agents
+@contextlib.contextmanager
+def _seat_agents(job: Job, unit_id: int, a_team: int) -> Iterator[list[Agent]]:
+    """Fresh agents for the seats of one play: A's spec on team ``a_team``, B's on the others;
+    closed when the play ends, also when it fails."""
+    agents: list[Agent] = []
+    try:
+        for seat, team in enumerate(job.rules.teams):
+            spec = job.a if team == a_team else job.b
+            seed = int(np.random.SeedSequence(_entropy(job, unit_id, a_team, seat)).generate_state(1)[0])
+            agents.append(load_agent(spec, seed))
+            if job.logs:
+                keep_logs(agents[-1], Path(job.logs), f"{job.kind} {unit_id}, play {a_team}, seat {seat}: {spec}")
+        yield agents
+    finally:
+        for agent in agents:
+            close(agent)
 
 
 class _Clock:
@@ -136,6 +154,7 @@ def _play_hand(game: Any, agents: list[Agent], a_team: int, clock: _Clock) -> No
         clock.seconds[side] += time.perf_counter() - start
         clock.decisions[side] += 1
         game.apply(action)
+    tell_hand_over(dict(enumerate(agents)), game)
 
 
 def _line(job: Job, unit_id: int, plays: list[dict[str, Any]], clock: _Clock) -> dict[str, Any]:

@@ -18,13 +18,16 @@ from typing import Any, TextIO
 from pinochle_env.rules.switches import Rules, parse_switch, rules_from_command_line
 
 from ..base import check_plays, prepare
-from ..registry import checkpoint_files, load_agent
+from ..program.files import program_files
+from ..registry import checkpoint_files, load_agent, program_commands
 from .play import Job
 from .report import format_summary, slim_line, summarise, write_csv, write_json, write_plot, write_ratings_plot
 from .runtime import BACKENDS, code_version, connect_ray, file_sha256, format_duration, import_ray
 from .workers import WorkerFailure, execute, execute_on_ray
 
 RESULTS, CONFIG = "results.jsonl", "config.json"
+#: The folder of the run's out directory where bot programs' standard error is kept.
+BOT_LOGS = "bots"
 #: Settings a resumed run must share with the stored run (they decide what every pair plays).
 FIXED_ON_RESUME = ("seed", "rules", "hand_cap")
 #: Most deal pairs one worker call plays: bounds the work lost to an interruption.
@@ -72,21 +75,45 @@ class ArenaConfig:
 
 
 def provenance(config: ArenaConfig) -> dict[str, Any]:
-    """What ``config.json`` records besides the config: the code version and the SHA-256 of every
-    checkpoint file an agent plays (also inside a ``mix:``)."""
+    """What ``config.json`` records besides the config: the code version, the SHA-256 of every
+    checkpoint file an agent plays (also inside a ``mix:``), and every bot program's command with
+    the SHA-256 of its program files (:func:`agents.program.files.program_files`)."""
     files = [(spec, path) for spec in config.agents for path in checkpoint_files(spec, config.rules.variant)]
     return {
         "code_version": code_version(),
         "checkpoints": [{"spec": spec, "file": str(path), "sha256": file_sha256(path)} for spec, path in files],
+        "programs": [
+            {"spec": spec, "command": command, "files": [_hashed(path) for path in program_files(command)]}
+            for spec in config.agents
+            for command in program_commands(spec)
+        ],
     }
+
+
+def _hashed(path: Path) -> dict[str, str]:
+    return {"file": str(path), "sha256": file_sha256(path)}
 
 
 def changed_checkpoints(stored: dict[str, Any], current: dict[str, Any]) -> list[str]:
     """The checkpoint files of a stored ``config.json`` whose contents differ now (same spec and file)."""
-    now = {(entry["spec"], entry["file"]): entry["sha256"] for entry in current.get("checkpoints", [])}
+    return _changed(stored.get("checkpoints", []), current.get("checkpoints", []))
+
+
+def changed_programs(stored: dict[str, Any], current: dict[str, Any]) -> list[str]:
+    """The bot program files of a stored ``config.json`` whose contents differ now (same spec and file)."""
+    files = [
+        [{"spec": program["spec"], **entry} for program in record.get("programs", []) for entry in program["files"]]
+        for record in (stored, current)
+    ]
+    return _changed(*files)
+
+
+def _changed(stored: list[dict[str, Any]], current: list[dict[str, Any]]) -> list[str]:
+    """Of ``{"spec", "file", "sha256"}`` entries, the stored ones whose file's hash differs now."""
+    now = {(entry["spec"], entry["file"]): entry["sha256"] for entry in current}
     return [
         f"{entry['file']} ({entry['spec']})"
-        for entry in stored.get("checkpoints", [])
+        for entry in stored
         if now.get((entry["spec"], entry["file"]), entry["sha256"]) != entry["sha256"]
     ]
 
@@ -175,8 +202,9 @@ def read_results(path: Path, repair: bool = True) -> list[dict[str, Any]]:
     return list(units.values())
 
 
-def plan_jobs(config: ArenaConfig, done: set[tuple[str, str, str, int]], workers: int) -> list[Job]:
-    """The units still to play, grouped into worker calls (up to ``MAX_CHUNK`` deal pairs, 1 game pair)."""
+def plan_jobs(config: ArenaConfig, done: set[tuple[str, str, str, int]], workers: int, logs: str = "") -> list[Job]:
+    """The units still to play, grouped into worker calls (up to ``MAX_CHUNK`` deal pairs, 1 game
+    pair); agents keep their logs in the folder ``logs`` ("" for nowhere)."""
     todo = {
         (kind, a, b): [i for i in range(count) if (kind, a, b, i) not in done]
         for a, b in config.pairings
@@ -185,7 +213,7 @@ def plan_jobs(config: ArenaConfig, done: set[tuple[str, str, str, int]], workers
     deal_total = sum(len(ids) for (kind, _, _), ids in todo.items() if kind == "deal")
     chunk = {"deal": max(1, min(MAX_CHUNK, deal_total // (4 * workers))), "game": 1}
     return [
-        Job(kind, a, b, tuple(ids[start : start + chunk[kind]]), config.rules, config.seed, config.hand_cap)
+        Job(kind, a, b, tuple(ids[start : start + chunk[kind]]), config.rules, config.seed, config.hand_cap, logs)
         for (kind, a, b), ids in todo.items()
         for start in range(0, len(ids), chunk[kind])
     ]
@@ -259,7 +287,7 @@ class Progress:
 
 def _check_resume(config: ArenaConfig, out: Path, record: dict[str, Any]) -> None:
     """A resumed run must share seed, rules and hand cap with the stored one, and play the same
-    checkpoint files (by their hashes)."""
+    checkpoint and bot program files (by their hashes)."""
     path = out / CONFIG
     if not path.exists():
         raise ArenaError(f"nothing to resume in {out}: no {CONFIG}")
@@ -271,6 +299,9 @@ def _check_resume(config: ArenaConfig, out: Path, record: dict[str, Any]) -> Non
     changed = changed_checkpoints(stored, record)
     if changed:
         raise ArenaError(f"cannot resume {out}: checkpoint changed since the run began: {', '.join(changed)}")
+    changed = changed_programs(stored, record)
+    if changed:
+        raise ArenaError(f"cannot resume {out}: bot program changed since the run began: {', '.join(changed)}")
 
 
 def run_arena(
@@ -320,7 +351,7 @@ def run_arena(
         where = f"Ray tasks on {workers} CPU(s)"
     else:
         where = f"{workers} worker(s)"
-    jobs = plan_jobs(config, {unit_key(line) for line in lines}, workers)
+    jobs = plan_jobs(config, {unit_key(line) for line in lines}, workers, str((out / BOT_LOGS).resolve()))
     total = sum(len(job.ids) for job in jobs)
     _say(log, f"arena: {len(config.pairings)} pairing(s), {total} pairs to play, {where}, out {out}")
     progress = Progress(total, log, progress_every, "pairs" if config.games else "deal pairs")

@@ -1,7 +1,9 @@
 """Where the arena's jobs run: in this process, in a pool of worker processes, or as Ray tasks.
 
 A job that raises or a worker that dies ends the run with a :class:`WorkerFailure`, after the
-results of the jobs already finished.
+results of the jobs already finished. An agent's own failure (:class:`~agents.base.AgentError`: an
+illegal answer, a bot program that crashed or hung) says all in its message, so it comes without
+the job's traceback.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from ..base import AgentError
 from .play import Job, play_job
 
 #: Times Ray runs a job again whose worker process or node died (a failure in the job itself is not retried).
@@ -78,7 +81,7 @@ def execute(jobs: list[Any], workers: int, play: Callable[[Any], Any] = play_job
                 lines = play(job)
             except Exception as error:
                 message = f"{_describe(job)} failed: {type(error).__name__}: {error}"
-                raise WorkerFailure(message, traceback.format_exc()) from error
+                raise WorkerFailure(message, _traceback(error, traceback.format_exc())) from error
             yield lines
         return
     context = multiprocessing.get_context("spawn")
@@ -140,7 +143,13 @@ def _failure(job: Any, error: BaseException) -> WorkerFailure:
         return WorkerFailure("a worker process died while playing (killed by a signal, or out of memory?)")
     remote = error.__cause__  # the worker's traceback, as concurrent.futures passes it on
     details = str(remote).strip().strip('"').strip() if remote is not None else ""
-    return WorkerFailure(f"{_describe(job)} failed in a worker: {type(error).__name__}: {error}", details)
+    message = f"{_describe(job)} failed in a worker: {type(error).__name__}: {error}"
+    return WorkerFailure(message, _traceback(error, details))
+
+
+def _traceback(error: BaseException, details: str) -> str:
+    """The traceback worth showing with a failure: none for an agent's own failure."""
+    return "" if isinstance(error, AgentError) else details
 
 
 def _stop(executor: ProcessPoolExecutor, now: bool) -> None:

@@ -7,9 +7,10 @@ trick won while it lasts). ``--rules-preset NAME`` starts from a named rule set 
 NAME=VALUE`` changes one switch over it.
 
 You take a seat (``--seat``, default 0); the other seats are agent specs as the arena takes them
-(``random``, ``heuristic``, ``pimc:samples=32``, ``checkpoint:PATH``, ``mix:...``; all default to
-``random``), named as the game's kit names the seats: ``--opponents`` for every opponent (alias
-``--opponent``), ``--left`` / ``--right`` for one of them, ``--partner`` in the partnership game.
+(``random``, ``heuristic``, ``pimc:samples=32``, ``checkpoint:PATH``, ``mix:...``, a bot program
+``program:cmd=COMMAND``; all default to ``random``), named as the game's kit names the seats:
+``--opponents`` for every opponent (alias ``--opponent``), ``--left`` / ``--right`` for one of
+them, ``--partner`` in the partnership game.
 Each agent is checked against the game at start-up (an agent that cannot play it is a usage
 error). ``--seed`` makes the deals and the agents reproducible, ``--hands N`` plays N hands (fewer
 if the game is won first) and ``--game`` (the default) plays to the target score. ``--save
@@ -42,6 +43,7 @@ from pinochle_env import VERSION_LINE
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.rules.switches import PRESETS, rules_from_command_line
 
+from ..base import AgentError
 from .session import PlayOptions, PlaySession
 
 HELP_EPILOG = """examples:
@@ -49,6 +51,7 @@ HELP_EPILOG = """examples:
   pinochle-play --rule variant=cutthroat --opponents heuristic --hands 3
   pinochle-play --rule variant=two_hand --opponent heuristic --seat 1
   pinochle-play --rules-preset casual --rule counting=classic --save hands.jsonl
+  pinochle-play --opponents "program:cmd=python3 examples/random_bot.py"   # a bot program (docs/bot_protocol.md)
 
 At a prompt: ? for the commands and your legal moves, 'last' for the last trick, 'meld' for the
 meld on the table, 'rules' for the rules in words, 'quit' (or Ctrl-D) to stop."""
@@ -150,7 +153,11 @@ def main(argv: Sequence[str] | None = None, read: Callable[[str], str] = input, 
         session = PlaySession(options, read, out)
     except (ValueError, OSError) as error:  # an unknown agent spec, a checkpoint that cannot be read
         build_parser().error(str(error))
-    records = session.run()
+    try:
+        records = session.run()
+    except AgentError as error:  # an agent's own failure (a bot program that broke the protocol)
+        print(f"pinochle-play: error: {error}", file=sys.stderr)
+        return 1
     if options.save and records:
         print(f"saved {len(records)} hand record(s) to {options.save}", file=out)
     elif options.save:

@@ -16,7 +16,7 @@ from pinochle_env.protocol import View
 from pinochle_env.records import write_jsonl
 from pinochle_env.rules.switches import Rules
 
-from ..base import Agent, check_plays, decide
+from ..base import Agent, check_plays, close, decide, tell_hand_over
 from ..registry import load_agent
 from .tables import Table, table_for
 
@@ -98,6 +98,9 @@ class PlaySession:
             self.quit = not self._play()
         except KeyboardInterrupt:  # Ctrl-C, even while an agent thinks: stop like ``quit``
             self.quit = True
+        finally:
+            for agent in self.agents.values():
+                close(agent)
         self._say(self._summary())
         return self.records
 
@@ -107,6 +110,7 @@ class PlaySession:
         self._start_hand()
         while True:
             if game.hand_over:
+                tell_hand_over(self.agents, game)
                 record = game.record()
                 for line in self.table.hand_result(record):
                     self._say(line)

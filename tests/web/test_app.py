@@ -8,6 +8,7 @@ from __future__ import annotations
 import http.client
 import json
 import re
+import shlex
 import subprocess
 import sys
 import time
@@ -203,6 +204,7 @@ def test_a_restart_keeps_every_saved_hand(tmp_path, material):
         ({"agents": ["human", "mix:play=checkpoint:x.pt,default=random", "random", "random"]}, 400, "'x.pt' was not"),
         ({"agents": ["human", "guided:checkpoint=/etc/passwd", "random", "random"]}, 400, "not named with --open"),
         ({"agents": ["human", "guided:depth=2", "random", "random"]}, 400, "unknown parameter 'depth=2'"),
+        ({"agents": ["human", "mix:play=program:cmd=./bot,default=random", "random", "random"]}, 403, "--allow-pro"),
         ({"seat": 4}, 400, "seat must be an integer 0..3"),
         ({"seat": "0"}, 400, "seat must be an integer"),
         ({"seed": -1}, 400, "seed must be a non-negative integer"),
@@ -214,6 +216,17 @@ def test_a_bad_table_request_is_refused_with_its_reason(client, body, status, re
         body = {"agents": ["human", "random", "random", "random"], **body}
     answer = client.post("/api/tables", json=body)
     assert answer.status_code == status and reason in answer.json()["error"], answer.text
+
+
+def test_a_server_started_with_allow_programs_seats_a_bot_program(tmp_path):
+    """With ``--allow-programs`` a table seats ``program:cmd=...``; the bot plays the hand out."""
+    bot = f"program:cmd={shlex.quote(sys.executable)} {ROOT / 'examples' / 'random_bot.py'}"
+    settings = Settings(records=tmp_path / "records", pace=0.0, allow_programs=True)
+    with TestClient(create_app(settings), base_url="http://127.0.0.1") as test_client:
+        state, _ = play_out(test_client, open_table(test_client, "two_hand", agents=["human", bot]))
+    assert state["result"]["score"] and [record["agents"] for record in read_jsonl(state["records"]["path"])] == [
+        ["human", bot]
+    ]
 
 
 def test_bodies_must_be_json(client):
