@@ -46,12 +46,18 @@ def read_jsonl(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
                 record = json.loads(line)
             except json.JSONDecodeError as error:
                 raise ValueError(f"{Path(path)}:{number}: not a JSON hand record ({error.msg})") from None
-            if not isinstance(record, dict):
-                raise ValueError(f"{Path(path)}:{number}: not a JSON hand record (a {type(record).__name__})")
-            missing = [key for key in COMMON_KEYS if key not in record]
-            if missing:
-                raise ValueError(f"{Path(path)}:{number}: hand record lacks {', '.join(missing)}")
-            yield record
+            yield checked_record(record, f"{Path(path)}:{number}")
+
+
+def checked_record(record: Any, where: str) -> dict[str, Any]:
+    """``record`` (decoded JSON) if it is a hand record with every common key, else ``ValueError``
+    naming ``where`` (a file and line) and what is wrong."""
+    if not isinstance(record, dict):
+        raise ValueError(f"{where}: not a JSON hand record (a {type(record).__name__})")
+    missing = [key for key in COMMON_KEYS if key not in record]
+    if missing:
+        raise ValueError(f"{where}: hand record lacks {', '.join(missing)}")
+    return record
 
 
 def dealer_stuck(record: dict[str, Any]) -> bool:

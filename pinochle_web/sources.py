@@ -23,7 +23,7 @@ from typing import Any
 from agents.arena import read_results
 from agents.arena.report import deal_pair_margin, json_ready, summarise
 from pinochle_env.games.registry import DEFAULT_VARIANT
-from pinochle_env.records import COMMON_KEYS
+from pinochle_env.records import checked_record
 from pinochle_env.rules.switches import Rules
 
 from .catalogue import CONFIG, RESULTS, Entry, plain_file
@@ -80,12 +80,7 @@ def _record(path: Path, number: int, line: bytes) -> dict[str, Any]:
         record = parse_json(line)
     except ValueError as error:
         raise ValueError(f"{path}:{number}: not a JSON hand record ({error})") from None
-    if not isinstance(record, dict):
-        raise ValueError(f"{path}:{number}: not a JSON hand record (a {type(record).__name__})")
-    missing = [key for key in COMMON_KEYS if key not in record]
-    if missing:
-        raise ValueError(f"{path}:{number}: hand record lacks {', '.join(missing)}")
-    return record
+    return checked_record(record, f"{path}:{number}")
 
 
 def load_hands(entry: Entry) -> list[Hand]:
