@@ -89,10 +89,17 @@ class PartnershipDeals(DealConstraints):
         return super().dealt_hand() + passed - received
 
     def known_before_meld(self, known: np.ndarray) -> None:
-        """In sequential passing, the declarer knows its partner was dealt the cards it passed."""
+        """In sequential passing, the declarer knows its partner was dealt the cards it passed it,
+        and the partner that the declarer was dealt the cards it passed back beyond those it had
+        been given (it may return a card it was just given)."""
         view = self.view
         if view.rules.pass_mode == "sequential" and len(view.cards_received):
-            known[(view.seat + 2) % 4] = np.bincount(np.array(view.cards_received, dtype=np.int64), minlength=NUM_TYPES)
+            received = np.bincount(np.array(view.cards_received, dtype=np.int64), minlength=NUM_TYPES)
+            if view.seat != view.declarer:
+                received = np.maximum(
+                    0, received - np.bincount(np.array(view.cards_passed, dtype=np.int64), minlength=NUM_TYPES)
+                )
+            known[(view.seat + 2) % 4] = received
 
     def passes(self) -> tuple[list[int], list[int]] | None:
         """(cards passed to the declarer, cards passed back) when the seat saw both, else None."""
