@@ -1,6 +1,7 @@
 """``load_agent(spec)``: agents from short strings, as the arena and the play CLI take them.
 
-Specs: ``random``, ``heuristic``, ``pimc`` and ``checkpoint:PATH``, parameters after a colon as
+Specs: ``random``, ``heuristic``, ``pimc``, ``checkpoint:PATH``, ``guided`` and ``openspiel`` (OpenSpiel's
+IS-MCTS, with the ``openspiel`` extra: :mod:`agents.openspiel.bots`), parameters after a colon as
 ``name:key=value,key=value`` (``pimc:samples=32,budget=0.2``), and
 ``mix:auction=heuristic,play=checkpoint:PATH`` to combine agents by phase (``auction`` (alias
 ``bid``), ``trump``, ``passing``, ``throw_in``, ``play``, and ``default`` for the phases not
@@ -215,6 +216,9 @@ GUIDED_PARAMETERS: dict[str, type] = {
     "budget": float,
 }
 GUIDED_CHECKPOINT = "bundled"
+#: ``openspiel``'s parameters (:mod:`agents.openspiel.bots`, which needs OpenSpiel: kept here so
+#: that a spec is parsed, and its mistakes reported, without importing it).
+OPENSPIEL_PARAMETERS: dict[str, type] = {"bot": str, "simulations": int, "uct": float, "rollouts": int, "worlds": int}
 
 
 def _guided_search(seed: int | None = None, **parameters: Any) -> Agent:
@@ -222,6 +226,20 @@ def _guided_search(seed: int | None = None, **parameters: Any) -> Agent:
     from .search.guided import GuidedSearchAgent
 
     return GuidedSearchAgent(seed, **parameters)
+
+
+def _openspiel_bot(seed: int | None = None, **parameters: Any) -> Agent:
+    """``openspiel:...`` (:mod:`agents.openspiel.bots`), imported when asked for: it needs OpenSpiel
+    (a ``ValueError`` saying what to install where it is missing)."""
+    from .openspiel import import_pyspiel
+
+    try:
+        import_pyspiel()
+    except ImportError as error:
+        raise ValueError(f"agent 'openspiel': {error}") from None
+    from .openspiel.bots import OpenSpielAgent
+
+    return OpenSpielAgent(seed, **parameters)
 
 
 def _load_builtins() -> None:
@@ -259,6 +277,7 @@ def _load_builtins() -> None:
         "checkpoint": (load_checkpoint_agent, {"sample": bool}),
         "guided": (_guided_search, GUIDED_PARAMETERS),
         "program": (ProgramAgent, PROGRAM_PARAMETERS),
+        "openspiel": (_openspiel_bot, OPENSPIEL_PARAMETERS),
     }
     for name, entry in builtins.items():  # a user's own registration under the same name wins
         _REGISTRY.setdefault(name, entry)

@@ -273,7 +273,14 @@ class AuctionEngine(Engine):
     def random_hands(cls, rng: np.random.Generator) -> list[list[int]]:
         """Each seat's hand (sorted card types) dealt from a deck shuffled by ``rng``: a hand's
         draw when no deal is given (after :meth:`random_dealer` in a new game)."""
-        cards = shuffled_deck(rng)
+        return cls.deal_from_deck(shuffled_deck(rng))
+
+    @classmethod
+    def deal_from_deck(cls, cards: list[int]) -> list[list[int]]:
+        """The deal a deck in the order ``cards`` (the 48 card types) gives: seat 0 the first
+        ``HAND_SIZE`` cards, seat 1 the next, ... (sorted); what is left over (cutthroat's widow)
+        is the rest. An outside driver that deals card by card (OpenSpiel's chance nodes) builds
+        the deal this way, as a shuffled deck does."""
         return [sorted(cards[s * cls.HAND_SIZE : (s + 1) * cls.HAND_SIZE]) for s in range(cls.NUM_SEATS)]
 
     def _validated_deal(self, deal: list[list[Any]]) -> list[list[int]]:

@@ -38,6 +38,15 @@ def adapter_for(rules: Rules) -> SearchAdapter:
     return adapter
 
 
+@dataclass(frozen=True)
+class Rebuilt:
+    """A whole hand rebuilt from a view (:meth:`SearchAdapter.rebuild`): the deck in dealing order
+    (the engine's ``deal_from_deck`` deals it) and the decisions from the deal on, as action ids."""
+
+    deck: list[int]
+    actions: list[int]
+
+
 @dataclass
 class Scoring:
     """Hand-score margins from the maximising side's final trick points (vectorised), for one hand.
@@ -114,6 +123,8 @@ class SearchAdapter:
     #: Whether the simple play-out policy treats every trick as the last (the rules vector's
     #: ``R_SIMPLE_LAST``): where a follower must win a trick it can win, whatever it holds.
     simple_last: ClassVar[bool] = False
+    #: Whether :meth:`rebuild` rebuilds a whole hand from a view in this game.
+    rebuilds: ClassVar[bool] = False
     #: The game's :class:`~pinochle_env.kernel.sampling.DealConstraints`, as ``module:Class``
     #: (None: its hidden cards are never drawn).
     deals: ClassVar[str | None] = None
@@ -179,6 +190,16 @@ class SearchAdapter:
         return None
 
     # ------------------------------------------------------------------ deals
+
+    def rebuild(self, view: Any, hands: np.ndarray, dealt: bool, rng: np.random.Generator) -> Rebuilt | None:
+        """A whole hand that leads to ``view``'s position with drawn ``hands`` (seats x 24 counts: as
+        dealt where ``dealt``, else as they are now; :class:`~pinochle_env.kernel.sampling.Deals`):
+        the deck order that deals it and every decision since, the choices ``view`` does not show
+        (another seat's passes) drawn from ``rng``; None where the hands imply no such hand.
+        Outside drivers that need whole states consistent with a seat's information (OpenSpiel's
+        ``resample_from_infostate``) rebuild them so and check the view. ``ValueError`` in a game
+        that does not declare how."""
+        raise ValueError(f"the search kernel cannot rebuild a hand of variant={self.rules.variant!r} from a view")
 
     def deal_constraints(self, view: Any) -> Any:
         """The :class:`~pinochle_env.kernel.sampling.DealConstraints` of ``view``: of the class

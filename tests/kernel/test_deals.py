@@ -92,3 +92,27 @@ def test_deals_before_meld_keep_the_seat_hand_and_every_card():
         assert (hands[view.seat] == dealt[view.seat]).all()
         assert (hands.sum(axis=0) == 2).all() and (hands.sum(axis=1) == 12).all()
         assert (hands[(view.seat + 2) % 4] >= received).all()
+
+
+def test_partner_deals_during_the_pass_back_allow_a_returned_card():
+    """The declarer may pass back a card its partner just gave it: the partner's view then shows
+    that card received, and its deals must not put it in the declarer's dealt hand as well (here
+    the partner was dealt both copies, so the declarer was dealt none)."""
+    rules = Rules(pass_mode="sequential")
+    games = (after_auction(rules, seed)[0] for seed in range(100))
+    game = next(g for g in games if 2 in g.hands[(g.declarer + 2) % 4])
+    partner = (game.declarer + 2) % 4
+    pair = game.hands[partner].index(2)
+    game.apply(game.layout.trump0)
+    others = [c for c in range(NUM_TYPES) if game.hands[partner][c] and c != pair]
+    for c in [pair, *others[:3]]:  # the partner passes one copy of its pair
+        game.apply(game.layout.card0 + c)
+    game.apply(game.layout.card0 + pair)  # the declarer gives it straight back
+    view = game.view(partner)
+    deals = sample_deals(view, 20, seed=2)
+    assert deals.dealt and len(deals) == 20
+    dealt = np.array([np.bincount(hand, minlength=NUM_TYPES) for hand in game.deal])
+    for d in range(len(deals)):
+        hands = deals.hands[d].astype(np.int64)
+        assert (hands[partner] == dealt[partner]).all() and hands[game.declarer][pair] == 0
+        assert (hands.sum(axis=0) == 2).all() and (hands.sum(axis=1) == 12).all()

@@ -12,12 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from ...cards import NUM_TYPES, counts_from_cards
-from ...kernel.adapter import AuctionScoring, Scoring, SearchAdapter
+from ...cards import NUM_TYPES, cards_from_counts, counts_from_cards
+from ...engine import IllegalActionError
+from ...kernel.adapter import AuctionScoring, Rebuilt, Scoring, SearchAdapter
 from ...kernel.compiled import deals as D
 from ...kernel.sampling import DealConstraints
 from ...rules.switches import Rules
-from .game import HAND_SIZE, NUM_TRICKS
+from .game import HAND_SIZE, NUM_TRICKS, Game, Phase
 
 
 class PartnershipScoring(AuctionScoring):
@@ -37,6 +38,7 @@ class PartnershipSearch(SearchAdapter):
     hand_size = HAND_SIZE
     solve_from = 4
     dealt_phases = ("AUCTION", "TRUMP", "PASS_TO_DECLARER", "PASS_BACK")
+    rebuilds = True
     deals = "pinochle_env.games.partnership.search:PartnershipDeals"
 
     def side(self, declarer: int) -> np.ndarray:
@@ -64,6 +66,31 @@ class PartnershipSearch(SearchAdapter):
     def private_gifts(self, game: Any) -> np.ndarray:
         return pass_gifts(game.rules, game.declarer, game.passed_to_declarer, game.passed_back)
 
+    def rebuild(self, view: Any, hands: np.ndarray, dealt: bool, rng: np.random.Generator) -> Rebuilt | None:
+        """The hand of :meth:`SearchAdapter.rebuild`: the passes the view shows, or (for a defender,
+        who sees none) cards drawn from the declarer's and its partner's hands at meld; the
+        auction, trump, passes, the throw-in decision and the cards played replayed on the deal."""
+        passes = _known_passes(view)
+        count = self.rules.pass_count
+        partner = (view.declarer + 2) % 4
+        deal: list[list[int]] | None
+        if dealt:
+            deal = [list(hand) for hand in hands]
+            to_declarer, back = passes or ([], [])
+            if view.phase == Phase.PASS_BACK and len(to_declarer) < count:  # the partner's pass, unseen
+                to_declarer = _draw(rng, deal[partner], count)
+            passes = to_declarer, back  # (a pass this seat did not see in the current phase: none yet)
+        else:
+            at_meld = (np.asarray(hands, dtype=np.int64) + _played_by(view)).tolist()
+            if passes is None:
+                passes = _draw(rng, at_meld[view.declarer], count), _draw(rng, at_meld[partner], count)
+            deal = _before_passes(at_meld, view.declarer, *passes)
+        if deal is None:
+            return None
+        deck = [c for hand in deal for c in cards_from_counts(hand)]
+        actions = _replay(view, deck, passes)
+        return Rebuilt(deck, actions) if actions is not None else None
+
 
 def pass_gifts(rules: Rules, declarer: int, to_declarer: list[int], back: list[int]) -> np.ndarray:
     """Per seat, the cards it knows its partner holds from the passing: the declarer knows what it
@@ -78,6 +105,74 @@ def pass_gifts(rules: Rules, declarer: int, to_declarer: list[int], back: list[i
     return gifts
 
 
+def _known_passes(view: Any) -> tuple[list[int], list[int]] | None:
+    """(cards passed to the declarer, cards passed back) so far as ``view`` shows them: none before
+    the passing, both to the declarer and its partner, None to a defender once passing began."""
+    if view.declarer < 0 or view.phase == Phase.TRUMP or not view.rules.pass_count:
+        return [], []
+    if view.seat == view.declarer:
+        return list(view.cards_received), list(view.cards_passed)
+    if view.seat == (view.declarer + 2) % 4:
+        return list(view.cards_passed), list(view.cards_received)
+    return None
+
+
+def _played_by(view: Any) -> np.ndarray:
+    """Per seat (4, 24), the cards it played this hand (the trick in progress included)."""
+    played = np.zeros((4, NUM_TYPES), dtype=np.int64)
+    for leader, cards, _ in [*view.tricks, (view.trick_leader, view.trick, -1)]:
+        for position, c in enumerate(cards):
+            played[(leader + position) % 4, c] += 1
+    return played
+
+
+def _draw(rng: np.random.Generator, counts: list[int], count: int) -> list[int]:
+    """``count`` cards drawn from the hand ``counts`` without replacement."""
+    cards = cards_from_counts(counts)
+    return [cards[i] for i in rng.choice(len(cards), count, replace=False)]
+
+
+def _before_passes(
+    at_meld: list[list[int]], declarer: int, to_declarer: list[int], back: list[int]
+) -> list[list[int]] | None:
+    """The hands as dealt, from the hands at meld and the passes (None if a count goes negative)."""
+    deal = [list(hand) for hand in at_meld]
+    partner = (declarer + 2) % 4
+    for c in to_declarer:
+        deal[declarer][c] -= 1
+        deal[partner][c] += 1
+    for c in back:
+        deal[partner][c] -= 1
+        deal[declarer][c] += 1
+    return None if any(n < 0 for hand in deal for n in hand) else deal
+
+
+def _replay(view: Any, deck: list[int], passes: tuple[list[int], list[int]]) -> list[int] | None:
+    """The decisions from the deal ``deck`` to ``view``'s position, replayed on an engine (None if
+    one is illegal there): the auction, trump, ``passes``, playing on where the engine asks and
+    ``view`` is past the throw-in, the cards played."""
+    game = Game(view.rules, np.random.default_rng(0), dealer=view.dealer, deal=Game.deal_from_deck(deck))
+    layout = game.layout
+    calls = {"pass": layout.passing, "help": layout.help}
+    actions = [calls[call] if isinstance(call, str) else layout.bid_action(call) for _, call in view.auction]
+    if view.trump >= 0:
+        actions.append(layout.trump0 + view.trump)
+    actions += [layout.card0 + c for c in (*passes[0], *passes[1])]
+    try:
+        for action in actions:
+            game.apply(action)
+        if game.phase == Phase.THROW_IN and view.phase != Phase.THROW_IN:
+            actions.append(layout.play_on)
+            game.apply(layout.play_on)
+        for _, cards, _ in [*view.tricks, (view.trick_leader, view.trick, -1)]:
+            for c in cards:
+                actions.append(layout.card0 + c)
+                game.apply(layout.card0 + c)
+    except IllegalActionError:
+        return None
+    return actions
+
+
 class PartnershipDeals(DealConstraints):
     """Deals of the partnership game: what the passes show (see :mod:`pinochle_env.kernel.sampling`)."""
 
@@ -89,10 +184,17 @@ class PartnershipDeals(DealConstraints):
         return super().dealt_hand() + passed - received
 
     def known_before_meld(self, known: np.ndarray) -> None:
-        """In sequential passing, the declarer knows its partner was dealt the cards it passed."""
+        """In sequential passing, the declarer knows its partner was dealt the cards it passed it,
+        and the partner that the declarer was dealt the cards it passed back beyond those it had
+        been given (it may return a card it was just given)."""
         view = self.view
         if view.rules.pass_mode == "sequential" and len(view.cards_received):
-            known[(view.seat + 2) % 4] = np.bincount(np.array(view.cards_received, dtype=np.int64), minlength=NUM_TYPES)
+            received = np.bincount(np.array(view.cards_received, dtype=np.int64), minlength=NUM_TYPES)
+            if view.seat != view.declarer:
+                received = np.maximum(
+                    0, received - np.bincount(np.array(view.cards_passed, dtype=np.int64), minlength=NUM_TYPES)
+                )
+            known[(view.seat + 2) % 4] = received
 
     def passes(self) -> tuple[list[int], list[int]] | None:
         """(cards passed to the declarer, cards passed back) when the seat saw both, else None."""

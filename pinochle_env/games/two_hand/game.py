@@ -126,6 +126,14 @@ class TwoHandGame(Engine):
 
     # ------------------------------------------------------------------ hand set-up
 
+    @classmethod
+    def deal_from_deck(cls, cards: list[int]) -> dict[str, Any]:
+        """The deal a deck in the order ``cards`` (the 48 card types) gives: seat 0 the first 12
+        cards, seat 1 the next 12, then the turn-up and the stock in draw order (what a shuffled
+        deck gives; OpenSpiel's chance nodes deal card by card in this order)."""
+        hands = [sorted(cards[:HAND_SIZE]), sorted(cards[HAND_SIZE : NUM_SEATS * HAND_SIZE])]
+        return {"hands": hands, "turn_up": cards[NUM_SEATS * HAND_SIZE], "stock": cards[NUM_SEATS * HAND_SIZE + 1 :]}
+
     def _start_hand(self, dealer: int, deal: list[list[Any]] | dict[str, Any] | None) -> None:
         self.dealer = dealer
         hands, turn_up, stock = _validated_deal(deal, self.rng)
@@ -449,8 +457,7 @@ def _validated_deal(
     turn-up and the stock in draw order. ``ValueError`` on anything but a whole deck.
     """
     if deal is None:
-        cards = shuffled_deck(rng)
-        return [sorted(cards[:HAND_SIZE]), sorted(cards[HAND_SIZE : 2 * HAND_SIZE])], cards[24], cards[25:]
+        deal = TwoHandGame.deal_from_deck(shuffled_deck(rng))
     if isinstance(deal, dict):
         unknown = set(deal) - {"hands", "turn_up", "stock"}
         if unknown or "hands" not in deal or ("turn_up" in deal) != ("stock" in deal):
