@@ -13,8 +13,8 @@ You take a seat (``--seat``, default 0); the other seats are agent specs as the 
 Each agent is checked against the game at start-up (an agent that cannot play it is a usage
 error). ``--seed`` makes the deals and the agents reproducible, ``--hands N`` plays N hands (fewer
 if the game is won first) and ``--game`` (the default) plays to the target score. ``--save
-FILE.jsonl`` writes each hand as a hand record as soon as it is finished (nothing when no hand is
-finished).
+FILE.jsonl`` appends each hand as a hand record as soon as it is finished (records are JSON lines, so
+an existing file is added to, never truncated; nothing is written when no hand is finished).
 
 Type moves by name: a bid (``260``), ``pass``, ``help`` (pass with help), a suit for trump
 (``hearts`` or ``H``), a card to pass, bury or play (``TS``, ``10S``, ``qd``; several cards at once
@@ -33,6 +33,7 @@ views (:mod:`agents.terminal.tables`), and the agents get only their own views (
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -96,7 +97,11 @@ def build_parser() -> argparse.ArgumentParser:
     length = parser.add_mutually_exclusive_group()
     length.add_argument("--hands", type=int, metavar="N", help="play N hands (fewer if the game is won first)")
     length.add_argument("--game", action="store_true", help="play a game to the target score (the default)")
-    parser.add_argument("--save", metavar="FILE.jsonl", help="write each finished hand as a hand record")
+    parser.add_argument(
+        "--save",
+        metavar="FILE.jsonl",
+        help="append each finished hand to FILE as a hand record (JSON lines; an existing file is added to)",
+    )
     return parser
 
 
@@ -106,8 +111,10 @@ def parse_options(argv: Sequence[str] | None = None) -> PlayOptions:
     args = parser.parse_args(argv)
     if args.hands is not None and args.hands < 1:
         parser.error("--hands must be at least 1")
-    if args.save and not Path(args.save).resolve().parent.is_dir():
-        parser.error(f"--save: no folder {Path(args.save).resolve().parent}")
+    if args.save:
+        problem = save_problem(Path(args.save))
+        if problem:
+            parser.error(f"--save {args.save}: {problem}")
     try:
         rules = rules_from_command_line(args.rules_preset, args.rule)
     except ValueError as error:
@@ -130,6 +137,21 @@ def parse_options(argv: Sequence[str] | None = None) -> PlayOptions:
         hands=args.hands,
         save=args.save,
     )
+
+
+def save_problem(path: Path) -> str:
+    """Why hand records cannot be appended to ``path`` (empty: they can), found before the first
+    hand rather than when it ends, so that no hand is lost."""
+    folder = path.resolve().parent
+    if path.is_dir():
+        return "is a folder; name a file (hand records are appended to it)"
+    if not folder.is_dir():
+        return f"no folder {folder}"
+    if path.exists() and not (path.is_file() and os.access(path, os.W_OK)):
+        return "exists and cannot be written"
+    if not path.exists() and not os.access(folder, os.W_OK | os.X_OK):
+        return f"the folder {folder} cannot be written"
+    return ""
 
 
 def explain_rule_error(message: str) -> str:

@@ -130,11 +130,11 @@ class PlaySession:
                 self.table.narrate(before, self._view, actor, forced)
 
     def _keep(self, record: dict[str, Any]) -> None:
-        """Keep a finished hand, and write it to ``--save`` at once: the first truncates the file,
-        the others are appended, so a session that ends early never leaves an empty file and never
-        loses a finished hand."""
+        """Keep a finished hand, and append it to ``--save`` at once: a session that ends early
+        never leaves an empty file and never loses a finished hand, and the hands of an earlier
+        session in the same file stay."""
         if self.options.save:
-            write_jsonl(self.options.save, [record], append=bool(self.records))
+            write_jsonl(self.options.save, [record], append=True)
         self.records.append(record)
 
     def _start_hand(self) -> None:

@@ -16,6 +16,7 @@ import pytest
 
 from agents import registry
 from agents.terminal import PlayOptions, PlaySession, main, parse_options
+from agents.terminal.cli import build_parser
 from agents.terminal.tables import table_for
 from pinochle_env.actions import layout_for
 from pinochle_env.cards import NUM_TYPES, RANKS, SUITS, card_to_str
@@ -413,6 +414,23 @@ def test_each_finished_hand_is_saved_at_once(tmp_path):
     with pytest.raises(RuntimeError):
         typist.session.run()
     assert read_records(save) == json.loads(json.dumps(typist.session.records)) and len(typist.session.records) == 1
+
+
+def test_saved_hands_are_appended_to_an_existing_file(tmp_path):
+    """Hand records are JSON lines: a second session adds its hands to the file, never truncates it."""
+    save = tmp_path / "hands.jsonl"
+    save.write_text('{"earlier": "session"}\n')
+    _, _, records = play_in_process(PlayOptions(seed=1, hands=1, save=str(save)))
+    assert read_records(save) == [{"earlier": "session"}, *json.loads(json.dumps(records))]
+    assert "an existing file is added to" in " ".join(build_parser().format_help().split())
+
+
+def test_a_save_path_that_cannot_take_records_is_refused_at_start_up(tmp_path, capsys):
+    """A folder passed the start-up check, then lost the first hand to IsADirectoryError when it ended."""
+    with pytest.raises(SystemExit) as exit_info:
+        parse_options(["--save", str(tmp_path)])
+    assert exit_info.value.code == 2
+    assert f"--save {tmp_path}: is a folder; name a file" in capsys.readouterr().err
 
 
 def test_a_rules_preset_with_rules_over_it(tmp_path):
