@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.neural.checkpoints import write_atomically
 from pinochle_env.encoding import ENCODER_VERSION
+from pinochle_env.files import write_atomically, write_text_atomically
 
 from .config import CHUNK_HANDS, TrainConfig
 
@@ -90,7 +90,7 @@ def open_labels(folder: Path, identity: dict[str, Any]) -> None:
         return
     if holds_chunks(folder):
         raise ValueError(f"{folder} holds chunks of labels but no {LABELS_INFO} saying what made them: move it away")
-    write_atomically(info, lambda stream: stream.write(json.dumps(identity, indent=2).encode("utf-8")))
+    write_text_atomically(info, json.dumps(identity, indent=2))
 
 
 def chunk_path(folder: Path, chunk: int) -> Path:

@@ -24,6 +24,7 @@ from agents.arena.runtime import format_duration, usable_cpus
 from agents.neural.checkpoints import export_policy
 from agents.neural.network import build_critic, policy_for
 from pinochle_env import BatchedGames
+from pinochle_env.files import write_text_atomically
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.protocol import DECISIONS
 
@@ -120,7 +121,7 @@ class Trainer:
 
         config = self.config
         self.run_dir.mkdir(parents=True, exist_ok=True)
-        (self.run_dir / "config.toml").write_text(to_toml(config), encoding="utf-8")
+        write_text_atomically(self.run_dir / "config.toml", to_toml(config))  # a resume may read it
         start = self.counters["update"]
         writer = SummaryWriter(str(self.run_dir), purge_step=start + 1 if start else None)
         if start == 0:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import signal
 import sys
 import time
@@ -16,7 +15,7 @@ from pinochle_env.rules.switches import PRESETS
 
 from .report import format_summary
 from .runtime import BACKENDS, usable_cpus
-from .tournament import CONFIG, ArenaConfig, ArenaError, parse_rules, run_arena
+from .tournament import ArenaConfig, ArenaError, parse_rules, run_arena, stored_config
 from .workers import WorkerFailure
 
 
@@ -60,9 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def config_from_args(args: argparse.Namespace, out: Path) -> ArenaConfig:
     """The run's config: the command line, with settings it leaves out taken from a resumed run."""
-    defaults = ArenaConfig(agents=())
-    if args.resume and (out / CONFIG).exists():
-        defaults = ArenaConfig.from_dict(json.loads((out / CONFIG).read_text(encoding="utf-8")))
+    defaults = ArenaConfig.from_dict(stored_config(out)) if args.resume else ArenaConfig(agents=())
     given = {
         "agents": tuple(spec.strip() for spec in args.agents) or None,
         "rules": parse_rules(args.rule, args.rules_preset) if args.rule or args.rules_preset else None,

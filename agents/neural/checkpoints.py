@@ -19,13 +19,13 @@ the target, so a run killed mid-write never leaves a corrupt checkpoint.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import torch
 
 from pinochle_env.encoding import ENCODER_VERSION
+from pinochle_env.files import write_atomically
 
 FORMAT = "pinochle-rl-checkpoint"
 FORMAT_VERSION = 1
@@ -57,30 +57,6 @@ class CheckpointError(ValueError):
 def save_checkpoint(payload: dict[str, Any], path: str | os.PathLike) -> Path:
     """Write ``payload`` to ``path`` atomically (temporary file, fsync, rename)."""
     return write_atomically(path, lambda stream: torch.save(payload, stream))
-
-
-def write_atomically(path: str | os.PathLike, write: Callable[[BinaryIO], object]) -> Path:
-    """Have ``write`` fill a temporary file beside ``path``, flush it to disk and rename it over
-    ``path``: a reader, or a run killed mid-write, never sees half a file (checkpoints, and the
-    trainer's imitation labels)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(temporary, "wb") as stream:
-            write(stream)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    finally:
-        if temporary.exists():
-            temporary.unlink()
-    directory = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(directory)
-    finally:
-        os.close(directory)
-    return path
 
 
 def load_checkpoint(path: str | os.PathLike) -> dict[str, Any]:

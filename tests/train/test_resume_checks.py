@@ -9,9 +9,11 @@ import pytest
 import torch
 
 from agents.neural.checkpoints import load_checkpoint, save_checkpoint
+from pinochle_env import Rules
 from pinochle_train import cli
 from pinochle_train.checkpointing import find_resume, restore, training_state
 from pinochle_train.config import build_config
+from pinochle_train.evaluate import evaluate
 from pinochle_train.trainer import Trainer
 
 SMALL = {"workers": 0, "hidden": [16], "critic_hidden": [16]}
@@ -93,3 +95,13 @@ def test_a_crafted_training_state_is_refused_before_it_is_used(tmp_path: Path, d
     good = load_checkpoint(_training_checkpoint(tmp_path / "run" / "checkpoints" / "update_000003.pt"))
     with pytest.raises(ValueError, match=message):
         restore(_trainer(tmp_path / "other"), _crafted(good, damage))
+
+
+def test_a_resumed_evaluation_with_fewer_deals_counts_only_those(tmp_path: Path) -> None:
+    """An evaluation resumed with fewer deals reported the deal pairs and win rate of every line of
+    its results file, and the margin of the deals asked for."""
+    checkpoint = _training_checkpoint(tmp_path / "run" / "checkpoints" / "update_000001.pt", update=1)
+    where = {"rules": Rules(), "seed": 0, "out": tmp_path / "eval", "workers": 1}
+    evaluate(checkpoint, ["random"], deals=3, **where)
+    row = evaluate(checkpoint, ["random"], deals=1, **where)[0]
+    assert row["deal_pairs"] == 1 and row["win_rate"]["n"] == 1
