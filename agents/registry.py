@@ -13,6 +13,7 @@ parser cuts only before a phase name, so parameters keep their commas.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -94,17 +95,23 @@ def checkpoint_files(spec: str, variant: str) -> list[Path]:
 
 
 def _parse_parameters(name: str, text: str, parameters: dict[str, type]) -> dict[str, Any]:
+    """The ``key=value`` parameters of agent ``name``, each of its declared type, each given once;
+    a number must be finite (nan passes any bound an agent checks, and inf none meaningfully)."""
     kwargs: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in text.split(","))):
         key, equals, value = item.partition("=")
         if not equals or key not in parameters:
             allowed = ", ".join(parameters) or "none"
             raise ValueError(f"unknown parameter {item!r} for agent {name!r}; parameters: {allowed}")
+        if key in kwargs:
+            raise ValueError(f"parameter {key} of agent {name!r} is given twice")
         kind = parameters[key]
         try:
             kwargs[key] = _BOOLEANS[value.lower()] if kind is bool else kind(value)
         except (KeyError, ValueError):
             raise ValueError(f"parameter {key}={value!r} of agent {name!r} is not {_KIND_WORDS[kind]}") from None
+        if kind is float and not math.isfinite(kwargs[key]):
+            raise ValueError(f"parameter {key}={value!r} of agent {name!r} is not a finite number")
     return kwargs
 
 
@@ -121,6 +128,8 @@ def _parse_mix(text: str) -> dict[str, str]:
         key = "auction" if key.strip() == "bid" else key.strip()
         if not equals or key not in MIX_KEYS:
             raise ValueError(f"bad mix entry {item!r}; use phase=spec with phases {', '.join(MIX_KEYS)}")
+        if key in parts:
+            raise ValueError(f"mix phase {key} is given twice ({key}={parts[key]} and {item}); name each phase once")
         parts[key] = value.strip()
     return parts
 

@@ -37,6 +37,7 @@ Parameters (``pimc:samples=32,budget=0.5``), with their defaults:
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any, cast
 
@@ -86,7 +87,7 @@ class PIMCAgent:
         budget = DEFAULT_BUDGET[evaluate] if budget is None else budget
         if samples < 1:
             raise ValueError(f"pimc parameter samples must be at least 1, got {samples}")
-        if budget <= 0:
+        if not (math.isfinite(budget) and budget > 0):
             raise ValueError(f"pimc parameter budget must be a positive number of seconds, got {budget}")
         if solve is not None and not 0 <= solve <= 24:
             raise ValueError(f"pimc parameter solve must be 0..24 tricks, got {solve}")
