@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..games.registry import DEFAULT_VARIANT, GAMES
+from .meld import whole_deck_meld
+from .scoring import deck_points
 
 #: Allowed values of each switch with a fixed set of choices, default first.
 CHOICES: dict[str, tuple[Any, ...]] = {
@@ -37,6 +39,25 @@ MIN_BID = 250
 BID_STEP = 10
 #: Integer switches: (smallest allowed value, step the value must be a multiple of).
 INTEGER_SWITCHES = {"max_bid": (MIN_BID + BID_STEP, BID_STEP), "target_score": (BID_STEP, BID_STEP)}
+#: The highest bid a rule set may allow: no hand can score more than the whole deck's meld (under
+#: the richest run_extras) plus every trick point, so a higher contract could never be made; and
+#: each bid is an action, so ``max_bid`` sets the size of the action space and observation.
+MAX_BID = BID_STEP * (
+    max(
+        whole_deck_meld(extras) + deck_points(counting)
+        for extras in CHOICES["run_extras"]
+        for counting in CHOICES["counting"]
+    )
+    // BID_STEP
+)
+#: The highest target score: a game to more would last hundreds of hands, and the observations
+#: write the target as a share of this (they tell no higher targets apart).
+MAX_TARGET = 10_000
+#: Integer switches: (largest allowed value, why).
+INTEGER_LIMITS = {
+    "max_bid": (MAX_BID, "no hand can score more than the whole deck's meld plus every trick point"),
+    "target_score": (MAX_TARGET, "a game to more would last hundreds of hands"),
+}
 
 #: The game each variant plays to when ``target_score`` is not given (RULES.md sections 6 and 7).
 DEFAULT_TARGET = {name: game.target_score for name, game in GAMES.items()}
@@ -79,11 +100,14 @@ class Rules:
                 raise ValueError(f"rule {name}={value!r} is not allowed; allowed values: {_spell(allowed)}")
         for name, (smallest, step) in INTEGER_SWITCHES.items():
             value = getattr(self, name)
+            largest, why = INTEGER_LIMITS[name]
             if type(value) is not int or value < smallest or value % step:
                 raise ValueError(
-                    f"rule {name}={value!r} is not allowed; allowed values: integers >= {smallest} "
+                    f"rule {name}={value!r} is not allowed; allowed values: integers {smallest}..{largest} "
                     f"that are multiples of {step}"
                 )
+            if value > largest:
+                raise ValueError(f"rule {name}={value!r} is not allowed: at most {largest} ({why})")
         applicable = VARIANT_SWITCHES[self.variant]
         defaults = Rules.__dataclass_fields__
         stray = [
