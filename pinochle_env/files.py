@@ -1,6 +1,8 @@
-"""Writing a file whole or not at all: what the trainer's checkpoints and labels and the arena's
-``config.json`` are written with, so that a process killed in the middle of a write never leaves a
-file that cannot be read (here, at the bottom of the layers, so that code without PyTorch can use it)."""
+"""Output files: writing one whole or not at all (what the trainer's checkpoints and labels and the
+arena's ``config.json`` are written with, so that a process killed in the middle of a write never
+leaves a file that cannot be read), and whether an output folder can be made (checked before a run
+starts, not when its first file is written). Here, at the bottom of the layers, so that code
+without PyTorch can use it."""
 
 from __future__ import annotations
 
@@ -36,3 +38,16 @@ def write_atomically(path: str | os.PathLike, write: Callable[[BinaryIO], object
 def write_text_atomically(path: str | os.PathLike, text: str) -> Path:
     """:func:`write_atomically` of ``text`` in UTF-8."""
     return write_atomically(path, lambda stream: stream.write(text.encode("utf-8")))
+
+
+def folder_problem(path: str | os.PathLike) -> str:
+    """Why ``path`` cannot serve as an output folder, made if missing (empty when it can): the
+    nearest part of it that exists must be a folder this process may write in."""
+    existing = Path(path).absolute()
+    while not existing.exists() and existing.parent != existing:
+        existing = existing.parent
+    if not existing.is_dir():
+        return f"{existing} is not a folder"
+    if not os.access(existing, os.W_OK | os.X_OK):
+        return f"the folder {existing} cannot be written"
+    return ""

@@ -25,6 +25,7 @@ from typing import Any
 
 from agents.neural import require_torch
 from pinochle_env import VERSION_LINE
+from pinochle_env.files import folder_problem
 from pinochle_env.rules.switches import CHOICES, INTEGER_SWITCHES, parse_rule_assignment
 
 from .config import (
@@ -133,6 +134,9 @@ def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
     if "," in config.run_name or ":" in config.run_name:
         raise ValueError(f"run_name {config.run_name!r} may not contain ',' or ':' (agent specs name its files)")
     run_dir = Path(config.out_dir) / config.run_name
+    problem = folder_problem(run_dir)
+    if problem:
+        raise ValueError(f"--out-dir {config.out_dir}: {problem}")
     started = any((run_dir / "checkpoints").glob("*")) or holds_chunks(labels_folder(run_dir))
     if started:
         raise ValueError(f"{run_dir} already holds a run: continue it with --resume {run_dir}, or pick --run-name")

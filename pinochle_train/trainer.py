@@ -70,10 +70,18 @@ class Trainer:
         self.sizes = {**sizes, "critic_input_size": sizes["critic_input_size"][config.critic_input]}
         #: What identifies the networks' inputs and outputs: the head of every checkpoint.
         self.metadata = network_metadata(config, self.rules, self.sizes)
-        self.policy = policy_for(self.metadata)
+        try:
+            self.policy = policy_for(self.metadata)
+            self.critic = build_critic(self.sizes["critic_input_size"], config.critic_hidden)
+        except RuntimeError as error:  # PyTorch's allocator refusing: "can't allocate memory"
+            if "allocate" not in str(error):
+                raise
+            raise ValueError(
+                f"config hidden={config.hidden}, critic_hidden={config.critic_hidden}: the networks do not fit in "
+                f"memory ({str(error).strip().splitlines()[0][:160]})"
+            ) from None
         if config.initial_policy:
             load_initial_policy(self.policy, config.initial_policy, self.rules.variant, self.metadata)
-        self.critic = build_critic(self.sizes["critic_input_size"], config.critic_hidden)
         self.policy.to(self.device)
         self.critic.to(self.device)
         self.optimizer = torch.optim.Adam(

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from pinochle_env.files import write_text_atomically
+from pinochle_env.files import folder_problem, write_text_atomically
 from pinochle_env.rules.switches import Rules, parse_switch, rules_from_command_line
 
 from ..base import check_plays, prepare
@@ -306,6 +306,25 @@ def _check_resume(config: ArenaConfig, out: Path, record: dict[str, Any]) -> Non
         raise ArenaError(f"cannot resume {out}: checkpoint changed since the run began: {', '.join(changed)}")
 
 
+def _check_where(out: Path, workers: int, backend: str, ray_address: str) -> None:
+    """Refuse, before any play, an out folder that cannot be written and settings of where the
+    jobs run that cannot work (a backend, Ray where it is missing, fewer than one worker)."""
+    if backend not in BACKENDS:
+        raise ArenaError(f"--backend {backend!r}; allowed: {', '.join(BACKENDS)}")
+    if ray_address and backend != "ray":
+        raise ArenaError(f"--ray-address {ray_address!r} needs --backend ray")
+    if backend == "ray":
+        try:
+            import_ray()
+        except ImportError as error:
+            raise ArenaError(f"--backend ray: {error}") from None
+    if workers < 1:
+        raise ArenaError(f"--workers must be at least 1, got {workers}")
+    problem = folder_problem(out)
+    if problem:
+        raise ArenaError(f"--out {out}: {problem}")
+
+
 def run_arena(
     config: ArenaConfig,
     out: Path,
@@ -324,17 +343,7 @@ def run_arena(
     On an interruption (``KeyboardInterrupt``) the pairs finished so far stay in the results file.
     """
     validate(config)
-    if backend not in BACKENDS:
-        raise ArenaError(f"--backend {backend!r}; allowed: {', '.join(BACKENDS)}")
-    if ray_address and backend != "ray":
-        raise ArenaError(f"--ray-address {ray_address!r} needs --backend ray")
-    if backend == "ray":
-        try:
-            import_ray()
-        except ImportError as error:
-            raise ArenaError(f"--backend ray: {error}") from None
-    if workers < 1:
-        raise ArenaError(f"--workers must be at least 1, got {workers}")
+    _check_where(out, workers, backend, ray_address)
     out.mkdir(parents=True, exist_ok=True)
     results = out / RESULTS
     record = {**config.to_dict(), **provenance(config)}

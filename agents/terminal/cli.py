@@ -111,6 +111,8 @@ def parse_options(argv: Sequence[str] | None = None) -> PlayOptions:
     args = parser.parse_args(argv)
     if args.hands is not None and args.hands < 1:
         parser.error("--hands must be at least 1")
+    if args.seed is not None and args.seed < 0:
+        parser.error(f"--seed must be >= 0, got {args.seed}")
     if args.save:
         problem = save_problem(Path(args.save))
         if problem:

@@ -75,3 +75,14 @@ def test_resuming_a_folder_without_a_run_says_so(tmp_path: Path, capsys) -> None
 def test_a_config_json_of_the_wrong_kind_is_refused_by_name() -> None:
     with pytest.raises(ValueError, match="agents, hand_cap missing or of the wrong kind"):
         ArenaConfig.from_dict(json.loads('{"agents": "random", "rules": {}, "hand_cap": 1.5}'))
+
+
+def test_an_out_path_that_is_not_a_folder_is_refused_before_any_play(tmp_path: Path, capsys) -> None:
+    """It ended in a FileExistsError traceback."""
+    taken = tmp_path / "taken"
+    taken.write_text("a file")
+    for out in (taken, taken / "run"):
+        with pytest.raises(SystemExit) as exit_info:
+            main([*TWO, "--deals", "1", "--out", str(out)])
+        said = capsys.readouterr().err
+        assert exit_info.value.code == 2 and f"--out {out}: {taken} is not a folder" in said

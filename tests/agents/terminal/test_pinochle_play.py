@@ -221,6 +221,7 @@ def test_a_whole_game_to_the_target_score():
         (["--rule", "head_rule"], "expected NAME=VALUE"),
         (["--partner", "no_such_agent"], "unknown agent"),
         (["--hands", "0"], "at least 1"),
+        (["--seed", "-1"], "--seed must be >= 0, got -1"),
         (["--save", "/no/such/folder/x.jsonl"], "no folder"),
         (["--seat", "4"], "the partnership game has seats 0..3"),
         (["--rule", "variant=cutthroat", "--seat", "3"], "the cutthroat game has seats 0..2"),
