@@ -19,6 +19,7 @@ the target, so a run killed mid-write never leaves a corrupt checkpoint.
 from __future__ import annotations
 
 import os
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +74,12 @@ def load_checkpoint(path: str | os.PathLike) -> dict[str, Any]:
     try:
         payload = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as error:  # torch raises many kinds (KeyError, RuntimeError, UnpicklingError, ...)
+        # PyTorch's advice after a weights-only refusal is to load the file unsafely: never repeated here.
+        if isinstance(error, pickle.UnpicklingError) and "weights only load failed" in str(error).lower():
+            raise CheckpointError(
+                f"{path} is not a pinochle-rl checkpoint: it holds Python objects besides tensors and plain values, "
+                "which are refused (loading them could run code from the file)"
+            ) from None
         first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise CheckpointError(f"{path} is not a readable checkpoint (corrupt or truncated?): {first_line}") from None
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
