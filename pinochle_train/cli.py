@@ -166,6 +166,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(error))
     from agents.arena import WorkerFailure
 
+    from .labels import LabelsError
     from .trainer import TrainingDiverged
 
     previous = signal.signal(signal.SIGTERM, _raise_interrupt)
@@ -178,6 +179,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except WorkerFailure as error:  # an arena evaluation's job failed or its worker died
         print(f"train: an evaluation stopped: {error} (python train.py --resume {run_dir})", file=sys.stderr)
+        return 1
+    except LabelsError as error:  # a warm start's labels made with other settings, or damaged
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
         return 1
     finally:
         signal.signal(signal.SIGTERM, previous)

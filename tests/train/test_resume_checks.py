@@ -1,10 +1,12 @@
 """``--resume`` refuses what it cannot continue safely, with one line naming the file and why: a
-checkpoint outside a run's folder, a damaged latest checkpoint, a crafted training state."""
+checkpoint outside a run's folder, a damaged latest checkpoint, a crafted training state, damaged
+warm-start labels; and a resumed evaluation reports the deals it was asked for."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 
@@ -12,8 +14,9 @@ from agents.neural.checkpoints import load_checkpoint, save_checkpoint
 from pinochle_env import Rules
 from pinochle_train import cli
 from pinochle_train.checkpointing import find_resume, restore, training_state
-from pinochle_train.config import build_config
+from pinochle_train.config import build_config, to_toml
 from pinochle_train.evaluate import evaluate
+from pinochle_train.labels import LABEL_KEYS, LabelsError, load_chunk, save_chunk
 from pinochle_train.trainer import Trainer
 
 SMALL = {"workers": 0, "hidden": [16], "critic_hidden": [16]}
@@ -105,3 +108,20 @@ def test_a_resumed_evaluation_with_fewer_deals_counts_only_those(tmp_path: Path)
     evaluate(checkpoint, ["random"], deals=3, **where)
     row = evaluate(checkpoint, ["random"], deals=1, **where)[0]
     assert row["deal_pairs"] == 1 and row["win_rate"]["n"] == 1
+
+
+def test_damaged_warm_start_labels_are_named_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """A truncated labels.json ended --resume in a JSONDecodeError traceback, a truncated chunk in BadZipFile."""
+    config = build_config({**SMALL, "imitate": "heuristic", "imitation_hands": 2, "out_dir": str(tmp_path)})
+    run = tmp_path / "r"
+    (run / "labels").mkdir(parents=True)
+    (run / "config.toml").write_text(to_toml(config), encoding="utf-8")
+    chunk = run / "labels" / "chunk_00000.npz"
+    save_chunk(chunk, {key: np.zeros(3) for key in LABEL_KEYS})
+    (run / "labels" / "labels.json").write_text('{"format": 3, "teac')
+    assert cli.main(["--resume", str(run)]) == 1
+    said = capsys.readouterr().err
+    assert f"{run / 'labels' / 'labels.json'} cannot be read (" in said and "Traceback" not in said
+    chunk.write_bytes(chunk.read_bytes()[:100])
+    with pytest.raises(LabelsError, match=r"chunk_00000\.npz is not a chunk of imitation labels \(.*\): delete it"):
+        load_chunk(chunk)
