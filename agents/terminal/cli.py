@@ -16,10 +16,11 @@ if the game is won first) and ``--game`` (the default) plays to the target score
 FILE.jsonl`` appends each hand as a hand record as soon as it is finished (records are JSON lines, so
 an existing file is added to, never truncated; nothing is written when no hand is finished).
 
-Type moves by name: a bid (``260``), ``pass``, ``help`` (pass with help), a suit for trump
-(``hearts`` or ``H``), a card to pass, bury or play (``TS``, ``10S``, ``qd``; several cards at once
-where several are passed or buried: ``AC TC``), ``throw`` / ``play`` for the throw-in choice, a meld
-in the two-handed game's meld turn (``run``, ``marriage H``, ``dix exchange``, ``no meld``). A card
+Type moves by name (with line editing and history where Python has ``readline``): a bid (``260``),
+``pass``, ``help`` (pass with help), a suit for trump (``hearts`` or ``H``), a card to pass, bury or
+play (``TS``, ``10S``, ``qd``; several cards at once where several are passed or buried: ``AC TC``),
+``throw`` / ``play`` for the throw-in choice, a meld in the two-handed game's meld turn (``run``,
+``marriage H``, ``dix exchange``, ``no meld``). A card
 that is the only legal one is played without asking. ``?`` shows the commands and your legal
 moves, ``last`` the last trick, ``meld`` the meld on the table, ``rules`` the rules in words;
 ``quit`` or end of input (Ctrl-D) stops with a summary. Anything not understood or not legal is
@@ -33,6 +34,7 @@ views (:mod:`agents.terminal.tables`), and the agents get only their own views (
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -166,9 +168,19 @@ def explain_rule_error(message: str) -> str:
     return message
 
 
+def enable_line_editing() -> None:
+    """Give ``input`` line editing and history through the standard library's ``readline``, where
+    this Python has it (not on Windows): without it the arrow keys reach the move as escape codes
+    (``'26\\x1b[D5'``)."""
+    with contextlib.suppress(ImportError):
+        import readline  # noqa: F401  (importing it is what turns line editing on)
+
+
 def main(argv: Sequence[str] | None = None, read: Callable[[str], str] = input, out: TextIO | None = None) -> int:
     """Entry point of ``pinochle-play``; returns the exit status."""
     options = parse_options(argv)
+    if read is input:
+        enable_line_editing()
     out = out if out is not None else sys.stdout
     try:
         session = PlaySession(options, read, out)
