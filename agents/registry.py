@@ -24,6 +24,7 @@ import numpy as np
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.protocol import DECISIONS, View
 from pinochle_env.rules.switches import Rules
+from pinochle_env.suggest import did_you_mean
 
 from .base import Agent, RandomAgent, ValuedAction, act_with_values, check_plays, prepare
 
@@ -43,6 +44,22 @@ def known_agents() -> list[str]:
     return sorted([*_REGISTRY, "mix"])
 
 
+def agents_help() -> str:
+    """Every registered agent with its parameters, as a command's ``--help`` lists them."""
+    _load_builtins()
+    from .neural.agent import BUNDLED_FILES  # imports no PyTorch
+
+    described = []
+    for name in sorted(_REGISTRY):
+        parameters = ", ".join(_REGISTRY[name][1])
+        if name == "checkpoint":  # its path comes first: a file, a run folder or a bundled agent
+            described.append(f"checkpoint:PATH (a file or run folder, or {' or '.join(BUNDLED_FILES)}; {parameters})")
+        else:
+            described.append(name + (f" ({parameters})" if parameters else ""))
+    described.append(f"mix:PHASE=SPEC,... (phases {', '.join(MIX_KEYS)})")
+    return "; ".join(described)
+
+
 def split_specs(text: str) -> list[str]:
     """The agent specs of a comma-separated list: a comma starts a new spec only where a known agent
     name follows it (``random``, ``pimc:...``), so ``pimc:samples=2,budget=0.1,heuristic`` is two specs."""
@@ -60,7 +77,8 @@ def load_agent(spec: str, seed: int | None = None) -> Agent:
         return MixAgent(_parse_mix(rest), seed=seed, spec=spec)
     if name not in _REGISTRY:
         where = "" if spec == name else f" in spec {spec!r}"
-        raise ValueError(f"unknown agent {name!r}{where}; known agents: {', '.join(known_agents())}")
+        near = did_you_mean(name, known_agents())
+        raise ValueError(f"unknown agent {name!r}{where}{near}; known agents: {', '.join(known_agents())}")
     factory, parameters = _REGISTRY[name]
     if name == "checkpoint":  # checkpoint:PATH[,key=value,...]
         path, _, options = rest.partition(",")
@@ -102,7 +120,8 @@ def _parse_parameters(name: str, text: str, parameters: dict[str, type]) -> dict
         key, equals, value = item.partition("=")
         if not equals or key not in parameters:
             allowed = ", ".join(parameters) or "none"
-            raise ValueError(f"unknown parameter {item!r} for agent {name!r}; parameters: {allowed}")
+            near = did_you_mean(key, parameters)
+            raise ValueError(f"unknown parameter {item!r} for agent {name!r}{near}; parameters: {allowed}")
         if key in kwargs:
             raise ValueError(f"parameter {key} of agent {name!r} is given twice")
         kind = parameters[key]

@@ -26,7 +26,7 @@ from typing import Any
 from agents.neural import require_torch
 from pinochle_env import VERSION_LINE
 from pinochle_env.files import folder_problem
-from pinochle_env.rules.switches import CHOICES, INTEGER_SWITCHES, parse_rule_assignment
+from pinochle_env.rules.switches import parse_rule_assignment, switches_help
 
 from .config import (
     FIELDS,
@@ -45,17 +45,13 @@ DEFAULT_PRESET = "default"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    switches = ", ".join(
-        f"{name} ({'|'.join(str(v).lower() for v in CHOICES[name])})" if name in CHOICES else f"{name} (integer)"
-        for name in [*CHOICES, *INTEGER_SWITCHES]
-    )
     parser = argparse.ArgumentParser(
         prog="train.py",
         description="Train a Pinochle policy by self-play PPO. A preset (TOML) gives the fields; options override. "
         f"Without --config a run uses the {DEFAULT_PRESET!r} preset (configs/{DEFAULT_PRESET}.toml): the "
         "default shown for each option is that preset's value, or the built-in one where the preset leaves the "
         "field out. --resume continues a run with its own stored config instead.",
-        epilog=f"Rule switches for --rule: {switches}.",
+        epilog=f"Rule switches for --rule: {switches_help()}.",
     )
     parser.add_argument("--version", action="version", version=VERSION_LINE)
     parser.add_argument(

@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from pinochle_env import VERSION_LINE
-from pinochle_env.rules.switches import PRESETS
+from pinochle_env.rules.switches import PRESETS, switches_help
 
+from ..registry import agents_help
 from .report import format_summary
 from .runtime import BACKENDS, usable_cpus
 from .tournament import ArenaConfig, ArenaError, parse_rules, run_arena, stored_config
@@ -24,9 +25,13 @@ def build_parser() -> argparse.ArgumentParser:
         prog="pinochle-arena",
         description="Duplicate matches (2 agent specs) and round robins (3+) between Pinochle agents. "
         "With --resume, the agents and settings not given come from the run being resumed.",
-        epilog="Example: pinochle-arena random heuristic --deals 500 --rule head_rule=led_card",
+        epilog=f"Agents (parameters as name:key=value,key=value, e.g. pimc:samples=16,budget=0.2): {agents_help()}. "
+        f"Rule switches for --rule: {switches_help()}. "
+        "Example: pinochle-arena random heuristic --deals 500 --rule head_rule=led_card",
     )
-    parser.add_argument("agents", nargs="*", help="agent specs (random, heuristic, pimc:samples=16, mix:...)")
+    parser.add_argument(
+        "agents", nargs="*", help="agent specs (random, heuristic, pimc:samples=16, checkpoint:bundled, mix:...)"
+    )
     parser.add_argument("--version", action="version", version=VERSION_LINE)
     parser.add_argument(
         "--rules-preset",

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..games.registry import DEFAULT_VARIANT, GAMES
+from ..suggest import did_you_mean
 from .meld import whole_deck_meld
 from .scoring import deck_points
 
@@ -164,7 +165,9 @@ SWITCH_NAMES: tuple[str, ...] = tuple(field.name for field in dataclasses.fields
 def parse_switch(name: str, text: str) -> tuple[str, Any]:
     """Parse ``name=text`` as typed on a command line (``"false"``, ``"3"``) into a switch value."""
     if name not in SWITCH_NAMES:
-        raise ValueError(f"unknown rule switch {name}; known switches: {', '.join(SWITCH_NAMES)}")
+        raise ValueError(
+            f"unknown rule switch {name}{did_you_mean(name, SWITCH_NAMES)}; known switches: {', '.join(SWITCH_NAMES)}"
+        )
     allowed = CHOICES.get(name)
     candidates = allowed if allowed is not None else ()
     for option in candidates:
@@ -176,6 +179,15 @@ def parse_switch(name: str, text: str) -> tuple[str, Any]:
         return name, int(text)
     except ValueError:
         raise ValueError(f"rule {name}={text!r} is not allowed; allowed values: integers") from None
+
+
+def switches_help() -> str:
+    """Every rule switch with the values it takes, as a command's ``--help`` lists them."""
+    choices = [f"{name} ({'|'.join(str(v).lower() for v in values)})" for name, values in CHOICES.items()]
+    integers = [
+        f"{name} (integer {smallest}..{INTEGER_LIMITS[name][0]})" for name, (smallest, _) in INTEGER_SWITCHES.items()
+    ]
+    return ", ".join(choices + integers)
 
 
 def parse_rule_assignment(text: str) -> tuple[str, Any]:

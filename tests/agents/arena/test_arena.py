@@ -422,6 +422,8 @@ def test_progress_eta_comes_from_the_recent_rate():
     ("argv", "message"),
     [
         (["random", "nosuch"], "bad agent spec 'nosuch'"),
+        (["random", "heuristc"], "unknown agent 'heuristc' (did you mean 'heuristic'?)"),
+        (["random", RANDOM_MIX, "--rule", "head_rul=none"], "unknown rule switch head_rul (did you mean 'head_rule'?)"),
         (["random", "random:depth=3"], "bad agent spec 'random:depth=3'"),
         (["random", "mix:play=random"], "without an agent"),
         (["random"], "at least two"),

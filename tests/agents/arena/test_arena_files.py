@@ -1,5 +1,5 @@
-"""The arena's files on resume: ``config.json`` written whole or not at all, a damaged or missing one
-named in one line."""
+"""The arena's command line and files: ``config.json`` written whole or not at all, a damaged or
+missing one or an unusable out folder named in one line, and a --help that lists what it takes."""
 
 from __future__ import annotations
 
@@ -86,3 +86,13 @@ def test_an_out_path_that_is_not_a_folder_is_refused_before_any_play(tmp_path: P
             main([*TWO, "--deals", "1", "--out", str(out)])
         said = capsys.readouterr().err
         assert exit_info.value.code == 2 and f"--out {out}: {taken} is not a folder" in said
+
+
+def test_help_lists_the_registered_agents_and_the_rule_switches(capsys) -> None:
+    """--help named no agent but random, heuristic, pimc:samples=16 and mix:..."""
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    for shown in ("checkpoint:PATH", "bundled-any-rules", "guided (checkpoint, prior", "heuristic (aggression"):
+        assert shown in said
+    assert "head_rule (winner|highest_led|led_card|trump_lead_only|none)" in said and "max_bid (integer 260.." in said
