@@ -135,11 +135,11 @@ def _state_difference(network: nn.Module, state: dict[str, torch.Tensor]) -> str
 
 
 #: The counters a training checkpoint holds, and their types.
-COUNTER_TYPES: dict[str, tuple[type, ...]] = {
-    "update": (int,),
-    "decisions": (int,),
-    "samples": (int,),
-    "hands": (int,),
+COUNTER_TYPES: dict[str, type[int] | tuple[type[int], type[float]]] = {
+    "update": int,
+    "decisions": int,
+    "samples": int,
+    "hands": int,
     "seconds": (int, float),
 }
 
@@ -155,7 +155,7 @@ def check_training_state(payload: dict[str, Any]) -> None:
         raise ValueError(f"checkpoint's counters are a {type(counters).__name__}, not a table")
     for name, kinds in COUNTER_TYPES.items():
         value = counters.get(name)
-        if type(value) not in kinds or value < 0:
+        if not isinstance(value, kinds) or isinstance(value, bool) or value < 0:
             raise ValueError(f"checkpoint's counters hold {name}={value!r}, not a count")
     checks = {
         "config": isinstance(payload["config"], dict),

@@ -78,6 +78,7 @@ class ArenaConfig:
             wrong.append("rules")
         if wrong:
             raise ValueError(f"{', '.join(wrong)} missing or of the wrong kind")
+        assert isinstance(agents, list) and isinstance(rules, dict)  # checked above
         return cls(**{**known, "agents": tuple(agents), "rules": Rules.from_mapping(rules)})
 
 
