@@ -1,5 +1,6 @@
-"""The kernel's entry points refuse what they cannot take, saying what they take: a finished hand,
-a seat's view where a game is expected (and the other way round), a seed out of range."""
+"""The kernel's entry points (and the agents' ``decide``) refuse what they cannot take, saying what
+they take: a finished hand, a seat's view where a game is expected (and the other way round), a
+seed out of range."""
 
 from __future__ import annotations
 
@@ -34,6 +35,8 @@ def test_a_view_where_a_game_is_expected_and_a_game_where_a_view_is_are_named():
         solve(game.view(game.to_act))
     with pytest.raises(TypeError, match=r"sample_deals takes a seat's view \(game.view\(seat\)\), not a game"):
         sample_deals(game, 2)
+    with pytest.raises(TypeError, match=r"decide takes a game \(an engine\), not a PlayerView"):
+        decide(HeuristicAgent(1), game.view(game.to_act))
 
 
 @pytest.mark.parametrize("seed", [-1, 2**64, 1.5])
