@@ -143,6 +143,10 @@ def decide_with_values(agent: Agent, game: Engine, values: bool = True) -> Value
     bot does for the card it searches; a ``mix`` spec for the decisions of such a part); its
     action must be the one ``act`` would choose. Imitation labels keep the values as soft targets.
     """
+    if not callable(getattr(game, "view", None)):
+        raise TypeError(
+            f"decide takes a game (an engine), not a {type(game).__name__}: with a view, call agent.act(view, mask)"
+        )
     view = game.view(game.to_act)
     mask = legal_mask(game)
     action, action_values = act_with_values(agent, view, mask) if values else (agent.act(view, mask), None)

@@ -20,6 +20,7 @@ parser cuts only before a phase name, so parameters keep their commas.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -30,6 +31,7 @@ import numpy as np
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.protocol import DECISIONS, View
 from pinochle_env.rules.switches import Rules
+from pinochle_env.suggest import did_you_mean
 
 from .base import Agent, RandomAgent, ValuedAction, act_with_values, check_plays, prepare
 
@@ -49,6 +51,22 @@ def known_agents() -> list[str]:
     return sorted([*_REGISTRY, "mix"])
 
 
+def agents_help() -> str:
+    """Every registered agent with its parameters, as a command's ``--help`` lists them."""
+    _load_builtins()
+    from .neural.agent import BUNDLED_FILES  # imports no PyTorch
+
+    described = []
+    for name in sorted(_REGISTRY):
+        parameters = ", ".join(_REGISTRY[name][1])
+        if name == "checkpoint":  # its path comes first: a file, a run folder or a bundled agent
+            described.append(f"checkpoint:PATH (a file or run folder, or {' or '.join(BUNDLED_FILES)}; {parameters})")
+        else:
+            described.append(name + (f" ({parameters})" if parameters else ""))
+    described.append(f"mix:PHASE=SPEC,... (phases {', '.join(MIX_KEYS)})")
+    return "; ".join(described)
+
+
 def split_specs(text: str) -> list[str]:
     """The agent specs of a comma-separated list: a comma starts a new spec only where a known agent
     name follows it (``random``, ``pimc:...``), so ``pimc:samples=2,budget=0.1,heuristic`` is two specs."""
@@ -66,7 +84,8 @@ def load_agent(spec: str, seed: int | None = None) -> Agent:
         return MixAgent(_parse_mix(rest), seed=seed, spec=spec)
     if name not in _REGISTRY:
         where = "" if spec == name else f" in spec {spec!r}"
-        raise ValueError(f"unknown agent {name!r}{where}; known agents: {', '.join(known_agents())}")
+        near = did_you_mean(name, known_agents())
+        raise ValueError(f"unknown agent {name!r}{where}{near}; known agents: {', '.join(known_agents())}")
     factory, parameters = _REGISTRY[name]
     if name == "checkpoint":  # checkpoint:PATH[,key=value,...]
         path, _, options = rest.partition(",")
@@ -116,19 +135,25 @@ def checkpoint_files(spec: str, variant: str) -> list[Path]:
 def _parse_parameters(
     name: str, text: str, parameters: dict[str, type], split: re.Pattern[str] | None = None
 ) -> dict[str, Any]:
-    """``key=value,...`` as the factory's keyword arguments, typed; cut at every comma, or where
-    ``split`` matches (``program``'s command keeps its commas)."""
+    """The ``key=value`` parameters of agent ``name``, each of its declared type, each given once,
+    cut at every comma or where ``split`` matches (``program``'s command keeps its commas); a number
+    must be finite (nan passes any bound an agent checks, and inf none meaningfully)."""
     kwargs: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in (split or _COMMA).split(text))):
         key, equals, value = item.partition("=")
         if not equals or key not in parameters:
             allowed = ", ".join(parameters) or "none"
-            raise ValueError(f"unknown parameter {item!r} for agent {name!r}; parameters: {allowed}")
+            near = did_you_mean(key, parameters)
+            raise ValueError(f"unknown parameter {item!r} for agent {name!r}{near}; parameters: {allowed}")
+        if key in kwargs:
+            raise ValueError(f"parameter {key} of agent {name!r} is given twice")
         kind = parameters[key]
         try:
             kwargs[key] = _BOOLEANS[value.lower()] if kind is bool else kind(value)
         except (KeyError, ValueError):
             raise ValueError(f"parameter {key}={value!r} of agent {name!r} is not {_KIND_WORDS[kind]}") from None
+        if kind is float and not math.isfinite(kwargs[key]):
+            raise ValueError(f"parameter {key}={value!r} of agent {name!r} is not a finite number")
     return kwargs
 
 
@@ -149,6 +174,8 @@ def _parse_mix(text: str) -> dict[str, str]:
         key = "auction" if key.strip() == "bid" else key.strip()
         if not equals or key not in MIX_KEYS:
             raise ValueError(f"bad mix entry {item!r}; use phase=spec with phases {', '.join(MIX_KEYS)}")
+        if key in parts:
+            raise ValueError(f"mix phase {key} is given twice ({key}={parts[key]} and {item}); name each phase once")
         parts[key] = value.strip()
     return parts
 

@@ -41,6 +41,8 @@ from figures import changed_switches, command_line, record
 from agents.arena import ArenaConfig, ArenaError, parse_rules, run_arena
 from agents.arena.runtime import usable_cpus
 from agents.arena.tournament import validate
+from agents.arena.workers import WorkerFailure
+from pinochle_env.files import folder_problem
 from pinochle_env.rules.switches import PRESETS, Rules, random_rules
 
 #: The default ladder: (A, B, deal pairs).
@@ -114,6 +116,22 @@ def result_cells(row: dict) -> list[str]:
     ]
 
 
+def setting_problem(args: argparse.Namespace) -> str:
+    """What is wrong with the command line's settings, found before any rung plays (empty: nothing):
+    the workers, each ``--rung``'s count of deal pairs, an out folder that cannot be written, and a
+    ``--resume`` that names no ladder to continue."""
+    if args.workers < 1:
+        return f"--workers must be at least 1, got {args.workers}"
+    for a, b, pairs in args.rung or []:
+        if not (pairs.isdigit() and int(pairs) >= 1):
+            return f"--rung {a} {b} {pairs}: the count of deal pairs must be a whole number of at least 1"
+    if args.out is not None and folder_problem(args.out):
+        return f"--out {args.out}: {folder_problem(args.out)}"
+    if args.resume and not (args.out is not None and any(args.out.glob("*/config.json"))):
+        return f"--resume continues a ladder in --out, and {args.out or 'no --out'} holds none (no rung's config.json)"
+    return ""
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rung", nargs=3, action="append", metavar=("A", "B", "PAIRS"), help="replace the ladder")
@@ -141,6 +159,9 @@ def main(argv: list[str] | None = None) -> int:
             "--rung and --rule change what the mode measures: name its figures with --figures NAME "
             "(benchmarks/results/NAME.json) or write none with --dry-run, so that the mode's own figures stay"
         )
+    problem = setting_problem(args)
+    if problem:
+        parser.error(problem)
     rungs = [(a, b, int(n)) for a, b, n in args.rung] if args.rung else default
     base = args.out or Path("runs", "ladder", time.strftime("%Y%m%d-%H%M%S"))
     try:
@@ -167,7 +188,11 @@ def main(argv: list[str] | None = None) -> int:
     print(format_row(HEADERS, width))
     rows = []
     for index, (config, label) in enumerate(zip(configs, labels, strict=True), start=1):
-        rows.append(run_rung(config, rung_dir(base, index, *config.agents), args.workers, args.resume))
+        try:
+            rows.append(run_rung(config, rung_dir(base, index, *config.agents), args.workers, args.resume))
+        except (ArenaError, WorkerFailure) as error:
+            print(f"{parser.prog}: error: rung {index}: {error}", file=sys.stderr)
+            return 1
         if label is not None:
             rows[-1] |= {"label": label, "rules": changed_switches(config.rules.to_dict())}
         cells = result_cells(rows[-1])

@@ -145,6 +145,8 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--window must be above 0 and at most --seconds ({args.seconds}), got {args.window}")
     if args.runs < 1:
         parser.error(f"--runs must be at least 1, got {args.runs}")
+    if min(args.batch) < 1:
+        parser.error(f"--batch sizes must be at least 1, got {min(args.batch)}")
     print(f"machine: {platform.machine()} {platform.processor() or ''} python {platform.python_version()}")
     print(f"{args.seconds:g} s per measurement in {args.window:g} s windows, {args.runs} run(s)")
     runs = []

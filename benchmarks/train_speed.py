@@ -18,28 +18,44 @@ import platform
 import statistics
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import torch
 
-from pinochle_train.config import build_config, load_preset, parse_value
+from pinochle_train.config import FIELDS, build_config, load_preset, parse_value
 from pinochle_train.trainer import Trainer
 
 #: Teacher hands of a preset's warm start here (one chunk): enough for the cloning loss to have data.
 WARM_START_HANDS = 250
 
 
-def main() -> None:
+def settings(argv: list[str] | None = None) -> dict[str, Any]:
+    """The run's fields: the preset, ``--set`` overrides, the updates; a bad one is a usage error
+    (status 2) naming it, before anything runs."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--updates", type=int, default=8)
+    parser.add_argument("--updates", type=int, default=8, help="updates, the first not measured (at least 2)")
     parser.add_argument("--config", default="default")
     parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override a field")
-    args = parser.parse_args()
-    values = load_preset(args.config)
-    for item in args.set:
-        name, _, text = item.partition("=")
-        values[name] = parse_value(name, text)
+    args = parser.parse_args(argv)
+    if args.updates < 2:
+        parser.error(f"--updates must be at least 2 (the first is not measured), got {args.updates}")
+    try:
+        values = load_preset(args.config)
+        for item in args.set:
+            name, equals, text = item.partition("=")
+            if not equals or name not in FIELDS:
+                raise ValueError(f"--set {item!r}: expected FIELD=VALUE with a field of {', '.join(FIELDS)}")
+            values[name] = parse_value(name, text)
+        build_config({**values, "updates": args.updates})
+    except ValueError as error:
+        parser.error(str(error))
+    return {**values, "updates": args.updates}
+
+
+def main(argv: list[str] | None = None) -> None:
+    values = settings(argv)
     with tempfile.TemporaryDirectory() as out:
-        values.update(updates=args.updates, final_eval_deals=0, eval_every=0, checkpoint_every=0, out_dir=out)
+        values.update(final_eval_deals=0, eval_every=0, checkpoint_every=0, out_dir=out)
         if values.get("imitate"):
             values["imitation_hands"] = min(values.get("imitation_hands", WARM_START_HANDS), WARM_START_HANDS)
             values["imitation_auction_hands"] = min(values.get("imitation_auction_hands", 0), WARM_START_HANDS)

@@ -35,7 +35,7 @@ import numpy as np
 
 from .actions import masks_from_bits
 from .cards import NUM_TYPES
-from .engine import ActionTypeError, IllegalActionError
+from .engine import ActionTypeError, IllegalActionError, is_integer
 from .episode import EpisodeConfig
 from .games.kit import variant_kit
 from .protocol import Engine, HandArrays, View
@@ -94,8 +94,8 @@ class BatchedGames:
         record: bool = False,
         arrays: bool | None = None,
     ) -> None:
-        if num_games < 1:
-            raise ValueError(f"num_games must be >= 1, got {num_games}")
+        if not is_integer(num_games) or num_games < 1:
+            raise ValueError(f"num_games must be an integer >= 1, got {num_games!r}")
         if arrays not in (None, True, False):
             raise ValueError(f"arrays must be True, False or None, got {arrays!r}")
         self.num_games = num_games
@@ -325,7 +325,7 @@ class BatchedGames:
         It reads no engine of a game in a lockstep phase (so no catching up): cheap enough for a
         centralised critic's input at every step.
         """
-        rows = self._rows if rows is None else np.asarray(rows, dtype=np.int64).reshape(-1)
+        rows = self._rows if rows is None else self._checked_rows(rows)
         seats = self._seats[rows]
         observations = self._acting_observations(rows)
         if self.kit.stack_states is not None:
@@ -335,6 +335,14 @@ class BatchedGames:
             for i, seat, observation in zip(rows.tolist(), seats.tolist(), observations, strict=True)
         ]
         return np.stack(states) if states else np.zeros((0, self.state_size), dtype=np.float32)
+
+    def _checked_rows(self, rows: Sequence[int] | np.ndarray) -> np.ndarray:
+        """``rows`` as an array of game numbers, refusing anything but integers 0..num_games - 1 (a
+        negative one would count from the end, and a float be cut to an integer, silently)."""
+        array = np.asarray(rows).reshape(-1)
+        if array.size and (array.dtype.kind not in "iu" or array.min() < 0 or array.max() >= self.num_games):
+            raise ValueError(f"rows must be game numbers 0..{self.num_games - 1}, got {rows!r:.80}")
+        return array.astype(np.int64)
 
     def _acting_observations(self, rows: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         """The observations of the seats to act in games ``rows``, each with its turn stamped (each

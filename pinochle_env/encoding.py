@@ -15,8 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from .cards import COPIES, COUNTING_VALUES, LAST_TRICK_BONUS, NUM_SUITS, NUM_TYPES, RANK_OF, card_to_str
-from .rules import meld
+from .cards import NUM_TYPES, card_to_str
+from .rules.meld import whole_deck_meld
+from .rules.scoring import deck_points
 from .rules.switches import BID_STEP, MIN_BID, Rules
 
 #: Bump when the layout or meaning of the observation changes (checkpoints record it).
@@ -44,8 +45,7 @@ class Piece:
 
 def hand_points(rules: Rules) -> int:
     """The trick points of a whole hand under ``rules.counting``: every card and the last trick."""
-    values = COUNTING_VALUES[rules.counting]
-    return COPIES * sum(values[RANK_OF[c]] for c in range(NUM_TYPES)) + LAST_TRICK_BONUS
+    return deck_points(rules.counting)
 
 
 def bid_labels(rules: Rules) -> list[str]:
@@ -115,10 +115,8 @@ class ObservationSpec:
 
     def max_meld_points(self) -> int:
         """The most meld points one seat can show in a hand: by default the meld of the whole deck
-        with the best trump. Meld only grows as cards are added (every meld is a set of cards), so
-        no hand shows more than the whole deck would (a bound, far from tight)."""
-        whole_deck = [COPIES] * NUM_TYPES
-        return max(meld(whole_deck, trump, self.rules.run_extras).points for trump in range(NUM_SUITS))
+        with the best trump (:func:`~pinochle_env.rules.meld.whole_deck_meld`)."""
+        return whole_deck_meld(self.rules.run_extras)
 
     def max_hand_score(self) -> int:
         """The most one side (a team, or a player without partners) can score in a hand: its meld

@@ -11,7 +11,7 @@ held bits. Each game's module keeps only its own rules.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -41,14 +41,29 @@ def shuffled_deck(rng: np.random.Generator) -> list[int]:
     return deck.tolist()
 
 
+def is_integer(value: Any) -> bool:
+    """Whether ``value`` is a Python or numpy integer, a bool not counted (``True`` is a bug, not 1)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
 def card_types(cards: Any) -> list[int]:
-    """Card types of cards given as card strings (``"TS"``) or integers, in the order given."""
-    return [card_from_str(c) if isinstance(c, str) else int(c) for c in cards]
+    """Card types of cards given as card strings (``"TS"``) or integers, in the order given
+    (``ValueError`` for anything else: ``1.5`` is no card)."""
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence | np.ndarray):
+        raise ValueError(f"a hand is a list of cards (card strings such as 'TS', or card types), got {cards!r:.60}")
+    types = []
+    for card in cards:
+        if not (isinstance(card, str) or is_integer(card)):
+            raise ValueError(f"a card is a card string such as 'TS' or a card type, got {card!r:.60}")
+        types.append(card_from_str(card) if isinstance(card, str) else int(card))
+    return types
 
 
 def parse_hands(hands: Any, num_hands: int, hand_size: int) -> list[list[int]]:
     """Card types (sorted) of preset hands given as card strings or integers, refusing a wrong
     number of hands or cards or a card type outside the deck."""
+    if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence | np.ndarray):
+        raise ValueError(f"a deal is a list of {num_hands} hands (lists of cards), got {hands!r:.60}")
     if len(hands) != num_hands:
         raise ValueError(f"a deal needs {num_hands} hands, got {len(hands)}")
     parsed = [sorted(card_types(hand)) for hand in hands]
@@ -89,7 +104,7 @@ def action_id(action: Any) -> int:
     returns), whether in range or not. Booleans are refused although ``Discrete.contains`` takes
     ``True`` (a Python bool is an int): an action ``True`` is a bug, not the action id 1.
     Anything else raises :class:`ActionTypeError` naming its type."""
-    if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+    if is_integer(action):
         return int(action)
     if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
         return int(action)
@@ -151,9 +166,9 @@ class Engine:
         self.winner: int | None = None
         if dealer is None:
             return self.random_dealer(self.rng)
-        if dealer not in range(self.NUM_SEATS):
+        if not is_integer(dealer) or dealer not in range(self.NUM_SEATS):
             raise ValueError(f"dealer must be a seat 0..{self.NUM_SEATS - 1}, got {dealer!r}")
-        return dealer
+        return int(dealer)
 
     @classmethod
     def random_dealer(cls, rng: np.random.Generator) -> int:

@@ -120,7 +120,16 @@ from .episode import EpisodeConfig, reset_options
 from .games.kit import variant_kit
 from .protocol import Engine
 from .render import format_table, render_for_mode
-from .rules.switches import CHOICES, DEFAULT_TARGET, INTEGER_SWITCHES, SWITCH_NAMES, VARIANT_SWITCHES, Rules, spell
+from .rules.switches import (
+    CHOICES,
+    DEFAULT_TARGET,
+    INTEGER_LIMITS,
+    INTEGER_SWITCHES,
+    SWITCH_NAMES,
+    VARIANT_SWITCHES,
+    Rules,
+    spell,
+)
 
 ILLEGAL_ACTION_MODES = ("raise", "penalty")
 ENV_OPTIONS = {
@@ -447,7 +456,11 @@ def switch_table() -> str:
     ]
     defaults = {"max_bid": "1000", "target_score": " / ".join(f"{v} {t}" for v, t in DEFAULT_TARGET.items())}
     rows += [
-        (name, f"integer >= {low}, multiple of {step} (default {defaults[name]})", variants(name))
+        (
+            name,
+            f"integer {low}..{INTEGER_LIMITS[name][0]}, multiple of {step} (default {defaults[name]})",
+            variants(name),
+        )
         for name, (low, step) in INTEGER_SWITCHES.items()
     ]
     return format_table(("switch", "values (default first)", "variants"), rows, left=3, ruled=True)

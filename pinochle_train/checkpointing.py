@@ -93,21 +93,87 @@ def training_state(run: TrainingRun) -> dict[str, Any]:
 
 def restore(run: TrainingRun, payload: dict[str, Any]) -> None:
     """Continue ``run`` from a training checkpoint written from :func:`training_state`, refusing a
-    policy export, another network or rule set, and non-finite weights."""
-    for key in ("critic", "optimizer", "pool", "counters", "config"):
-        if key not in payload:
-            raise ValueError(f"checkpoint has no {key!r}: a policy export cannot be resumed")
+    policy export, another network or rule set, non-finite weights, and a payload whose parts do
+    not fit this run (a crafted or damaged file that still loads): ``ValueError`` names what."""
+    check_training_state(payload)
     check_compatible(payload, run.metadata, "this run")
     for name in ("policy", "critic"):
         if not all(bool(torch.isfinite(tensor).all()) for tensor in payload[name].values()):
             raise ValueError(f"checkpoint holds non-finite {name} weights: resume from an earlier one")
-    run.policy.load_state_dict(payload["policy"])
-    run.critic.load_state_dict(payload["critic"])
-    run.optimizer.load_state_dict(payload["optimizer"])
+    parts = {"policy": (run.policy, payload["policy"]), "critic": (run.critic, payload["critic"])}
+    parts.update({f"opponent pool entry {n}": (run.policy, state) for n, state in enumerate(payload["pool"])})
+    for name, (network, state) in parts.items():
+        difference = _state_difference(network, state)
+        if difference:
+            raise ValueError(f"checkpoint's {name} does not fit this run's network: {difference}")
+    try:
+        run.policy.load_state_dict(payload["policy"])
+        run.critic.load_state_dict(payload["critic"])
+        run.optimizer.load_state_dict(payload["optimizer"])
+        torch.set_rng_state(payload["rng"]["torch"])
+    except (RuntimeError, ValueError, KeyError, TypeError, IndexError) as error:
+        first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise ValueError(f"checkpoint's training state does not fit this run: {first_line}") from None
     run.pool = [{k: v.numpy() for k, v in state.items()} for state in payload["pool"]]
     run.counters = dict(payload["counters"])
-    torch.set_rng_state(payload["rng"]["torch"])
     run.previous_checkpoint = Path(payload["previous_checkpoint"]) if payload.get("previous_checkpoint") else None
+
+
+def _state_difference(network: nn.Module, state: dict[str, torch.Tensor]) -> str:
+    """How the weights ``state`` differ from what ``network`` holds: the names it lacks or has
+    beyond it, or the first weight of another shape (empty: they fit)."""
+    shapes = {key: tuple(value.shape) for key, value in network.state_dict().items()}
+    missing, extra = sorted(shapes.keys() - state.keys()), sorted(state.keys() - shapes.keys())
+    if missing or extra:
+        return "; ".join(
+            f"{what} {', '.join(names)}" for what, names in (("lacks", missing), ("has extra", extra)) if names
+        )
+    for key, shape in shapes.items():
+        if tuple(state[key].shape) != shape:
+            return f"{key} has shape {list(state[key].shape)}, this run's {list(shape)}"
+    return ""
+
+
+#: The counters a training checkpoint holds, and their types.
+COUNTER_TYPES: dict[str, type[int] | tuple[type[int], type[float]]] = {
+    "update": int,
+    "decisions": int,
+    "samples": int,
+    "hands": int,
+    "seconds": (int, float),
+}
+
+
+def check_training_state(payload: dict[str, Any]) -> None:
+    """Refuse a checkpoint whose training state is missing or of the wrong kind (a policy export, or
+    a crafted or damaged file that still loads), naming what is wrong, before a resume uses it."""
+    for key in ("critic", "optimizer", "pool", "counters", "config", "rng"):
+        if key not in payload:
+            raise ValueError(f"checkpoint has no {key!r}: a policy export cannot be resumed")
+    counters, rng = payload["counters"], payload["rng"]
+    if not isinstance(counters, dict):
+        raise ValueError(f"checkpoint's counters are a {type(counters).__name__}, not a table")
+    for name, kinds in COUNTER_TYPES.items():
+        value = counters.get(name)
+        if not isinstance(value, kinds) or isinstance(value, bool) or value < 0:
+            raise ValueError(f"checkpoint's counters hold {name}={value!r}, not a count")
+    checks = {
+        "config": isinstance(payload["config"], dict),
+        "policy": _tensor_table(payload["policy"]),
+        "critic": _tensor_table(payload["critic"]),
+        "optimizer": isinstance(payload["optimizer"], dict),
+        "pool": isinstance(payload["pool"], list) and all(_tensor_table(state) for state in payload["pool"]),
+        "rng": isinstance(rng, dict) and isinstance(rng.get("torch"), torch.Tensor),
+        "previous_checkpoint": isinstance(payload.get("previous_checkpoint", ""), str),
+    }
+    wrong = [name for name, good in checks.items() if not good]
+    if wrong:
+        raise ValueError(f"checkpoint's {', '.join(wrong)} are not what a training checkpoint holds")
+
+
+def _tensor_table(value: Any) -> bool:
+    """Whether ``value`` is a state dict: names to tensors."""
+    return isinstance(value, dict) and all(isinstance(item, torch.Tensor) for item in value.values())
 
 
 def load_initial_policy(policy: nn.Module, spec: str, variant: str, metadata: dict[str, Any]) -> None:
@@ -138,17 +204,18 @@ class RunCheckpoints:
         path = save_checkpoint(payload, self.folder / f"update_{payload['counters']['update']:06d}.pt")
         export_policy(payload, self.policy_export)
         if self.keep:
-            for old in self._found()[: -self.keep]:
+            for old in self.found()[: -self.keep]:
                 if protected is None or old.resolve() != protected.resolve():
                     old.unlink()
         return path
 
     def latest(self) -> Path | None:
         """The latest training checkpoint (None before the first)."""
-        found = self._found()
+        found = self.found()
         return found[-1] if found else None
 
-    def _found(self) -> list[Path]:
+    def found(self) -> list[Path]:
+        """The run's training checkpoints, oldest first."""
         return sorted(self.folder.glob("update_*.pt"))
 
 
@@ -164,10 +231,14 @@ class Resume(NamedTuple):
 
 
 def find_resume(path: Path) -> Resume:
-    """What ``--resume PATH`` continues: a checkpoint file, or a run folder's latest checkpoint, or a
-    run folder stopped in its warm start, started again from its ``config.toml`` with the labels it
-    played kept (the trainer reads them instead of playing them). ``ValueError`` (a
-    ``CheckpointError`` for a bad file) says why there is nothing to continue."""
+    """What ``--resume PATH`` continues: a run folder's latest checkpoint (its ``checkpoints/``
+    folder names it too), or a checkpoint file in a run's ``checkpoints/`` folder, or a run folder
+    stopped in its warm start, started again from its ``config.toml`` with the labels it played kept
+    (the trainer reads them instead of playing them). A checkpoint elsewhere is refused: the run it
+    continues writes beside it, so a copy kept in any folder would overwrite that folder's files.
+    ``ValueError`` (a ``CheckpointError`` for a bad file) says why there is nothing to continue."""
+    if path.is_dir() and path.name == "checkpoints" and RunCheckpoints(path.parent, 0).latest() is not None:
+        path = path.parent
     if path.is_dir():
         latest = RunCheckpoints(path, 0).latest()
         if latest is None:
@@ -176,8 +247,29 @@ def find_resume(path: Path) -> Resume:
             if not (path / "config.toml").is_file():
                 raise ValueError(f"--resume {path}: its warm start's labels are there but not its config.toml")
             return Resume(load_preset(str(path / "config.toml")), path, None, 0)
-        path = latest
-    payload = load_checkpoint(path)
+        return _resume_from(latest, path)
+    if path.is_file() and path.parent.name != "checkpoints":
+        raise ValueError(
+            f"--resume {path}: a checkpoint outside a run's checkpoints/ folder; the resumed run writes its files "
+            "beside that folder, so copy the file into <run>/checkpoints/ and resume that run folder"
+        )
+    return _resume_from(path, path.parent.parent)
+
+
+def _resume_from(path: Path, run_dir: Path) -> Resume:
+    """The resume of the checkpoint ``path`` of the run ``run_dir``; the latest checkpoint of a run
+    that cannot be read names the one before it, which can."""
+    try:
+        payload = load_checkpoint(path)
+    except CheckpointError as error:
+        earlier = [other for other in RunCheckpoints(run_dir, 0).found() if other.name < path.name]
+        if not earlier:
+            raise
+        raise CheckpointError(f"{error}; the checkpoint before it can be resumed: --resume {earlier[-1]}") from None
     if "config" not in payload:
         raise CheckpointError(f"--resume {path}: a policy export holds no training state")
-    return Resume(payload["config"], path.parent.parent, payload, payload["counters"]["update"])
+    try:
+        check_training_state(payload)
+    except ValueError as error:
+        raise CheckpointError(f"--resume {path}: {error}") from None
+    return Resume(payload["config"], run_dir, payload, payload["counters"]["update"])

@@ -25,7 +25,8 @@ from typing import Any
 
 from agents.neural import require_torch
 from pinochle_env import VERSION_LINE
-from pinochle_env.rules.switches import CHOICES, INTEGER_SWITCHES, parse_rule_assignment
+from pinochle_env.files import folder_problem
+from pinochle_env.rules.switches import parse_rule_assignment, switches_help
 
 from .config import (
     FIELDS,
@@ -44,17 +45,13 @@ DEFAULT_PRESET = "default"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    switches = ", ".join(
-        f"{name} ({'|'.join(str(v).lower() for v in CHOICES[name])})" if name in CHOICES else f"{name} (integer)"
-        for name in [*CHOICES, *INTEGER_SWITCHES]
-    )
     parser = argparse.ArgumentParser(
         prog="train.py",
         description="Train a Pinochle policy by self-play PPO. A preset (TOML) gives the fields; options override. "
         f"Without --config a run uses the {DEFAULT_PRESET!r} preset (configs/{DEFAULT_PRESET}.toml): the "
         "default shown for each option is that preset's value, or the built-in one where the preset leaves the "
         "field out. --resume continues a run with its own stored config instead.",
-        epilog=f"Rule switches for --rule: {switches}.",
+        epilog=f"Rule switches for --rule: {switches_help()}.",
     )
     parser.add_argument("--version", action="version", version=VERSION_LINE)
     parser.add_argument(
@@ -133,6 +130,9 @@ def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
     if "," in config.run_name or ":" in config.run_name:
         raise ValueError(f"run_name {config.run_name!r} may not contain ',' or ':' (agent specs name its files)")
     run_dir = Path(config.out_dir) / config.run_name
+    problem = folder_problem(run_dir)
+    if problem:
+        raise ValueError(f"--out-dir {config.out_dir}: {problem}")
     started = any((run_dir / "checkpoints").glob("*")) or holds_chunks(labels_folder(run_dir))
     if started:
         raise ValueError(f"{run_dir} already holds a run: continue it with --resume {run_dir}, or pick --run-name")
@@ -162,6 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(error))
     from agents.arena import WorkerFailure
 
+    from .labels import LabelsError
     from .trainer import TrainingDiverged
 
     previous = signal.signal(signal.SIGTERM, _raise_interrupt)
@@ -174,6 +175,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except WorkerFailure as error:  # an arena evaluation's job failed or its worker died
         print(f"train: an evaluation stopped: {error} (python train.py --resume {run_dir})", file=sys.stderr)
+        return 1
+    except LabelsError as error:  # a warm start's labels made with other settings, or damaged
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
         return 1
     finally:
         signal.signal(signal.SIGTERM, previous)

@@ -95,7 +95,9 @@ class RunConfig:
     out_dir: str = dataclasses.field(default="runs", metadata=_meta("where run directories go"))
     seed: int = dataclasses.field(
         default=0,
-        metadata=_meta("seed of everything: network initialisation, deals, sampling, minibatches", at_least=0),
+        metadata=_meta(
+            "seed of everything: network initialisation, deals, sampling, minibatches", within=(0, 2**64 - 1)
+        ),
     )
     device: Device = dataclasses.field(
         default="auto", metadata=_meta("where the learner runs: auto (cuda when available), cpu, cuda", resumable=True)
@@ -556,6 +558,8 @@ def load_preset(name: str) -> dict[str, Any]:
             values = tomllib.load(stream)
     except tomllib.TOMLDecodeError as error:
         raise ValueError(f"config {path}: {error}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"config {path}: not a TOML file (not UTF-8 text)") from None
     if not isinstance(values.get("rules", {}), dict):
         raise ValueError(
             f"config {path}: rules = {values['rules']!r} must be a table of rule switches: a [rules] section "

@@ -9,16 +9,15 @@ margin (a tie counts half), with its Wilson interval.
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 from pathlib import Path
 from typing import Any, TextIO
 
-from agents.arena import CONFIG, RESULTS, ArenaConfig, read_results, run_arena
+from agents.arena import RESULTS, ArenaConfig, ArenaError, read_results, run_arena
 from agents.arena.report import deal_pair_margin
 from agents.arena.stats import wilson_interval
-from agents.arena.tournament import changed_checkpoints, provenance
+from agents.arena.tournament import changed_checkpoints, provenance, stored_config
 from pinochle_env.render import format_table
 from pinochle_env.rules.switches import Rules
 
@@ -47,14 +46,13 @@ def evaluate(
         agents = (f"checkpoint:{checkpoint}", opponent)
         config = ArenaConfig(agents=agents, rules=rules, deals=deals, seed=seed, rules_preset=rules_preset)
         target = out / spec_slug(opponent)
-        resume = (target / RESULTS).exists()
-        if resume and changed_checkpoints(
-            json.loads((target / CONFIG).read_text(encoding="utf-8")), provenance(config)
-        ):
-            shutil.rmtree(target)  # results of an earlier policy (the run trained on since): start afresh
-            resume = False
+        resume = (target / RESULTS).exists() and _still_valid(target, config)
+        if not resume and target.exists():
+            shutil.rmtree(target)  # an earlier policy's results (the run trained on since): start afresh
         summary = run_arena(config, target, workers=max(1, workers), resume=resume, progress_every=30.0, log=log)
-        margins = [deal_pair_margin(line) for line in read_results(target / RESULTS) if line["kind"] == "deal"]
+        # The pairs this evaluation asked for: a resumed one may hold more, from an earlier one with more deals.
+        played = [line for line in read_results(target / RESULTS) if line["kind"] == "deal" and line["id"] < deals]
+        margins = [deal_pair_margin(line) for line in played]
         wins = sum(1.0 if m > 0 else 0.5 if m == 0 else 0.0 for m in margins)
         rows.append(
             {
@@ -65,6 +63,15 @@ def evaluate(
             }
         )
     return rows
+
+
+def _still_valid(target: Path, config: ArenaConfig) -> bool:
+    """Whether the evaluation in ``target`` can be resumed: its ``config.json`` can be read and names
+    the same checkpoint file contents (an unreadable one is replayed, as a changed checkpoint is)."""
+    try:
+        return not changed_checkpoints(stored_config(target), provenance(config))
+    except ArenaError:
+        return False
 
 
 def format_evaluation(rows: list[dict[str, Any]], title: str) -> str:

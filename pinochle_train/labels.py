@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import json
 import os
+import zipfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from agents.neural.checkpoints import write_atomically
 from pinochle_env.encoding import ENCODER_VERSION
+from pinochle_env.files import write_atomically, write_text_atomically
 
 from .config import CHUNK_HANDS, TrainConfig
 
@@ -33,6 +34,11 @@ from .config import CHUNK_HANDS, TrainConfig
 LABELS_INFO = "labels.json"
 LABEL_KEYS = ("observation", "critic_input", "action_mask", "action", "returns", "card_values", "call_values")
 LABELS_FORMAT = 3
+
+
+class LabelsError(ValueError):
+    """A labels folder that cannot be used (made with other settings, or a file in it damaged):
+    the message names the file and what to do, and ``train.py`` prints it as one line."""
 
 
 def labels_folder(run_dir: Path) -> Path:
@@ -80,17 +86,28 @@ def open_labels(folder: Path, identity: dict[str, Any]) -> None:
     """Create the labels folder with its ``labels.json``, or check the one there was made alike."""
     info = folder / LABELS_INFO
     if info.exists():
-        found = json.loads(info.read_text(encoding="utf-8"))
+        found = read_identity(info)
         differ = sorted(key for key in identity.keys() | found.keys() if found.get(key) != identity.get(key))
         if differ:
-            raise ValueError(
+            raise LabelsError(
                 f"{folder} holds labels made with other settings (not this run's: {', '.join(differ)}): move it away "
                 "to play the teacher's hands again"
             )
         return
     if holds_chunks(folder):
-        raise ValueError(f"{folder} holds chunks of labels but no {LABELS_INFO} saying what made them: move it away")
-    write_atomically(info, lambda stream: stream.write(json.dumps(identity, indent=2).encode("utf-8")))
+        raise LabelsError(f"{folder} holds chunks of labels but no {LABELS_INFO} saying what made them: move it away")
+    write_text_atomically(info, json.dumps(identity, indent=2))
+
+
+def read_identity(info: Path) -> dict[str, Any]:
+    """What a ``labels.json`` says made its folder (``LabelsError`` naming a damaged file)."""
+    try:
+        identity = json.loads(info.read_text(encoding="utf-8"))
+    except ValueError as error:  # JSONDecodeError, UnicodeDecodeError
+        raise LabelsError(f"{info} cannot be read ({error}): move the labels folder away to play them again") from None
+    if not isinstance(identity, dict):
+        raise LabelsError(f"{info} is not a labels description (a JSON {type(identity).__name__})")
+    return identity
 
 
 def chunk_path(folder: Path, chunk: int) -> Path:
@@ -109,8 +126,8 @@ def load_chunk(path: Path) -> dict[str, np.ndarray]:
     try:
         with np.load(path) as stored:
             return {key: stored[key] for key in LABEL_KEYS}
-    except (OSError, ValueError, KeyError) as error:
-        raise ValueError(f"{path} is not a chunk of imitation labels ({error}): delete it to play it again") from None
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:  # a truncated file: BadZipFile
+        raise LabelsError(f"{path} is not a chunk of imitation labels ({error}): delete it to play it again") from None
 
 
 def load_labels(folder: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
@@ -119,7 +136,7 @@ def load_labels(folder: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[st
     folder = Path(folder)
     if not (folder / LABELS_INFO).is_file():
         raise ValueError(f"{folder} is not a folder of imitation labels: it has no {LABELS_INFO}")
-    identity = json.loads((folder / LABELS_INFO).read_text(encoding="utf-8"))
+    identity = read_identity(folder / LABELS_INFO)
     if identity.get("format") != LABELS_FORMAT:
         raise ValueError(
             f"{folder} holds labels of format {identity.get('format')!r}; this version reads format {LABELS_FORMAT}"

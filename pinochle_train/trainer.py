@@ -24,6 +24,7 @@ from agents.arena.runtime import format_duration, usable_cpus
 from agents.neural.checkpoints import export_policy
 from agents.neural.network import build_critic, policy_for
 from pinochle_env import BatchedGames
+from pinochle_env.files import write_text_atomically
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.protocol import DECISIONS
 
@@ -69,10 +70,18 @@ class Trainer:
         self.sizes = {**sizes, "critic_input_size": sizes["critic_input_size"][config.critic_input]}
         #: What identifies the networks' inputs and outputs: the head of every checkpoint.
         self.metadata = network_metadata(config, self.rules, self.sizes)
-        self.policy = policy_for(self.metadata)
+        try:
+            self.policy = policy_for(self.metadata)
+            self.critic = build_critic(self.sizes["critic_input_size"], config.critic_hidden)
+        except RuntimeError as error:  # PyTorch's allocator refusing: "can't allocate memory"
+            if "allocate" not in str(error):
+                raise
+            raise ValueError(
+                f"config hidden={config.hidden}, critic_hidden={config.critic_hidden}: the networks do not fit in "
+                f"memory ({str(error).strip().splitlines()[0][:160]})"
+            ) from None
         if config.initial_policy:
             load_initial_policy(self.policy, config.initial_policy, self.rules.variant, self.metadata)
-        self.critic = build_critic(self.sizes["critic_input_size"], config.critic_hidden)
         self.policy.to(self.device)
         self.critic.to(self.device)
         self.optimizer = torch.optim.Adam(
@@ -120,7 +129,7 @@ class Trainer:
 
         config = self.config
         self.run_dir.mkdir(parents=True, exist_ok=True)
-        (self.run_dir / "config.toml").write_text(to_toml(config), encoding="utf-8")
+        write_text_atomically(self.run_dir / "config.toml", to_toml(config))  # a resume may read it
         start = self.counters["update"]
         writer = SummaryWriter(str(self.run_dir), purge_step=start + 1 if start else None)
         if start == 0:

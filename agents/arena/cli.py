@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import signal
 import sys
 import time
@@ -12,11 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from pinochle_env import VERSION_LINE
-from pinochle_env.rules.switches import PRESETS
+from pinochle_env.rules.switches import PRESETS, switches_help
 
+from ..registry import agents_help
 from .report import format_summary
 from .runtime import BACKENDS, usable_cpus
-from .tournament import CONFIG, ArenaConfig, ArenaError, parse_rules, run_arena
+from .tournament import ArenaConfig, ArenaError, parse_rules, run_arena, stored_config
 from .workers import WorkerFailure
 
 
@@ -25,12 +25,16 @@ def build_parser() -> argparse.ArgumentParser:
         prog="pinochle-arena",
         description="Duplicate matches (2 agent specs) and round robins (3+) between Pinochle agents. "
         "With --resume, the agents and settings not given come from the run being resumed.",
-        epilog="Examples: pinochle-arena random heuristic --deals 500 --rule head_rule=led_card; "
+        epilog=f"Agents (parameters as name:key=value,key=value, e.g. pimc:samples=16,budget=0.2): {agents_help()}. "
+        f"Rule switches for --rule: {switches_help()}. "
+        "Examples: pinochle-arena random heuristic --deals 500 --rule head_rule=led_card; "
         'pinochle-arena heuristic "program:cmd=python3 examples/random_bot.py,timeout=5" (a bot program, '
         "docs/bot_protocol.md)",
     )
     parser.add_argument(
-        "agents", nargs="*", help="agent specs (random, heuristic, pimc:samples=16, mix:..., program:cmd=COMMAND)"
+        "agents",
+        nargs="*",
+        help="agent specs (random, heuristic, pimc:samples=16, checkpoint:bundled, mix:..., program:cmd=COMMAND)",
     )
     parser.add_argument("--version", action="version", version=VERSION_LINE)
     parser.add_argument(
@@ -64,9 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def config_from_args(args: argparse.Namespace, out: Path) -> ArenaConfig:
     """The run's config: the command line, with settings it leaves out taken from a resumed run."""
-    defaults = ArenaConfig(agents=())
-    if args.resume and (out / CONFIG).exists():
-        defaults = ArenaConfig.from_dict(json.loads((out / CONFIG).read_text(encoding="utf-8")))
+    defaults = ArenaConfig.from_dict(stored_config(out)) if args.resume else ArenaConfig(agents=())
     given = {
         "agents": tuple(spec.strip() for spec in args.agents) or None,
         "rules": parse_rules(args.rule, args.rules_preset) if args.rule or args.rules_preset else None,

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from pinochle_env.files import folder_problem, write_text_atomically
 from pinochle_env.rules.switches import Rules, parse_switch, rules_from_command_line
 
 from ..base import check_plays, prepare
@@ -69,9 +70,19 @@ class ArenaConfig:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ArenaConfig:
-        """The config of a ``config.json`` (its other keys, the code version and checkpoint hashes, ignored)."""
+        """The config of a ``config.json`` (its other keys, the code version and checkpoint hashes,
+        ignored); ``ValueError`` naming a key that is missing or of the wrong kind."""
         known = {key: data[key] for key in cls.__dataclass_fields__ if key in data}
-        return cls(**{**known, "agents": tuple(data["agents"]), "rules": Rules.from_mapping(data["rules"])})
+        wrong = [key for key in ("deals", "games", "seed", "hand_cap") if type(known.get(key, 0)) is not int]
+        agents, rules = data.get("agents"), data.get("rules")
+        if not (isinstance(agents, list) and all(isinstance(spec, str) for spec in agents)):
+            wrong.insert(0, "agents")
+        if not isinstance(rules, dict):
+            wrong.append("rules")
+        if wrong:
+            raise ValueError(f"{', '.join(wrong)} missing or of the wrong kind")
+        assert isinstance(agents, list) and isinstance(rules, dict)  # checked above
+        return cls(**{**known, "agents": tuple(agents), "rules": Rules.from_mapping(rules)})
 
 
 def provenance(config: ArenaConfig) -> dict[str, Any]:
@@ -92,6 +103,32 @@ def provenance(config: ArenaConfig) -> dict[str, Any]:
 
 def _hashed(path: Path) -> dict[str, str]:
     return {"file": str(path), "sha256": file_sha256(path)}
+
+
+def stored_config(out: Path) -> dict[str, Any]:
+    """What the ``config.json`` of the run in ``out`` holds (its config, the code version and the
+    checkpoints' hashes); ``ArenaError`` naming the file when there is none or it cannot be read."""
+    path = out / CONFIG
+    if not path.is_file():
+        raise ArenaError(f"nothing to resume in {out}: no {CONFIG}")
+    try:
+        stored = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(stored, dict):
+            raise ValueError(f"a JSON {type(stored).__name__}, not an object")
+        ArenaConfig.from_dict(stored)
+        checkpoints = stored.get("checkpoints", [])
+        if not (isinstance(checkpoints, list) and all(_checkpoint_entry(entry) for entry in checkpoints)):
+            raise ValueError("its checkpoints are not a list of spec, file and sha256")
+    except ValueError as error:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        raise ArenaError(
+            f"cannot resume {out}: {path} is damaged ({error}); start the run afresh in another --out"
+        ) from None
+    return stored
+
+
+def _checkpoint_entry(entry: Any) -> bool:
+    """Whether ``entry`` is a checkpoint of :func:`provenance`: its spec, file and hash as strings."""
+    return isinstance(entry, dict) and all(isinstance(entry.get(key), str) for key in ("spec", "file", "sha256"))
 
 
 def changed_checkpoints(stored: dict[str, Any], current: dict[str, Any]) -> list[str]:
@@ -288,10 +325,7 @@ class Progress:
 def _check_resume(config: ArenaConfig, out: Path, record: dict[str, Any]) -> None:
     """A resumed run must share seed, rules and hand cap with the stored one, and play the same
     checkpoint and bot program files (by their hashes)."""
-    path = out / CONFIG
-    if not path.exists():
-        raise ArenaError(f"nothing to resume in {out}: no {CONFIG}")
-    stored = json.loads(path.read_text(encoding="utf-8"))
+    stored = stored_config(out)
     current = config.to_dict()
     for key in FIXED_ON_RESUME:
         if stored[key] != current[key]:
@@ -302,6 +336,25 @@ def _check_resume(config: ArenaConfig, out: Path, record: dict[str, Any]) -> Non
     changed = changed_programs(stored, record)
     if changed:
         raise ArenaError(f"cannot resume {out}: bot program changed since the run began: {', '.join(changed)}")
+
+
+def _check_where(out: Path, workers: int, backend: str, ray_address: str) -> None:
+    """Refuse, before any play, an out folder that cannot be written and settings of where the
+    jobs run that cannot work (a backend, Ray where it is missing, fewer than one worker)."""
+    if backend not in BACKENDS:
+        raise ArenaError(f"--backend {backend!r}; allowed: {', '.join(BACKENDS)}")
+    if ray_address and backend != "ray":
+        raise ArenaError(f"--ray-address {ray_address!r} needs --backend ray")
+    if backend == "ray":
+        try:
+            import_ray()
+        except ImportError as error:
+            raise ArenaError(f"--backend ray: {error}") from None
+    if workers < 1:
+        raise ArenaError(f"--workers must be at least 1, got {workers}")
+    problem = folder_problem(out)
+    if problem:
+        raise ArenaError(f"--out {out}: {problem}")
 
 
 def run_arena(
@@ -322,17 +375,7 @@ def run_arena(
     On an interruption (``KeyboardInterrupt``) the pairs finished so far stay in the results file.
     """
     validate(config)
-    if backend not in BACKENDS:
-        raise ArenaError(f"--backend {backend!r}; allowed: {', '.join(BACKENDS)}")
-    if ray_address and backend != "ray":
-        raise ArenaError(f"--ray-address {ray_address!r} needs --backend ray")
-    if backend == "ray":
-        try:
-            import_ray()
-        except ImportError as error:
-            raise ArenaError(f"--backend ray: {error}") from None
-    if workers < 1:
-        raise ArenaError(f"--workers must be at least 1, got {workers}")
+    _check_where(out, workers, backend, ray_address)
     out.mkdir(parents=True, exist_ok=True)
     results = out / RESULTS
     record = {**config.to_dict(), **provenance(config)}
@@ -340,7 +383,7 @@ def run_arena(
         _check_resume(config, out, record)
     elif results.exists() and results.stat().st_size:
         raise ArenaError(f"{results} already holds results: pass --resume to continue it, or another --out")
-    (out / CONFIG).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    write_text_atomically(out / CONFIG, json.dumps(record, indent=2) + "\n")
     lines = [slim_line(line) for line in read_results(results)] if resume else []
     if backend == "ray":
         try:

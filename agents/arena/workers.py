@@ -11,6 +11,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
+import time
 import traceback
 from collections.abc import Callable, Generator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -24,8 +26,15 @@ from .play import Job, play_job
 RAY_TASK_RETRIES = 5
 
 
-def _worker_init() -> None:
-    """Workers leave Ctrl-C to the main process, which stops them (and dies on terminate()).
+#: Seconds between checks, while no job finishes, that every worker process of a pool is alive;
+#: and between a worker's checks that the process that started it is.
+WATCH_SECONDS = 1.0
+
+
+def _worker_init(parent: int) -> None:
+    """Workers leave Ctrl-C to the main process, which stops them (and dies on terminate()), and
+    end themselves when it, ``parent``, is gone (:func:`_watch_parent`; from its own pid, not the
+    worker's parent when it starts: a main process killed while the worker imports is gone by then).
 
     Each worker keeps PyTorch (imported later, by a checkpoint agent) to one thread: the pool
     already uses the cores. With PyTorch's default of one thread per core in every worker, four
@@ -34,10 +43,16 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     os.environ["OMP_NUM_THREADS"] = "1"
+    threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent", daemon=True).start()
 
 
-#: Seconds between checks, while no job finishes, that every worker process of a pool is alive.
-WATCH_SECONDS = 1.0
+def _watch_parent(parent: int) -> None:
+    """End this worker once the process that started it, ``parent``, is gone: a main process killed
+    by SIGKILL (or the out-of-memory killer) cannot stop its workers, which would otherwise wait
+    for jobs for ever (the worker is then a child of another process)."""
+    while os.getppid() == parent:
+        time.sleep(WATCH_SECONDS)
+    os._exit(1)
 
 
 class WorkerFailure(RuntimeError):
@@ -85,7 +100,9 @@ def execute(jobs: list[Any], workers: int, play: Callable[[Any], Any] = play_job
             yield lines
         return
     context = multiprocessing.get_context("spawn")
-    executor = ProcessPoolExecutor(min(workers, len(jobs)), mp_context=context, initializer=_worker_init)
+    executor = ProcessPoolExecutor(
+        min(workers, len(jobs)), mp_context=context, initializer=_worker_init, initargs=(os.getpid(),)
+    )
     finished = False
     try:
         pending = {executor.submit(play, job): job for job in jobs}

@@ -35,6 +35,8 @@ and the extra expected when the partner passed with help.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from pinochle_env import PlayerView
@@ -208,6 +210,11 @@ class HeuristicAgent:
         partner_value: float = 90.0,
         help_value: float = 40.0,
     ) -> None:
+        if not (math.isfinite(aggression) and aggression > 0):
+            raise ValueError(f"heuristic parameter aggression must be a number > 0, got {aggression}")
+        for name, value in {"help_meld": help_meld, "partner_value": partner_value, "help_value": help_value}.items():
+            if not (math.isfinite(value) and value >= 0):
+                raise ValueError(f"heuristic parameter {name} must be a number >= 0, got {value}")
         self.name = "heuristic"
         self.aggression = aggression
         self.help_meld = help_meld

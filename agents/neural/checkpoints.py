@@ -19,13 +19,14 @@ the target, so a run killed mid-write never leaves a corrupt checkpoint.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+import pickle
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import torch
 
 from pinochle_env.encoding import ENCODER_VERSION
+from pinochle_env.files import write_atomically
 
 FORMAT = "pinochle-rl-checkpoint"
 FORMAT_VERSION = 1
@@ -59,30 +60,6 @@ def save_checkpoint(payload: dict[str, Any], path: str | os.PathLike) -> Path:
     return write_atomically(path, lambda stream: torch.save(payload, stream))
 
 
-def write_atomically(path: str | os.PathLike, write: Callable[[BinaryIO], object]) -> Path:
-    """Have ``write`` fill a temporary file beside ``path``, flush it to disk and rename it over
-    ``path``: a reader, or a run killed mid-write, never sees half a file (checkpoints, and the
-    trainer's imitation labels)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(temporary, "wb") as stream:
-            write(stream)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    finally:
-        if temporary.exists():
-            temporary.unlink()
-    directory = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(directory)
-    finally:
-        os.close(directory)
-    return path
-
-
 def load_checkpoint(path: str | os.PathLike) -> dict[str, Any]:
     """Load and sanity-check a checkpoint (``weights_only=True``); ``CheckpointError`` says what is wrong."""
     path = Path(path)
@@ -97,6 +74,12 @@ def load_checkpoint(path: str | os.PathLike) -> dict[str, Any]:
     try:
         payload = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as error:  # torch raises many kinds (KeyError, RuntimeError, UnpicklingError, ...)
+        # PyTorch's advice after a weights-only refusal is to load the file unsafely: never repeated here.
+        if isinstance(error, pickle.UnpicklingError) and "weights only load failed" in str(error).lower():
+            raise CheckpointError(
+                f"{path} is not a pinochle-rl checkpoint: it holds Python objects besides tensors and plain values, "
+                "which are refused (loading them could run code from the file)"
+            ) from None
         first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise CheckpointError(f"{path} is not a readable checkpoint (corrupt or truncated?): {first_line}") from None
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:

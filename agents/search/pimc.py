@@ -41,6 +41,7 @@ Parameters (``pimc:samples=32,budget=0.5``), with their defaults:
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any, cast
 
@@ -91,7 +92,7 @@ class PIMCAgent:
         budget = DEFAULT_BUDGET[evaluate] if budget is None else budget
         if samples < 1:
             raise ValueError(f"pimc parameter samples must be at least 1, got {samples}")
-        if budget <= 0:
+        if not (math.isfinite(budget) and budget > 0):
             raise ValueError(f"pimc parameter budget must be a positive number of seconds, got {budget}")
         if nodes < 1:
             raise ValueError(f"pimc parameter nodes must be at least 1, got {nodes}")

@@ -14,13 +14,14 @@ them, ``--partner`` in the partnership game.
 Each agent is checked against the game at start-up (an agent that cannot play it is a usage
 error). ``--seed`` makes the deals and the agents reproducible, ``--hands N`` plays N hands (fewer
 if the game is won first) and ``--game`` (the default) plays to the target score. ``--save
-FILE.jsonl`` writes each hand as a hand record as soon as it is finished (nothing when no hand is
-finished).
+FILE.jsonl`` appends each hand as a hand record as soon as it is finished (records are JSON lines, so
+an existing file is added to, never truncated; nothing is written when no hand is finished).
 
-Type moves by name: a bid (``260``), ``pass``, ``help`` (pass with help), a suit for trump
-(``hearts`` or ``H``), a card to pass, bury or play (``TS``, ``10S``, ``qd``; several cards at once
-where several are passed or buried: ``AC TC``), ``throw`` / ``play`` for the throw-in choice, a meld
-in the two-handed game's meld turn (``run``, ``marriage H``, ``dix exchange``, ``no meld``). A card
+Type moves by name (with line editing and history where Python has ``readline``): a bid (``260``),
+``pass``, ``help`` (pass with help), a suit for trump (``hearts`` or ``H``), a card to pass, bury or
+play (``TS``, ``10S``, ``qd``; several cards at once where several are passed or buried: ``AC TC``),
+``throw`` / ``play`` for the throw-in choice, a meld in the two-handed game's meld turn (``run``,
+``marriage H``, ``dix exchange``, ``no meld``). A card
 that is the only legal one is played without asking. ``?`` shows the commands and your legal
 moves, ``last`` the last trick, ``meld`` the meld on the table, ``rules`` the rules in words;
 ``quit`` or end of input (Ctrl-D) stops with a summary. Anything not understood or not legal is
@@ -34,6 +35,8 @@ views (:mod:`agents.terminal.tables`), and the agents get only their own views (
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -99,7 +102,11 @@ def build_parser() -> argparse.ArgumentParser:
     length = parser.add_mutually_exclusive_group()
     length.add_argument("--hands", type=int, metavar="N", help="play N hands (fewer if the game is won first)")
     length.add_argument("--game", action="store_true", help="play a game to the target score (the default)")
-    parser.add_argument("--save", metavar="FILE.jsonl", help="write each finished hand as a hand record")
+    parser.add_argument(
+        "--save",
+        metavar="FILE.jsonl",
+        help="append each finished hand to FILE as a hand record (JSON lines; an existing file is added to)",
+    )
     return parser
 
 
@@ -109,8 +116,12 @@ def parse_options(argv: Sequence[str] | None = None) -> PlayOptions:
     args = parser.parse_args(argv)
     if args.hands is not None and args.hands < 1:
         parser.error("--hands must be at least 1")
-    if args.save and not Path(args.save).resolve().parent.is_dir():
-        parser.error(f"--save: no folder {Path(args.save).resolve().parent}")
+    if args.seed is not None and args.seed < 0:
+        parser.error(f"--seed must be >= 0, got {args.seed}")
+    if args.save:
+        problem = save_problem(Path(args.save))
+        if problem:
+            parser.error(f"--save {args.save}: {problem}")
     try:
         rules = rules_from_command_line(args.rules_preset, args.rule)
     except ValueError as error:
@@ -135,6 +146,21 @@ def parse_options(argv: Sequence[str] | None = None) -> PlayOptions:
     )
 
 
+def save_problem(path: Path) -> str:
+    """Why hand records cannot be appended to ``path`` (empty: they can), found before the first
+    hand rather than when it ends, so that no hand is lost."""
+    folder = path.resolve().parent
+    if path.is_dir():
+        return "is a folder; name a file (hand records are appended to it)"
+    if not folder.is_dir():
+        return f"no folder {folder}"
+    if path.exists() and not (path.is_file() and os.access(path, os.W_OK)):
+        return "exists and cannot be written"
+    if not path.exists() and not os.access(folder, os.W_OK | os.X_OK):
+        return f"the folder {folder} cannot be written"
+    return ""
+
+
 def explain_rule_error(message: str) -> str:
     """A rule error as the command prints it: where it lists the value ``seed``, say what that is."""
     if "'seed'" in message:
@@ -145,9 +171,19 @@ def explain_rule_error(message: str) -> str:
     return message
 
 
+def enable_line_editing() -> None:
+    """Give ``input`` line editing and history through the standard library's ``readline``, where
+    this Python has it (not on Windows): without it the arrow keys reach the move as escape codes
+    (``'26\\x1b[D5'``)."""
+    with contextlib.suppress(ImportError):
+        import readline  # noqa: F401  (importing it is what turns line editing on)
+
+
 def main(argv: Sequence[str] | None = None, read: Callable[[str], str] = input, out: TextIO | None = None) -> int:
     """Entry point of ``pinochle-play``; returns the exit status."""
     options = parse_options(argv)
+    if read is input:
+        enable_line_editing()
     out = out if out is not None else sys.stdout
     try:
         session = PlaySession(options, read, out)

@@ -134,11 +134,11 @@ class PlaySession:
                 self.table.narrate(before, self._view, actor, forced)
 
     def _keep(self, record: dict[str, Any]) -> None:
-        """Keep a finished hand, and write it to ``--save`` at once: the first truncates the file,
-        the others are appended, so a session that ends early never leaves an empty file and never
-        loses a finished hand."""
+        """Keep a finished hand, and append it to ``--save`` at once: a session that ends early
+        never leaves an empty file and never loses a finished hand, and the hands of an earlier
+        session in the same file stay."""
         if self.options.save:
-            write_jsonl(self.options.save, [record], append=bool(self.records))
+            write_jsonl(self.options.save, [record], append=True)
         self.records.append(record)
 
     def _start_hand(self) -> None:
@@ -172,7 +172,7 @@ class PlaySession:
                 return None
             shows = {"last": self.table.last_trick, "meld": self.table.meld_table}.get(text.lower())
             if text == "?":
-                self._say(f"{COMMANDS.format(moves=self.table.MOVES)}\nlegal now: {self._legal_names()}")
+                self._say(f"{COMMANDS.format(moves=self.table.moves())}\nlegal now: {self._legal_names()}")
             elif shows is not None:
                 for line in shows(view):
                     self._say(line)
@@ -199,6 +199,8 @@ class PlaySession:
         game, actions = self.game.clone(), []
         for word in words:
             action, problem = self._parse_one(word, game)
+            if problem is not None and self._parse_one(word, self.game)[1] is None:  # legal alone: named too often
+                problem = f"{word} is named more times than you hold it"
             if problem is not None:
                 return [], f"{problem} (none of {' '.join(words)} taken)"
             game.apply(action)
@@ -208,7 +210,7 @@ class PlaySession:
     def _parse_one(self, text: str, game: Any) -> tuple[int, str | None]:
         """``(action, None)`` when ``text`` is one action legal in ``game``, ``(-1, reason)`` otherwise."""
         try:
-            action = self.table.parse(text)
+            action = self.table.parse(text, game.view(self.seat))
         except ValueError as error:
             return -1, str(error)
         if action in game.legal_actions():

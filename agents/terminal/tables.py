@@ -90,6 +90,8 @@ class Table(Generic[ViewT]):
         self.partners = len(set(self.teams)) < len(self.teams)
         self._values = COUNTING_VALUES[rules.counting]
         self._pending: Transfer | None = None
+        #: The last line :meth:`say` printed (a status leaves out a hand line that repeats it).
+        self._last_said = ""
 
     # ------------------------------------------------------------------ names
 
@@ -156,6 +158,7 @@ class Table(Generic[ViewT]):
 
     def say(self, line: str) -> None:
         self.flush()
+        self._last_said = line
         self._emit(line)
 
     def flush(self) -> None:
@@ -188,6 +191,17 @@ class Table(Generic[ViewT]):
     def start_hand(self, view: ViewT, hand_number: int) -> None:
         self.say(f"\n== hand {hand_number + 1}: {self.name(view.dealer)} deals")
         self.say(f"your hand: {self.hand_text(view.hand)}")
+
+    def hand_line(self, counts: Sequence[int], trump: int = -1) -> str:
+        """``your hand: ...``, or an empty string when the last line said already showed that hand
+        (a person who acts first in a hand saw it when it was dealt)."""
+        line = f"your hand: {self.hand_text(counts, trump)}"
+        return "" if line == self._last_said else line
+
+    def with_hand(self, lines: list[str], counts: Sequence[int], trump: int = -1) -> list[str]:
+        """A status's ``lines`` and then the hand (:meth:`hand_line`), where it is not already shown."""
+        hand = self.hand_line(counts, trump)
+        return [*lines, hand] if hand else lines
 
     def narrate(self, before: ViewT, after: ViewT, actor: int, forced: bool = False) -> None:
         """Tell what the action of ``actor`` changed, from the person's views before and after it
@@ -239,9 +253,13 @@ class Table(Generic[ViewT]):
 
         return ", ".join(self.short(a) for a in sorted(legal, key=order))
 
-    def parse(self, text: str) -> int:
-        """The action a person typed (``ValueError`` naming what is wrong)."""
+    def parse(self, text: str, view: ViewT) -> int:
+        """The action a person typed at ``view``'s decision (``ValueError`` naming what is wrong)."""
         return int(self.layout.from_string(self.ALIASES.get(text.lower(), text)))
+
+    def moves(self) -> str:
+        """The move lines of the ``?`` help, in this game's rules."""
+        return self.MOVES
 
     def why_illegal(self, view: ViewT, action: int) -> str:
         """A short reason why ``action`` (a valid id) is not legal for the person now."""
@@ -315,6 +333,35 @@ class AuctionTable(Table[AuctionViewT]):
 
     ALIASES: ClassVar[dict[str, str]] = {"throw": "throw in", "throw-in": "throw in", "play-on": "play on"}
     layout: ActionLayout
+
+    #: What the person may type at each decision, for a line not understood.
+    HINTS: ClassVar[dict[str, str]] = {
+        "auction": "a bid such as '260', or 'pass'",
+        "trump": "a suit such as 'hearts' or 'H'",
+        "passing": "a card such as 'TS', or several such as 'AC TC'",
+        "throw_in": "'throw' or 'play'",
+        "play": "a card such as 'TS'",
+    }
+
+    def parse(self, text: str, view: AuctionViewT) -> int:
+        """The action typed; a line that names no action is refused with what this decision takes
+        (the layout's own hint lists every kind of action: a bid where trump is named)."""
+        try:
+            return super().parse(text, view)
+        except ValueError as error:
+            decision = view.phase.decision
+            if not str(error).startswith("not an action") or decision is None:
+                raise
+            takes = f"the {_phase_name(view.phase)} takes {self.HINTS[decision]}"
+            raise ValueError(f"not understood: {text!r} ({takes})") from None
+
+    def moves(self) -> str:
+        """The move lines of the ``?`` help, with the raises the rules allow."""
+        if self.rules.bid_raises == "seed":
+            raises = "a raise of 10 or 20 over the high bid"
+        else:
+            raises = f"any multiple of 10 above the high bid, up to {self.layout.max_bid}"
+        return self.MOVES.format(raises=raises)
 
     def short(self, action: int) -> str:
         """``260`` rather than ``bid 260``, ``hearts``, ``throw``, ``play``."""
@@ -450,8 +497,7 @@ class AuctionTable(Table[AuctionViewT]):
                 lines.append(f"the contract of {view.contract} is made in meld ({meld}) if the meld is kept")
         if view.phase == self.PHASES.PLAY:
             lines.extend(self.trick_lines(view))
-        lines.append(f"your hand: {self.hand_text(view.hand, view.trump)}")
-        return lines
+        return self.with_hand(lines, view.hand, view.trump)
 
     def status_extra(self, view: AuctionViewT) -> list[str]:
         return []
@@ -522,7 +568,7 @@ class PartnershipTable(AuctionTable[PlayerView]):
         PartnershipPhase.THROW_IN: "throw or play",
         PartnershipPhase.PLAY: "your card",
     }
-    MOVES = """  260           bid 260 (bids go up in tens)
+    MOVES = """  260           bid 260 ({raises})
   pass / help   pass, or pass with help (tells your partner you hold help)
   hearts / H    name trump
   TS / 10S      pass or play a card (rank 9 J Q K T A, then suit S H D C)
@@ -580,7 +626,7 @@ class CutthroatTable(AuctionTable[CutthroatView]):
         CutthroatPhase.THROW_IN: "throw or play",
         CutthroatPhase.PLAY: "your card",
     }
-    MOVES = """  260           bid 260 (bids go up in tens)
+    MOVES = """  260           bid 260 ({raises})
   pass          pass (for the rest of the auction)
   hearts / H    name trump (declarer, after taking the widow)
   TS / 10S      bury or play a card (rank 9 J Q K T A, then suit S H D C)
@@ -802,9 +848,7 @@ class TwoHandTable(Table[TwoHandView]):
             lines.append(f"trick: {played or 'your lead'}")
         if not stock:
             lines.append(f"{opponent} holds: {self.cards_text(self.opponent_cards(view))}")
-        hand = view.concealed if stock else view.hand
-        lines.append(f"your hand: {self.hand_text(hand, view.trump)}")
-        return lines
+        return self.with_hand(lines, view.concealed if stock else view.hand, view.trump)
 
     def meld_table(self, view: TwoHandView) -> list[str]:
         lines = []

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from ..cards import COPIES, NUM_TYPES
+from ..engine import is_integer
 from ..rules.switches import CHOICES
 from .adapter import adapter_for
 from .compiled import deals as D
@@ -238,6 +239,16 @@ def deal_constraints(view: Any) -> DealConstraints:
 
 def sample_deals(view: Any, count: int, seed: int = 0) -> Deals:
     """``count`` deals consistent with ``view`` (see the module docstring), reproducible for ``seed``."""
-    if count < 1:
-        raise ValueError(f"count must be at least 1, got {count}")
-    return deal_constraints(view).draw(count, seed)
+    if callable(getattr(view, "view", None)):
+        raise TypeError("sample_deals takes a seat's view (game.view(seat)), not a game: it draws the hands not seen")
+    if not is_integer(count) or count < 1:
+        raise ValueError(f"count must be an integer >= 1, got {count!r}")
+    return deal_constraints(view).draw(count, checked_seed(seed))
+
+
+def checked_seed(seed: Any, count: int = 1) -> int:
+    """``seed`` as the kernel's random streams take it: ``count`` streams ``seed``, ``seed + 1``, ...
+    each an unsigned 64-bit integer (``ValueError`` naming the range otherwise)."""
+    if not is_integer(seed) or not 0 <= seed <= 2**64 - count:
+        raise ValueError(f"seed must be an integer 0..{2**64 - count}, got {seed!r}")
+    return int(seed)

@@ -107,12 +107,22 @@ class PlayState:
 
     @classmethod
     def of(cls, position: Any) -> PlayState:
-        """The state of ``position``: an engine during trick play, or a PlayState as it is."""
-        return position if isinstance(position, PlayState) else cls.from_game(position)
+        """The state of ``position``: an engine during trick play, or a PlayState as it is (a seat's
+        view, which shows one hand, is refused: :meth:`from_view` takes it)."""
+        if isinstance(position, PlayState):
+            return position
+        if not callable(getattr(position, "view", None)):
+            raise TypeError(
+                f"the kernel takes an engine (every hand known) or a PlayState, not a {type(position).__name__}; "
+                "a seat's view shows one hand: PlayState.from_view(view) takes it"
+            )
+        return cls.from_game(position)
 
     @classmethod
     def from_game(cls, game: Any) -> PlayState:
         """The perfect-information position of an engine during trick play (every hand known)."""
+        if game.hand_over:
+            raise ValueError("the hand is over: the kernel needs a position of trick play (or the throw-in)")
         adapter = adapter_for(game.rules)
         state = cls.from_view(game.view(game.to_act), adapter.private_gifts(game))
         state.hands = np.array(adapter.current_hands(game), dtype=np.int8)

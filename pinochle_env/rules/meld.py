@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 from ..cards import (
     ACE,
+    COPIES,
     DIAMONDS,
     JACK,
     KING,
@@ -137,3 +138,11 @@ def meld(counts: list[int] | tuple[int, ...], trump: int, run_extras: str = "con
         shown[_JACK_DIAMONDS] = max(shown[_JACK_DIAMONDS], pinochles)
 
     return Meld(sum(points for _, points in melds), tuple(melds), tuple(shown))
+
+
+def whole_deck_meld(run_extras: str = "consume") -> int:
+    """The meld of the whole deck (two of each card) in one hand with the best trump: a bound on
+    the meld of any hand, since meld only grows as cards are added (every meld is a set of cards);
+    far from tight."""
+    whole_deck = [COPIES] * NUM_TYPES
+    return max(meld(whole_deck, trump, run_extras).points for trump in range(NUM_SUITS))

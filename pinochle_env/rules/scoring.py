@@ -6,12 +6,22 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..cards import (
+    COPIES,
+    COUNTING_VALUES,
     LAST_TRICK_BONUS,
+    NUM_TYPES,
     RANK_OF,
 )
 
 # --------------------------------------------------------------------------------------------
 # Scoring (RULES.md section 6)
+
+
+def deck_points(counting: str) -> int:
+    """The trick points of a whole hand under ``counting``: every card of the deck and the last
+    trick (250 under each counting)."""
+    values = COUNTING_VALUES[counting]
+    return COPIES * sum(values[RANK_OF[c]] for c in range(NUM_TYPES)) + LAST_TRICK_BONUS
 
 
 def trick_points(cards: list[int] | tuple[int, ...], values: dict[int, int], last: bool) -> int:

@@ -15,6 +15,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..games.registry import DEFAULT_VARIANT, GAMES
+from ..suggest import did_you_mean
+from .meld import whole_deck_meld
+from .scoring import deck_points
 
 #: Allowed values of each switch with a fixed set of choices, default first.
 CHOICES: dict[str, tuple[Any, ...]] = {
@@ -37,6 +40,25 @@ MIN_BID = 250
 BID_STEP = 10
 #: Integer switches: (smallest allowed value, step the value must be a multiple of).
 INTEGER_SWITCHES = {"max_bid": (MIN_BID + BID_STEP, BID_STEP), "target_score": (BID_STEP, BID_STEP)}
+#: The highest bid a rule set may allow: no hand can score more than the whole deck's meld (under
+#: the richest run_extras) plus every trick point, so a higher contract could never be made; and
+#: each bid is an action, so ``max_bid`` sets the size of the action space and observation.
+MAX_BID = BID_STEP * (
+    max(
+        whole_deck_meld(extras) + deck_points(counting)
+        for extras in CHOICES["run_extras"]
+        for counting in CHOICES["counting"]
+    )
+    // BID_STEP
+)
+#: The highest target score: a game to more would last hundreds of hands, and the observations
+#: write the target as a share of this (they tell no higher targets apart).
+MAX_TARGET = 10_000
+#: Integer switches: (largest allowed value, why).
+INTEGER_LIMITS = {
+    "max_bid": (MAX_BID, "no hand can score more than the whole deck's meld plus every trick point"),
+    "target_score": (MAX_TARGET, "a game to more would last hundreds of hands"),
+}
 
 #: The game each variant plays to when ``target_score`` is not given (RULES.md sections 6 and 7).
 DEFAULT_TARGET = {name: game.target_score for name, game in GAMES.items()}
@@ -79,11 +101,14 @@ class Rules:
                 raise ValueError(f"rule {name}={value!r} is not allowed; allowed values: {_spell(allowed)}")
         for name, (smallest, step) in INTEGER_SWITCHES.items():
             value = getattr(self, name)
+            largest, why = INTEGER_LIMITS[name]
             if type(value) is not int or value < smallest or value % step:
                 raise ValueError(
-                    f"rule {name}={value!r} is not allowed; allowed values: integers >= {smallest} "
+                    f"rule {name}={value!r} is not allowed; allowed values: integers {smallest}..{largest} "
                     f"that are multiples of {step}"
                 )
+            if value > largest:
+                raise ValueError(f"rule {name}={value!r} is not allowed: at most {largest} ({why})")
         applicable = VARIANT_SWITCHES[self.variant]
         defaults = Rules.__dataclass_fields__
         stray = [
@@ -140,7 +165,9 @@ SWITCH_NAMES: tuple[str, ...] = tuple(field.name for field in dataclasses.fields
 def parse_switch(name: str, text: str) -> tuple[str, Any]:
     """Parse ``name=text`` as typed on a command line (``"false"``, ``"3"``) into a switch value."""
     if name not in SWITCH_NAMES:
-        raise ValueError(f"unknown rule switch {name}; known switches: {', '.join(SWITCH_NAMES)}")
+        raise ValueError(
+            f"unknown rule switch {name}{did_you_mean(name, SWITCH_NAMES)}; known switches: {', '.join(SWITCH_NAMES)}"
+        )
     allowed = CHOICES.get(name)
     candidates = allowed if allowed is not None else ()
     for option in candidates:
@@ -152,6 +179,15 @@ def parse_switch(name: str, text: str) -> tuple[str, Any]:
         return name, int(text)
     except ValueError:
         raise ValueError(f"rule {name}={text!r} is not allowed; allowed values: integers") from None
+
+
+def switches_help() -> str:
+    """Every rule switch with the values it takes, as a command's ``--help`` lists them."""
+    choices = [f"{name} ({'|'.join(str(v).lower() for v in values)})" for name, values in CHOICES.items()]
+    integers = [
+        f"{name} (integer {smallest}..{INTEGER_LIMITS[name][0]})" for name, (smallest, _) in INTEGER_SWITCHES.items()
+    ]
+    return ", ".join(choices + integers)
 
 
 def parse_rule_assignment(text: str) -> tuple[str, Any]:

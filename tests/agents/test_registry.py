@@ -3,6 +3,7 @@ files refused when missing or unreadable, and PyTorch's absence said plainly."""
 
 from __future__ import annotations
 
+import re
 import sys
 
 import pytest
@@ -33,3 +34,25 @@ def test_load_agent_specs_and_parameters(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "torch", None)  # PyTorch missing: said plainly
     with pytest.raises(ImportError, match="needs PyTorch"):
         load_agent(f"checkpoint:{saved}")
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("mix:play=heuristic,play=random,default=random", "mix phase play is given twice"),
+        ("mix:bid=heuristic,auction=random,default=random", "mix phase auction is given twice"),
+        ("pimc:samples=2,samples=3", "parameter samples of agent 'pimc' is given twice"),
+        ("pimc:budget=nan", "parameter budget='nan' of agent 'pimc' is not a finite number"),
+        ("pimc:budget=inf", "is not a finite number"),
+        ("heuristic:aggression=nan", "parameter aggression='nan' of agent 'heuristic' is not a finite number"),
+        ("heuristic:aggression=-1", "heuristic parameter aggression must be a number > 0, got -1.0"),
+        ("heuristic:help_meld=-5", "heuristic parameter help_meld must be a number >= 0, got -5"),
+        ("heuristic:partner_value=-90", "heuristic parameter partner_value must be a number >= 0"),
+        ("guided:prior=nan", "is not a finite number"),
+    ],
+)
+def test_repeated_and_out_of_range_parameters_are_refused(spec, message):
+    """A repeated mix phase was taken silently (the last one won, under a name that showed the first),
+    nan and negative parameters played on: pimc:budget=nan halved the sampling, aggression=nan never bid."""
+    with pytest.raises(ValueError, match=re.escape(message)):
+        load_agent(spec)

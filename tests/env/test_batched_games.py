@@ -197,6 +197,22 @@ def test_int_seed_reproducible_and_games_differ():
         BatchedGames(0)
 
 
+@pytest.mark.parametrize("rows", [[-1], [0.5], [2], [True]])
+def test_states_refuse_rows_that_are_not_game_numbers(rows):
+    """``states([-1])`` returned the last game's state and ``states([0.5])`` game 0's."""
+    games = BatchedGames(2, seed=0)
+    games.reset()
+    with pytest.raises(ValueError, match=r"rows must be game numbers 0\.\.1"):
+        games.states(rows)
+    assert games.states([1]).shape == (1, games.state_size)
+
+
+@pytest.mark.parametrize("count", ["4", 2.0, True, 0])
+def test_the_number_of_games_must_be_a_positive_integer(count):
+    with pytest.raises(ValueError, match=f"num_games must be an integer >= 1, got {count!r}"):
+        BatchedGames(count)
+
+
 def test_step_before_reset():
     with pytest.raises(RuntimeError):
         BatchedGames(2, seed=0).step([0, 0])

@@ -6,6 +6,7 @@ import copy
 import functools
 import importlib
 import pickle
+import re
 
 import numpy as np
 import pettingzoo
@@ -300,6 +301,24 @@ def test_reset_bad_deal_raises(options):
     e = pinochle_env.env()
     with pytest.raises(ValueError):
         e.reset(seed=0, options={"dealer": 0, **options})
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"dealer": True}, "dealer must be a seat 0..3, got True"),
+        ({"dealer": 1.0}, "dealer must be a seat 0..3, got 1.0"),
+        ({"deal": "abc"}, "a deal is a list of 4 hands (lists of cards), got 'abc'"),
+        ({"deal": [*S8_DEAL[:3], "AS TS"]}, "a hand is a list of cards"),
+        ({"deal": [*S8_DEAL[:3], [*S8_DEAL[3][:11], 1.5]]}, "a card is a card string such as 'TS' or a card type"),
+    ],
+)
+def test_reset_options_of_the_wrong_type_are_refused_saying_what_they_take(options, message):
+    """A boolean dealer made seat 1 deal (booleans are refused as actions), a float one failed
+    later, and a deal as a string said "a deal needs 4 hands, got 3"."""
+    e = pinochle_env.env()
+    with pytest.raises(ValueError, match=re.escape(message)):
+        e.reset(seed=0, options=options)
 
 
 def test_reset_unknown_option_warns():

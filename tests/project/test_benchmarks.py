@@ -3,11 +3,13 @@ the ladder's ``--rule-sets`` plays, and that the mode runs end to end."""
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from pinochle_env.rules.switches import PRESETS, Rules, random_rules
 from tests.helpers import ROOT
@@ -16,12 +18,16 @@ BENCHMARKS = ROOT / "benchmarks"
 
 
 def _bot_ladder():
+    return _benchmark("bot_ladder")
+
+
+def _benchmark(name: str):
+    """The benchmark script ``benchmarks/<name>.py`` as a module."""
     sys.path.insert(0, str(BENCHMARKS))
     try:
-        import bot_ladder
+        return importlib.import_module(name)
     finally:
         sys.path.remove(str(BENCHMARKS))
-    return bot_ladder
 
 
 def test_rule_sets_are_the_presets_then_ten_drawn_from_seed_2026():
@@ -54,3 +60,27 @@ def test_own_rungs_or_rules_need_a_figures_name_so_the_modes_figures_stay(tmp_pa
         refused = subprocess.run([*ladder, *extra], capture_output=True, text=True)
         assert refused.returncode == 2 and "--figures NAME" in refused.stderr, refused.stderr
     assert not any(tmp_path.iterdir())  # refused before the first rung
+
+
+@pytest.mark.parametrize(
+    ("script", "argv", "message"),
+    [
+        ("bot_ladder", ["--workers", "0", "--dry-run"], "--workers must be at least 1, got 0"),
+        ("bot_ladder", ["--rung", "random", "random", "ten", "--dry-run"], "the count of deal pairs must be a whole"),
+        ("bot_ladder", ["--resume", "--out", "{tmp}", "--dry-run"], "holds none (no rung's config.json)"),
+        ("bot_ladder", ["--out", "{file}", "--dry-run"], "is not a folder"),
+        ("env_speed", ["--batch", "0", "--dry-run"], "--batch sizes must be at least 1, got 0"),
+        ("train_speed", ["--set", "bogus=1"], "--set 'bogus=1': expected FIELD=VALUE with a field of"),
+        ("train_speed", ["--config", "{binary}"], "not a TOML file (not UTF-8 text)"),
+        ("train_speed", ["--updates", "0"], "--updates must be at least 2"),
+    ],
+)
+def test_benchmark_scripts_refuse_bad_arguments_in_one_line(script, argv, message, tmp_path, capsys):
+    """Each once ended in a traceback, or (bot_ladder --resume) started the full ladder."""
+    (tmp_path / "file").write_text("x")
+    (tmp_path / "binary.toml").write_bytes(b"\xff\xfe\x00binary")
+    places = {"tmp": str(tmp_path), "file": str(tmp_path / "file"), "binary": str(tmp_path / "binary.toml")}
+    with pytest.raises(SystemExit) as exit_info:
+        _benchmark(script).main([arg.format(**places) for arg in argv])
+    said = capsys.readouterr().err
+    assert exit_info.value.code == 2 and message in said and "Traceback" not in said

@@ -4,9 +4,13 @@ then each ``NAME=VALUE``)."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from pinochle_env.rules.switches import PRESETS, Rules
+import pinochle_env
+from pinochle_env import rules as R
+from pinochle_env.rules.switches import CHOICES, MAX_BID, PRESETS, Rules
 from tests.helpers import OTHER_GAMES
 
 
@@ -42,3 +46,20 @@ def test_rules_from_command_line_takes_the_preset_first_then_each_rule():
     ]:
         with pytest.raises(ValueError, match=message):
             rules_from_command_line(preset, rules)
+
+
+def test_max_bid_and_target_score_have_principled_upper_bounds():
+    """``env(max_bid=10_000_000)`` took 22 s and 2.7 GB (a bid action per 10 points); a target
+    score of 10**9 made a game that could never end."""
+    whole_deck = [2] * 24
+    richest = max(R.meld(whole_deck, trump, extras).points for trump in range(4) for extras in CHOICES["run_extras"])
+    assert 10 * ((richest + 250) // 10) == MAX_BID
+    Rules(max_bid=MAX_BID)
+    started = time.perf_counter()
+    with pytest.raises(ValueError, match=rf"max_bid=10000000 is not allowed: at most {MAX_BID} \(no hand can score"):
+        pinochle_env.env(max_bid=10_000_000)
+    assert time.perf_counter() - started < 1
+    with pytest.raises(ValueError, match=r"max_bid=5080 is not allowed"):
+        Rules(max_bid=MAX_BID + 10)
+    with pytest.raises(ValueError, match=r"target_score=1000000000 is not allowed: at most 10000 \(a game to more"):
+        Rules(target_score=10**9)

@@ -16,6 +16,7 @@ import numpy as np
 from agents.heuristic.games import heuristic_rules
 from pinochle_env.cards import NUM_TYPES
 from pinochle_env.kernel import Deals, PlayState
+from pinochle_env.kernel.sampling import checked_seed
 from pinochle_env.kernel.solver import as_hands, solver_for
 
 from .compiled import playouts as P
@@ -121,6 +122,7 @@ def play_out(
     if count < 1:
         raise ValueError(f"count must be at least 1, got {count}")
     state = PlayState.of(position)
+    seed = checked_seed(seed, len(deals.hands) if deals is not None else count)
     if deals is not None:
         hands, gifts, bonus = deals.hands, deals.gifts, deals.bonus
     else:

@@ -31,7 +31,7 @@ from ...encoding import (
     thermo_labels,
 )
 from ...rules import trick_points
-from ...rules.switches import BID_STEP, CHOICES, MIN_BID, Rules, spell
+from ...rules.switches import BID_STEP, CHOICES, MAX_TARGET, MIN_BID, Rules, spell
 from .game import EVERYONE, NUM_SEATS, NUM_TRICKS, Event, Game, Phase, PlayerView
 
 _PLAY = int(Event.PLAY)
@@ -43,8 +43,8 @@ TEAM_NAMES = ("my team", "other team")
 #: The rule switches the observation names (all but the variant and ``max_bid``, which sets the
 #: action count), each as a one-hot of its values, then the target score.
 RULE_SWITCHES = tuple(name for name in CHOICES if name != "variant")
-#: The target score is written as ``target_score / TARGET_SCALE`` (at most 1).
-TARGET_SCALE = 10000.0
+#: The target score is written as ``target_score / TARGET_SCALE`` (at most 1: the rules allow no more).
+TARGET_SCALE = float(MAX_TARGET)
 
 
 def rule_labels() -> list[str]:

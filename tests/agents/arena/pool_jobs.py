@@ -40,3 +40,9 @@ def send_half_then_wait(job: float) -> float:
         _send_half_a_result()
     time.sleep(60)
     return job
+
+
+def wait_a_minute(job: float) -> float:
+    """A pool job that only waits, as a long one plays."""
+    time.sleep(60)
+    return job

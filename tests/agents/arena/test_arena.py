@@ -304,6 +304,36 @@ def test_an_interruption_while_a_result_is_half_sent_ends_the_run():
     assert result.stdout.strip() == "interrupted", result.stdout + result.stderr
 
 
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="finds the workers through /proc")
+def test_the_workers_end_when_the_main_process_is_killed():
+    """SIGKILL leaves the main process no time to stop its workers: they notice it is gone (a killed
+    pinochle-arena once left its workers waiting for jobs for ever, about 190 MB each)."""
+    script = "import sys; sys.path.insert(0, sys.argv[1])\n" + (
+        "from agents.arena.workers import execute\nfrom pool_jobs import wait_a_minute\n"
+        "list(execute([1.0, 2.0], 2, play=wait_a_minute))\n"
+    )
+    process = subprocess.Popen([sys.executable, "-c", script, str(Path(__file__).parent)], cwd=ROOT)
+    deadline = time.monotonic() + 30
+    while len(workers := _pool_workers(process.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(workers) == 2
+    time.sleep(0.5)  # the workers' start-up done: they wait in their jobs
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{pid}").exists() and b"spawn_main" in _cmdline(pid) for pid in workers):
+        assert time.monotonic() < deadline, "a worker outlived the main process"
+        time.sleep(0.1)
+
+
+def _cmdline(pid: int) -> bytes:
+    """A process's command line (empty once it is gone)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
 def test_a_job_that_raises_in_a_worker_ends_the_run_naming_it():
     """The lines of jobs finished before the failure still come out; the error names the job and
     carries the worker's traceback."""
@@ -392,6 +422,8 @@ def test_progress_eta_comes_from_the_recent_rate():
     ("argv", "message"),
     [
         (["random", "nosuch"], "bad agent spec 'nosuch'"),
+        (["random", "heuristc"], "unknown agent 'heuristc' (did you mean 'heuristic'?)"),
+        (["random", RANDOM_MIX, "--rule", "head_rul=none"], "unknown rule switch head_rul (did you mean 'head_rule'?)"),
         (["random", "random:depth=3"], "bad agent spec 'random:depth=3'"),
         (["random", "mix:play=random"], "without an agent"),
         (["random"], "at least two"),

@@ -110,3 +110,24 @@ def test_checkpoint_agents_refuse_a_variant_up_front(bundled_agent):
             check_plays(load_agent("checkpoint:bundled-any-rules", seed=0), Rules(variant=variant))
     with pytest.raises(CheckpointError, match="observation_size"):
         check_plays(bundled_agent, Rules(max_bid=500))
+
+
+class _RunsCode:
+    """An object whose unpickling would run code: what a malicious checkpoint holds."""
+
+    def __reduce__(self):
+        return (print, ("this ran",))
+
+
+def test_a_checkpoint_holding_code_is_refused_without_advice_to_load_it_unsafely(tmp_path, capsys):
+    """The refusal repeated PyTorch's advice to retry with weights_only=False."""
+    import torch
+
+    path = tmp_path / "evil.pt"
+    torch.save({"format": "pinochle-rl-checkpoint", "policy": _RunsCode()}, path)
+    with pytest.raises(CheckpointError) as refused:
+        load_agent(f"checkpoint:{path}")
+    message = str(refused.value)
+    assert "holds Python objects besides tensors and plain values, which are refused" in message
+    assert "weights_only" not in message and "trust" not in message
+    assert "this ran" not in capsys.readouterr().out

@@ -16,6 +16,7 @@ import pytest
 
 from agents import registry
 from agents.terminal import PlayOptions, PlaySession, main, parse_options
+from agents.terminal.cli import build_parser
 from agents.terminal.tables import table_for
 from pinochle_env.actions import layout_for
 from pinochle_env.cards import NUM_TYPES, RANKS, SUITS, card_to_str
@@ -164,7 +165,7 @@ def test_full_hand_through_stdin_matches_in_process_play(tmp_path):
     seed, transcript, typist, records = first_hand_played_out_with_a_forbidden_card()
     check_through_stdin(["--seed", str(seed), "--hands", "1"], transcript, typist, records, tmp_path)
     for expected in (
-        "not an action: 'gibberish'",
+        "not understood: 'gibberish' (the auction takes a bid such as '260', or 'pass')",
         "bid 1010 is not a multiple of 10",
         "bid 990 is not legal now: a bid raises the high bid by 10 or 20",
         "commands:",
@@ -220,6 +221,7 @@ def test_a_whole_game_to_the_target_score():
         (["--rule", "head_rule"], "expected NAME=VALUE"),
         (["--partner", "no_such_agent"], "unknown agent"),
         (["--hands", "0"], "at least 1"),
+        (["--seed", "-1"], "--seed must be >= 0, got -1"),
         (["--save", "/no/such/folder/x.jsonl"], "no folder"),
         (["--seat", "4"], "the partnership game has seats 0..3"),
         (["--rule", "variant=cutthroat", "--seat", "3"], "the cutthroat game has seats 0..2"),
@@ -415,6 +417,23 @@ def test_each_finished_hand_is_saved_at_once(tmp_path):
     assert read_records(save) == json.loads(json.dumps(typist.session.records)) and len(typist.session.records) == 1
 
 
+def test_saved_hands_are_appended_to_an_existing_file(tmp_path):
+    """Hand records are JSON lines: a second session adds its hands to the file, never truncates it."""
+    save = tmp_path / "hands.jsonl"
+    save.write_text('{"earlier": "session"}\n')
+    _, _, records = play_in_process(PlayOptions(seed=1, hands=1, save=str(save)))
+    assert read_records(save) == [{"earlier": "session"}, *json.loads(json.dumps(records))]
+    assert "an existing file is added to" in " ".join(build_parser().format_help().split())
+
+
+def test_a_save_path_that_cannot_take_records_is_refused_at_start_up(tmp_path, capsys):
+    """A folder passed the start-up check, then lost the first hand to IsADirectoryError when it ended."""
+    with pytest.raises(SystemExit) as exit_info:
+        parse_options(["--save", str(tmp_path)])
+    assert exit_info.value.code == 2
+    assert f"--save {tmp_path}: is a folder; name a file" in capsys.readouterr().err
+
+
 def test_a_rules_preset_with_rules_over_it(tmp_path):
     args = ["--rules-preset", "casual", "--rule", "counting=classic", "--seed", "1", "--hands", "1"]
     options = parse_options(args)
@@ -557,3 +576,106 @@ def test_nobody_bids(monkeypatch, variant, all_pass):
     else:
         assert f"nobody bid: the dealer, {name}, is stuck at 250" in transcript
         assert f"hand over: {name} was stuck at 250 and " in transcript
+
+
+def _first_seed_where_the_person(wanted, **options) -> int:
+    """The first seed whose first hand brings the person (seat 0) to a ``wanted(game)`` prompt."""
+    for seed in range(60):
+        session = PlaySession(PlayOptions(seed=seed, hands=1, **options), lambda prompt: "quit", io.StringIO())
+        game = session.game
+        while not game.hand_over and not (game.to_act == 0 and wanted(game)):
+            game.apply(decide_for(session, game))
+        if not game.hand_over:
+            return seed
+    raise AssertionError("no such seed in 0..59")
+
+
+def decide_for(session: PlaySession, game) -> int:
+    """The session's agent's action at a seat of theirs, the first legal action at the person's."""
+    from agents.base import decide
+
+    return decide(session.agents[game.to_act], game) if game.to_act in session.agents else game.legal_actions()[0]
+
+
+def test_a_card_named_more_often_than_it_is_held_is_said_so():
+    """``9S 9S`` while holding one 9S said "you do not hold 9S"."""
+
+    def passing(game) -> bool:
+        return game.phase.decision == "passing" and any(count == 1 for count in game.hands[0])
+
+    seed = _first_seed_where_the_person(passing)
+    out = io.StringIO()
+    typed: list[str] = []
+
+    def read(prompt: str) -> str:
+        game = session.game
+        if typed:
+            raise EOFError
+        if game.phase.decision != "passing":  # as the seed was found
+            return game.layout.to_string(game.legal_actions()[0])
+        once = card_to_str(next(c for c in range(NUM_TYPES) if game.hands[0][c] == 1))
+        typed.append(f"{once} {once}")
+        return typed[-1]
+
+    session = PlaySession(PlayOptions(seed=seed, hands=1), read, out)
+    session.run()
+    once = typed[0].split()[0]
+    assert f"{once} is named more times than you hold it (none of {once} {once} taken)" in out.getvalue()
+
+
+def test_a_line_not_understood_is_answered_with_what_the_decision_takes():
+    """At the trump prompt the hint suggested "a bid like '260'"."""
+    seed = _first_seed_where_the_person(lambda game: game.phase.decision == "trump")
+    transcript, _, _ = play_in_process(PlayOptions(seed=seed, hands=1), bid=True, at_first={"trump": ["heats"]})
+    assert "not understood: 'heats' (the trump takes a suit such as 'hearts' or 'H')" in transcript
+    assert "260" not in transcript.split("heats", 1)[1].splitlines()[1]
+
+
+@pytest.mark.parametrize(
+    ("rules", "raises"),
+    [({}, "bid 260 (a raise of 10 or 20 over the high bid)"), ({"bid_raises": "any"}, "any multiple of 10 above")],
+)
+def test_the_help_says_how_bids_may_rise_under_the_rules(rules, raises):
+    """``?`` in the auction said bids go up in tens, where a raise is 10 or 20."""
+    transcript, _, _ = play_in_process(PlayOptions(seed=1, hands=1, rules=Rules(**rules)), at_first={"auction": ["?"]})
+    assert raises in transcript and "in tens" not in transcript
+
+
+def test_the_hand_is_shown_once_when_the_person_opens_the_auction():
+    """ "your hand:" was printed twice at the start of each hand."""
+    seed = _first_seed_where_the_person(lambda game: game.phase.decision == "auction" and not game.auction)
+    transcript, _, _ = play_in_process(PlayOptions(seed=seed, hands=1))
+    start = transcript[transcript.index("== hand 1") : transcript.index("your bid> ")]
+    assert start.count("your hand:") == 1
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal")
+def test_the_arrow_keys_edit_the_line_typed():
+    """Without readline the Left arrow reached the move: 'pss' Left Left 'a' was refused as 'pss\\x1b[D\\x1b[Da'."""
+    import os
+    import pty
+    import select
+
+    leader, follower = pty.openpty()
+    command = [sys.executable, "-m", "agents.terminal", "--seed", "1", "--hands", "1"]
+    process = subprocess.Popen(command, stdin=follower, stdout=follower, stderr=follower, cwd=ROOT)
+    os.close(follower)
+    said, typed = b"", False
+    try:
+        while process.poll() is None or select.select([leader], [], [], 0)[0]:
+            if not select.select([leader], [], [], 20)[0]:
+                break
+            try:
+                said += os.read(leader, 4096)
+            except OSError:  # the terminal closed with the process
+                break
+            if not typed and b"your bid> " in said:
+                os.write(leader, b"pss\x1b[D\x1b[Da\r")
+                typed = True
+            elif typed and b"you pass" in said:
+                os.write(leader, b"\x04")
+    finally:
+        process.kill()
+        process.wait()
+        os.close(leader)
+    assert b"you pass" in said and b"not understood" not in said

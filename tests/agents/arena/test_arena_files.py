@@ -1,0 +1,98 @@
+"""The arena's command line and files: ``config.json`` written whole or not at all, a damaged or
+missing one or an unusable out folder named in one line, and a --help that lists what it takes."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from agents.arena import CONFIG, ArenaConfig, run_arena
+from agents.arena.cli import main
+
+TWO = ("random", "mix:play=random,default=random")
+
+
+def _interrupt_half_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kill in the middle of writing a file, whichever way it is written: a plain write stops
+    after half its text, a write through a temporary file before the rename."""
+
+    def half_written(path: Path, text: str, *args: object, **kwargs: object) -> int:
+        with open(path, "w", encoding="utf-8") as stream:
+            stream.write(text[: len(text) // 2])
+        raise KeyboardInterrupt
+
+    def no_rename(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Path, "write_text", half_written)
+    monkeypatch.setattr(os, "replace", no_rename)
+
+
+def test_a_kill_while_config_json_is_written_leaves_a_run_that_resumes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "run"
+    config = ArenaConfig(agents=TWO, deals=1)
+    run_arena(config, out)
+    written = (out / CONFIG).read_text()
+    with monkeypatch.context() as patch:
+        _interrupt_half_way(patch)
+        with pytest.raises(KeyboardInterrupt):
+            run_arena(config, out, resume=True)
+    assert (out / CONFIG).read_text() == written
+    assert run_arena(ArenaConfig(agents=TWO, deals=2), out, resume=True)["pairings"][0]["deal_pairs"] == 2
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        ('{"agents": ["random", "heur', "is damaged (Unterminated string"),
+        ('{"agents": ["random"], "rules": {}, "deals": "ten"}', "is damaged (deals missing or of the wrong kind)"),
+        ("[1, 2]", "is damaged (a JSON list, not an object)"),
+        ("\udcff", "is damaged ("),
+    ],
+)
+def test_a_damaged_config_json_is_named_on_resume(tmp_path: Path, capsys, damage: str, message: str) -> None:
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / CONFIG).write_bytes(damage.encode("utf-8", "surrogateescape"))
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--resume", "--out", str(out)])
+    said = capsys.readouterr().err
+    assert exit_info.value.code == 2 and f"{out / CONFIG} {message}" in said and "Traceback" not in said
+
+
+def test_resuming_a_folder_without_a_run_says_so(tmp_path: Path, capsys) -> None:
+    """It once said "need at least two agent specs"."""
+    with pytest.raises(SystemExit):
+        main(["--resume", "--out", str(tmp_path)])
+    assert f"nothing to resume in {tmp_path}: no {CONFIG}" in capsys.readouterr().err
+
+
+def test_a_config_json_of_the_wrong_kind_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="agents, hand_cap missing or of the wrong kind"):
+        ArenaConfig.from_dict(json.loads('{"agents": "random", "rules": {}, "hand_cap": 1.5}'))
+
+
+def test_an_out_path_that_is_not_a_folder_is_refused_before_any_play(tmp_path: Path, capsys) -> None:
+    """It ended in a FileExistsError traceback."""
+    taken = tmp_path / "taken"
+    taken.write_text("a file")
+    for out in (taken, taken / "run"):
+        with pytest.raises(SystemExit) as exit_info:
+            main([*TWO, "--deals", "1", "--out", str(out)])
+        said = capsys.readouterr().err
+        assert exit_info.value.code == 2 and f"--out {out}: {taken} is not a folder" in said
+
+
+def test_help_lists_the_registered_agents_and_the_rule_switches(capsys) -> None:
+    """--help named no agent but random, heuristic, pimc:samples=16 and mix:..."""
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    for shown in ("checkpoint:PATH", "bundled-any-rules", "guided (checkpoint, prior", "heuristic (aggression"):
+        assert shown in said
+    assert "head_rule (winner|highest_led|led_card|trump_lead_only|none)" in said and "max_bid (integer 260.." in said

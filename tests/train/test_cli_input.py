@@ -1,0 +1,34 @@
+"""``train.py`` refuses a bad command line in one line naming the value, before anything runs: an
+output folder that cannot be made, networks that cannot fit in memory, a seed out of range, a
+preset that is not text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pinochle_train import cli
+
+TINY = ["--config", "smoke", "--workers", "0", "--updates", "1", "--final-eval-deals", "0"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--out-dir", "{file}"], "--out-dir {file}: {file} is not a folder"),
+        (["--out-dir", "{file}/runs"], "is not a folder"),
+        (["--hidden", "100000000"], "config hidden=[100000000], critic_hidden=[64]: the networks do not fit in memory"),
+        (["--seed", str(2**64)], f"config seed={2**64} must be in [0, {2**64 - 1}]"),
+        (["--config", "{binary}"], "binary.toml: not a TOML file (not UTF-8 text)"),
+    ],
+)
+def test_a_bad_command_line_is_one_line_naming_the_value(tmp_path: Path, capsys, argv, message) -> None:
+    (tmp_path / "file").write_text("not a folder")
+    (tmp_path / "binary.toml").write_bytes(b"\xff\xfe\x00binary")
+    places = {"file": str(tmp_path / "file"), "binary": str(tmp_path / "binary.toml")}
+    where = [] if "--out-dir" in argv else ["--out-dir", str(tmp_path / "runs")]
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main([*TINY, *where, *(arg.format(**places) for arg in argv)])
+    said = capsys.readouterr().err
+    assert exit_info.value.code == 2 and message.format(**places) in said and "Traceback" not in said

@@ -1,0 +1,127 @@
+"""``--resume`` refuses what it cannot continue safely, with one line naming the file and why: a
+checkpoint outside a run's folder, a damaged latest checkpoint, a crafted training state, damaged
+warm-start labels; and a resumed evaluation reports the deals it was asked for."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from agents.neural.checkpoints import load_checkpoint, save_checkpoint
+from pinochle_env import Rules
+from pinochle_train import cli
+from pinochle_train.checkpointing import find_resume, restore, training_state
+from pinochle_train.config import build_config, to_toml
+from pinochle_train.evaluate import evaluate
+from pinochle_train.labels import LABEL_KEYS, LabelsError, load_chunk, save_chunk
+from pinochle_train.trainer import Trainer
+
+SMALL = {"workers": 0, "hidden": [16], "critic_hidden": [16]}
+
+
+def _trainer(run_dir: Path) -> Trainer:
+    return Trainer(build_config(SMALL), run_dir)
+
+
+def _training_checkpoint(path: Path, update: int = 3) -> Path:
+    """A training checkpoint of a small network at ``update``, written to ``path``."""
+    state = training_state(_trainer(path.parent))
+    return save_checkpoint({**state, "counters": {**state["counters"], "update": update}}, path)
+
+
+def test_a_checkpoint_outside_a_runs_folder_is_refused_and_its_folder_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """``--resume saved/update_000003.pt`` once took ``saved``'s parent for the run and overwrote
+    its config.toml and policy.pt."""
+    checkpoint = _training_checkpoint(tmp_path / "saved" / "update_000003.pt")
+    (tmp_path / "config.toml").write_text("mine\n")
+    (tmp_path / "policy.pt").write_bytes(b"mine")
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["--resume", str(checkpoint), "--updates", "4"])
+    assert exit_info.value.code == 2
+    said = capsys.readouterr().err
+    assert f"--resume {checkpoint}: a checkpoint outside a run's checkpoints/ folder" in said
+    assert "Traceback" not in said
+    assert (tmp_path / "config.toml").read_text() == "mine\n" and (tmp_path / "policy.pt").read_bytes() == b"mine"
+
+
+def test_a_runs_checkpoints_folder_resumes_the_run(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    _training_checkpoint(run / "checkpoints" / "update_000002.pt", update=2)
+    found = find_resume(run / "checkpoints")
+    assert found.run_dir == run and found.updates_done == 2
+
+
+def test_a_damaged_latest_checkpoint_names_the_one_before_it(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    previous = _training_checkpoint(run / "checkpoints" / "update_000002.pt", update=2)
+    latest = run / "checkpoints" / "update_000004.pt"
+    latest.write_bytes(previous.read_bytes()[:3000])
+    expected = rf"corrupt or truncated.*the checkpoint before it can be resumed: --resume {previous}"
+    with pytest.raises(ValueError, match=expected):
+        find_resume(run)
+    assert find_resume(previous).updates_done == 2
+
+
+def _crafted(payload: dict, damage: str) -> dict:
+    """The payload with one part damaged as a crafted file that still loads could have it."""
+    damaged = dict(payload)
+    if damage == "counters":
+        damaged["counters"] = {key: value for key, value in payload["counters"].items() if key != "update"}
+    elif damage == "policy":
+        damaged["policy"] = {**payload["policy"], "extra.weight": torch.zeros(2)}
+    elif damage == "shape":
+        name = next(iter(payload["critic"]))
+        damaged["critic"] = {**payload["critic"], name: torch.zeros(3, 3)}
+    elif damage == "rng":
+        damaged["rng"] = {**payload["rng"], "torch": torch.zeros(5, dtype=torch.uint8)}
+    elif damage == "pool":
+        damaged["pool"] = [{"weight": torch.zeros(2)}]
+    return damaged
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        ("counters", r"counters hold update=None, not a count"),
+        ("policy", r"policy does not fit this run.s network: has extra extra\.weight"),
+        ("shape", r"critic does not fit this run.s network: .* has shape \[3, 3\]"),
+        ("rng", r"does not fit this run"),
+        ("pool", r"opponent pool entry 0 does not fit"),
+    ],
+)
+def test_a_crafted_training_state_is_refused_before_it_is_used(tmp_path: Path, damage: str, message: str) -> None:
+    good = load_checkpoint(_training_checkpoint(tmp_path / "run" / "checkpoints" / "update_000003.pt"))
+    with pytest.raises(ValueError, match=message):
+        restore(_trainer(tmp_path / "other"), _crafted(good, damage))
+
+
+def test_a_resumed_evaluation_with_fewer_deals_counts_only_those(tmp_path: Path) -> None:
+    """An evaluation resumed with fewer deals reported the deal pairs and win rate of every line of
+    its results file, and the margin of the deals asked for."""
+    checkpoint = _training_checkpoint(tmp_path / "run" / "checkpoints" / "update_000001.pt", update=1)
+    where = {"rules": Rules(), "seed": 0, "out": tmp_path / "eval", "workers": 1}
+    evaluate(checkpoint, ["random"], deals=3, **where)
+    row = evaluate(checkpoint, ["random"], deals=1, **where)[0]
+    assert row["deal_pairs"] == 1 and row["win_rate"]["n"] == 1
+
+
+def test_damaged_warm_start_labels_are_named_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """A truncated labels.json ended --resume in a JSONDecodeError traceback, a truncated chunk in BadZipFile."""
+    config = build_config({**SMALL, "imitate": "heuristic", "imitation_hands": 2, "out_dir": str(tmp_path)})
+    run = tmp_path / "r"
+    (run / "labels").mkdir(parents=True)
+    (run / "config.toml").write_text(to_toml(config), encoding="utf-8")
+    chunk = run / "labels" / "chunk_00000.npz"
+    save_chunk(chunk, {key: np.zeros(3) for key in LABEL_KEYS})
+    (run / "labels" / "labels.json").write_text('{"format": 3, "teac')
+    assert cli.main(["--resume", str(run)]) == 1
+    said = capsys.readouterr().err
+    assert f"{run / 'labels' / 'labels.json'} cannot be read (" in said and "Traceback" not in said
+    chunk.write_bytes(chunk.read_bytes()[:100])
+    with pytest.raises(LabelsError, match=r"chunk_00000\.npz is not a chunk of imitation labels \(.*\): delete it"):
+        load_chunk(chunk)
