@@ -640,7 +640,7 @@ def test_render_rgb_array_draws_the_ansi_table_in_a_fixed_frame(variant):
     for e in (text, image):
         e.reset(seed=4)
     frames = []
-    for _ in range(30):
+    for _ in range(12):
         frames.append(image.render())
         np.testing.assert_array_equal(frames[-1], table_image(text.render()))
         action = int(legal(text)[0])
