@@ -32,8 +32,9 @@ Spaces
 Options
     ``episode="hand"`` (one hand) or ``"game"`` (hands until a team reaches the target score,
     ``max_hands=N`` truncates), ``reward="margin"`` or ``"win"`` and ``reward_scale``, exactly as in
-    the PettingZoo env; ``render_mode="ansi"|"human"`` renders the whole table; every rule switch
-    of ``docs/rules.md`` as a keyword argument.
+    the PettingZoo env; ``render_mode="ansi"|"human"|"rgb_array"`` renders the whole table (as
+    text, printed, or as an image: :mod:`pinochle_env.table_image`); every rule switch of
+    ``docs/rules.md`` as a keyword argument.
 
 Rewards
     ``reward="margin"`` (default): at each hand end, the learner's team's hand score minus the
@@ -76,7 +77,7 @@ from pinochle_env.episode import EpisodeConfig, reset_options
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.games.partnership.encoding import GameEncoder, PartnershipSpec
 from pinochle_env.games.partnership.game import NUM_SEATS, Game
-from pinochle_env.render import render_for_mode
+from pinochle_env.render import RENDER_MODES, check_render_mode, render_for_mode
 from pinochle_env.rules.switches import Rules
 
 from .base import Agent, close, decide, legal_mask, tell_hand_over
@@ -91,7 +92,7 @@ AgentSpec = str | Agent
 class SingleSeatEnv(gymnasium.Env):
     """One learned seat against agent seats (see the module documentation)."""
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012 (gymnasium's own type)
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012 (gymnasium's own type)
 
     def __init__(
         self,
@@ -108,8 +109,7 @@ class SingleSeatEnv(gymnasium.Env):
     ) -> None:
         if seat not in range(NUM_SEATS):
             raise ValueError(f"seat must be 0..3, got {seat!r}")
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(f"render_mode={render_mode!r} is not allowed; allowed values: None, 'ansi', 'human'")
+        check_render_mode(render_mode)
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action={illegal_action!r} is not allowed; allowed values: 'raise', 'penalty'")
         self.seat = seat
@@ -172,8 +172,9 @@ class SingleSeatEnv(gymnasium.Env):
             return np.zeros(self.layout.size, dtype=np.int8)
         return legal_mask(self.game)
 
-    def render(self) -> str | None:
-        """The whole table (all four hands), returned for ``"ansi"``, printed for ``"human"``."""
+    def render(self) -> str | np.ndarray | None:
+        """The whole table (all four hands): returned for ``"ansi"``, printed for ``"human"``, drawn
+        as a uint8 RGB image for ``"rgb_array"`` (what Stable-Baselines3's ``make_vec_env`` asks for)."""
         return render_for_mode(self.game, self.render_mode)
 
     def close(self) -> None:

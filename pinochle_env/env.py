@@ -119,7 +119,7 @@ from .engine import IllegalActionError, action_id
 from .episode import EpisodeConfig, reset_options
 from .games.kit import variant_kit
 from .protocol import Engine
-from .render import format_table, render_for_mode
+from .render import RENDER_MODES, check_render_mode, format_table, render_for_mode
 from .rules.switches import (
     CHOICES,
     DEFAULT_TARGET,
@@ -133,7 +133,10 @@ from .rules.switches import (
 
 ILLEGAL_ACTION_MODES = ("raise", "penalty")
 ENV_OPTIONS = {
-    "render_mode": '``None`` | ``"ansi"`` (``render()`` returns the table) | ``"human"`` (prints it)',
+    "render_mode": (
+        '``None`` | ``"ansi"`` (``render()`` returns the table) | ``"human"`` (prints it) | '
+        '``"rgb_array"`` (returns the table drawn as a uint8 RGB image)'
+    ),
     "episode": '``"hand"`` (default: one hand) | ``"game"`` (hands until a team wins)',
     "max_hands": "truncate a game after this many hands (``episode='game'`` only; default no limit)",
     "reward": '``"margin"`` (default) | ``"win"``',
@@ -208,7 +211,7 @@ class raw_env(AECEnv):
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": "pinochle_v0",
-        "render_modes": ["ansi", "human"],
+        "render_modes": list(RENDER_MODES),
         "is_parallelizable": False,
         "render_fps": 1,
     }
@@ -230,8 +233,7 @@ class raw_env(AECEnv):
                 f"unknown option {', '.join(unknown)}; environment options: {', '.join(ENV_OPTIONS)}; "
                 f"rule switches: {', '.join(SWITCH_NAMES)}"
             )
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(f"render_mode={render_mode!r} is not allowed; allowed values: None, 'ansi', 'human'")
+        check_render_mode(render_mode)
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action={illegal_action!r} is not allowed; allowed values: 'raise', 'penalty'")
         self.rules = Rules.from_mapping(switches)
@@ -381,7 +383,7 @@ class raw_env(AECEnv):
             game.next_hand()
             self.agent_selection = self.possible_agents[game.to_act]
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         return render_for_mode(self._game, self.render_mode)
 
     def close(self) -> None:

@@ -1,7 +1,8 @@
 """Text rendering shared by the games: hands, the header, meld and trick lines of a table.
 
 Each game draws its own table from these pieces (``pinochle_env/games/<game>/render.py``);
-:func:`render_for_mode` is what an environment's ``render()`` does with it. :func:`format_table`
+:func:`render_for_mode` is what an environment's ``render()`` does with it in each of the
+:data:`RENDER_MODES` (which :func:`check_render_mode` enforces). :func:`format_table`
 aligns the columns of every text table the project prints (documentation tables, arena reports).
 """
 
@@ -11,8 +12,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
+import numpy as np
 
 from .cards import NUM_SUITS, RANKS, SUIT_OF, SUITS, card_to_str, cards_from_counts
+from .table_image import table_image
+
+# The render modes of every environment: the table as text, printed, or as an RGB image.
+RENDER_MODES = ("ansi", "human", "rgb_array")
 
 
 def format_hand(counts: list[int]) -> str:
@@ -61,15 +67,25 @@ def format_card_list(cards: list[int]) -> str:
     return " ".join(map(card_to_str, cards))
 
 
-def render_for_mode(game: Any, render_mode: str | None) -> str | None:
+def check_render_mode(render_mode: str | None) -> None:
+    """Refuse a render mode that is not None or one of :data:`RENDER_MODES`, naming the allowed ones."""
+    if render_mode not in (None, *RENDER_MODES):
+        allowed = ", ".join(["None", *map(repr, RENDER_MODES)])
+        raise ValueError(f"render_mode={render_mode!r} is not allowed; allowed values: {allowed}")
+
+
+def render_for_mode(game: Any, render_mode: str | None) -> str | np.ndarray | None:
     """What an environment's ``render()`` gives: the table as a string for ``"ansi"``, printed for
-    ``"human"``, and a warning (and None) when the environment was made without a render mode."""
+    ``"human"``, drawn as an RGB array for ``"rgb_array"`` (:func:`table_image.table_image`), and a
+    warning (and None) when the environment was made without a render mode."""
     if render_mode is None:
-        gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+        gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi', 'human' or 'rgb_array'")
         return None
     text = str(game) if game is not None else "(not reset)"  # each variant's engine renders itself
     if render_mode == "ansi":
         return text
+    if render_mode == "rgb_array":
+        return table_image(text)
     print(text)
     return None
 

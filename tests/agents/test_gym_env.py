@@ -10,6 +10,7 @@ from agents.base import RandomAgent
 from agents.gym_env import ENV_ID, SingleSeatEnv
 from pinochle_env import IllegalActionError
 from pinochle_env.records import to_arrays
+from pinochle_env.table_image import table_image
 
 
 def play_episode(env: SingleSeatEnv, seed: int, policy_seed: int = 0) -> tuple[np.ndarray, list[tuple]]:
@@ -39,6 +40,10 @@ def test_check_env_through_registry_with_render_modes():
     env = gymnasium.make(ENV_ID, illegal_action="penalty", render_mode="ansi")
     check_env(env.unwrapped)
     assert "player 0" in env.unwrapped.render()
+    image = gymnasium.make(ENV_ID, illegal_action="penalty", render_mode="rgb_array")
+    check_env(image.unwrapped)  # its render check asks for an (h, w, 3) uint8 array
+    image.reset(seed=0)
+    np.testing.assert_array_equal(image.render(), table_image(str(image.unwrapped.game)))
 
 
 @pytest.mark.parametrize("seat", range(4))

@@ -17,6 +17,8 @@ import pinochle_env
 from pinochle_env import IllegalActionError, Rules
 from pinochle_env.cards import cards_from_counts, format_cards
 from pinochle_env.games.kit import margins
+from pinochle_env.games.registry import GAMES
+from pinochle_env.table_image import FRAME_SHAPE, table_image
 from tests.helpers import OTHER_GAMES, S8_DEAL, SEATS_OF, play_random
 
 # PettingZoo's checkers warn about every dict observation (as for its own masked classic games)
@@ -354,7 +356,7 @@ def test_unknown_option_raises_naming_it():
         ("episode", "match"),
         ("reward", "score"),
         ("illegal_action", "ignore"),
-        ("render_mode", "rgb_array"),
+        ("render_mode", "svg"),
         ("max_hands", 0),
         ("reward_scale", 0),
     ],
@@ -646,6 +648,25 @@ def test_render_human_prints(capsys):
     assert printed.strip() == ansi.render().strip()
     e.step(int(legal(e)[0]))  # human mode renders on every step
     assert "auction" in capsys.readouterr().out.lower()
+
+
+@pytest.mark.parametrize("variant", GAMES)
+def test_render_rgb_array_draws_the_ansi_table_in_a_fixed_frame(variant):
+    text, image = (
+        pinochle_env.env(render_mode="ansi", variant=variant),
+        pinochle_env.env(render_mode="rgb_array", variant=variant),
+    )
+    for e in (text, image):
+        e.reset(seed=4)
+    frames = []
+    for _ in range(12):
+        frames.append(image.render())
+        np.testing.assert_array_equal(frames[-1], table_image(text.render()))
+        action = int(legal(text)[0])
+        text.step(action)
+        image.step(action)
+    assert {frame.shape for frame in frames} == {FRAME_SHAPE} and frames[0].dtype == np.uint8
+    assert not np.array_equal(frames[0], frames[-1])
 
 
 def test_render_without_mode_returns_none():

@@ -1,0 +1,51 @@
+"""examples/maskable_ppo.py (the sb3 extra, which the dev extra installs): its self-play run, on a
+tiny budget, trains through make_vec_env against copies of the learner and ends with an arena
+evaluation; bad option values get a one-line error."""
+
+import importlib.util
+import json
+
+import pytest
+
+from agents import registry
+from tests.helpers import ROOT
+
+
+@pytest.fixture(scope="module")
+def example():
+    spec = importlib.util.spec_from_file_location("maskable_ppo_example", ROOT / "examples" / "maskable_ppo.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_self_play_run_trains_against_the_learners_copy_and_evaluates(example, tmp_path, monkeypatch, capsys):
+    renewed, deciders = [], {}  # policies given the learner's weights; each PolicyAgent's name -> its policy
+    load, act = example.MaskableActorCriticPolicy.load_state_dict, example.PolicyAgent.act
+
+    def renew(policy, *args, **kwargs):
+        renewed.append(policy)
+        return load(policy, *args, **kwargs)
+
+    def spy(agent, view, mask):
+        deciders.setdefault(agent.name.partition(":")[0], agent.policy)  # the arena names it by its spec
+        return act(agent, view, mask)
+
+    registry.known_agents()  # the built-in agents registered, then the example's own kept to this test:
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    monkeypatch.setattr(example.MaskableActorCriticPolicy, "load_state_dict", renew)
+    monkeypatch.setattr(example.PolicyAgent, "act", spy)
+    argv = ["--steps", "256", "--n-steps", "64", "--envs", "2", "--self-play", "128", "--eval-deals", "2"]
+    example.main([*argv, "--out", str(tmp_path)])
+    assert set(deciders) == {"self-play", "maskable_ppo"}  # the other seats in training; the model in the arena
+    assert sum(policy is deciders["self-play"] for policy in renewed) == 2  # 256 steps, a new copy every 128
+    assert "trained 256 steps" in capsys.readouterr().out
+    hands = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    assert len(hands) == 2 and (tmp_path / "model.zip").is_file()
+
+
+@pytest.mark.parametrize("option", ["--self-play", "--envs"])
+def test_bad_counts_are_refused_in_one_line(example, option, capsys):
+    with pytest.raises(SystemExit):
+        example.main([option, "0"])
+    assert f"{option} must be at least 1, got 0" in capsys.readouterr().err
