@@ -42,6 +42,7 @@ from stable_baselines3.common.env_util import make_vec_env
 
 from agents import registry
 from agents.arena import ArenaConfig, run_arena
+from agents.arena.report import margin_sentence
 from agents.gym_env import ENV_ID
 from pinochle_env import PlayerView, Rules
 from pinochle_env.encoding import observation_from_view
@@ -140,11 +141,7 @@ def main(argv: list[str] | None = None) -> None:
         workers=1,
         log=sys.stderr,
     )
-    margin = summary["pairings"][0]["margin"]
-    print(
-        f"arena, duplicate margin vs random over {args.eval_deals} deal pairs: {margin['estimate']:+.1f} points "
-        f"per hand (95% interval {margin['low']:+.1f} .. {margin['high']:+.1f}); report in {args.out}"
-    )
+    print(f"arena, {margin_sentence(summary)}; report in {args.out}")
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ from open_spiel.python.pytorch import policy_gradient
 
 from agents import registry
 from agents.arena import ArenaConfig, run_arena
+from agents.arena.report import margin_sentence
 from agents.openspiel import register_games
 from pinochle_env.protocol import View
 
@@ -116,11 +117,7 @@ def main(argv: list[str] | None = None) -> None:
         workers=1,  # in this process: the trained agents live here
         log=sys.stderr,
     )
-    margin = summary["pairings"][0]["margin"]
-    print(
-        f"arena, duplicate margin vs random over {args.eval_deals} deal pairs: {margin['estimate']:+.1f} points "
-        f"per hand (95% interval {margin['low']:+.1f} .. {margin['high']:+.1f}); report in {args.out}"
-    )
+    print(f"arena, {margin_sentence(summary)}; report in {args.out}")
 
 
 if __name__ == "__main__":

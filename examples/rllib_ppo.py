@@ -58,6 +58,7 @@ from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaski
 import pinochle_env
 from agents import registry
 from agents.arena import ArenaConfig, run_arena
+from agents.arena.report import margin_sentence
 from pinochle_env import PlayerView, Rules
 from pinochle_env.encoding import observation_from_view
 from pinochle_env.games.kit import variant_kit
@@ -203,12 +204,7 @@ def main(argv: list[str] | None = None) -> None:
         workers=1,
         log=sys.stderr,
     )
-    margin = summary["pairings"][0]["margin"]
-    print(
-        f"arena, duplicate margin vs random over {args.eval_deals} deal pairs: {margin['estimate']:+.1f} points "
-        f"per hand (95% interval {margin['low']:+.1f} .. {margin['high']:+.1f}); report in {out / 'arena'}; "
-        f"total {time.perf_counter() - started:.0f} s"
-    )
+    print(f"arena, {margin_sentence(summary)}; report in {out / 'arena'}; total {time.perf_counter() - started:.0f} s")
 
 
 if __name__ == "__main__":

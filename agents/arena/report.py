@@ -290,6 +290,17 @@ def format_summary(summary: dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
+def margin_sentence(summary: dict[str, Any]) -> str:
+    """The first pairing's result as one sentence (what an example prints after its evaluation):
+    "duplicate margin of A vs B over N deal pairs: +x points per hand (95% interval a .. b)"."""
+    pairing = summary["pairings"][0]
+    margin, level = pairing["margin"], f"{summary['confidence']:.0%}"
+    return (
+        f"duplicate margin of {pairing['a']} vs {pairing['b']} over {pairing['deal_pairs']} deal pairs: "
+        f"{margin['estimate']:+.1f} points per hand ({level} interval {margin['low']:+.1f} .. {margin['high']:+.1f})"
+    )
+
+
 def _pairings_text(summary: dict[str, Any]) -> list[str]:
     """The pairings table: margins, and game columns when games were played."""
     level = f"{summary['confidence']:.0%}"

@@ -19,7 +19,7 @@ import pytest
 from agents import registry
 from agents.arena import RESULTS, ArenaConfig, read_results, run_arena
 from agents.arena.cli import main
-from agents.arena.report import deal_pair_margin, summarise
+from agents.arena.report import deal_pair_margin, margin_sentence, summarise
 from agents.arena.stats import fit_elo, mean_interval, t_quantile, wilson_interval
 from agents.arena.tournament import unit_key
 from pinochle_env import records
@@ -392,6 +392,16 @@ def test_a_side_that_never_bids_declares_only_as_the_stuck_dealer(tmp_path, caut
 def test_summary_of_no_lines_has_empty_statistics():
     pairing = summarise([], list(TWO))["pairings"][0]
     assert pairing["deal_pairs"] == 0 and math.isnan(pairing["margin"]["estimate"])
+
+
+def test_margin_sentence_states_the_first_pairings_result(tmp_path):
+    """The sentence the examples print after their evaluation: both specs, the pairs and the interval."""
+    summary = run_arena(ArenaConfig(agents=("heuristic", "random"), deals=4), tmp_path)
+    margin = summary["pairings"][0]["margin"]
+    assert margin_sentence(summary) == (
+        f"duplicate margin of heuristic vs random over 4 deal pairs: {margin['estimate']:+.1f} points per hand "
+        f"(95% interval {margin['low']:+.1f} .. {margin['high']:+.1f})"
+    )
 
 
 def test_progress_eta_comes_from_the_recent_rate():
