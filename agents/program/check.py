@@ -73,7 +73,7 @@ def check_bot(
             tell_hand_over(agents, game)
         except BotError as error:
             errors.append(str(error))
-        problem = bot.end_match()
+        problem = bot.finish()
         if problem is not None:
             errors.append(f"bot {bot.name!r} at the end of its match: {problem}")
         for agent in agents.values():
