@@ -7,7 +7,8 @@ Faults: ``hang`` (never answers), ``illegal`` (an id not legal), ``garbage`` (no
 (exits with status 3 after a line on standard error), ``linger`` (plays well but never exits),
 ``version`` (speaks protocol 99), ``chatty`` (plays well, writing to standard error at every decision),
 ``announce`` (plays well, writing its process id and the match's seed to standard error at each
-``match_start``), ``none`` (plays well).
+``match_start``), ``once`` (plays well, but exits at ``match_end``: one match per process, as
+the protocol once allowed), ``none`` (plays well).
 """
 
 import json
@@ -58,6 +59,8 @@ for line in sys.stdin:
         if now == AT and FAULT == "crash":
             print("Traceback: something broke", file=sys.stderr, flush=True)
             sys.exit(3)
+    elif message["type"] == "match_end" and FAULT == "once":
+        break
     else:
         continue
     sys.stdout.write(json.dumps(reply) + "\n")

@@ -151,6 +151,16 @@ def test_the_checker_reports_every_error_and_a_bot_that_does_not_exit():
     assert fine.returncode == 0 and b"0 protocol error(s)" in fine.stdout
 
 
+def test_the_checker_plays_its_hands_in_one_process_and_reports_a_bot_that_takes_one_match():
+    (first, second) = check_bot(f"{FAULTY} once", Rules(), hands=2)
+    assert first.errors == ()
+    (error,) = second.errors
+    assert re.search(
+        r"at (the start of match 2|decision 0 \(hand 0,.*\)): it closed its (input|output) \(exit status 0\)", error
+    )
+    assert [check.errors for check in check_bot(f"{FAULTY} none", Rules(), hands=2)] == [(), ()]
+
+
 def test_a_crash_in_the_arena_keeps_the_results_so_far_and_the_stderr_and_resumes(tmp_path):
     counter = tmp_path / "count"
     spec = f"program:cmd={FAULTY} crash {counter} 200"  # its 200th decision of the run: in deal pair 1
