@@ -65,6 +65,16 @@ def close(agent: Agent | None) -> None:
         method()
 
 
+def reusable(agent: Agent) -> bool:
+    """Whether a driver may play several matches with ``agent``, calling ``reset(seed)`` between
+    them, where it would otherwise build an agent afresh for each: an agent says so with a true
+    ``reusable`` attribute. A bot program does (its process costs more to start than a deal takes
+    to play; a new match is a new one for the bot), and the arena keeps it for the deals of a job
+    in the same play and seat. Every other agent the arena builds afresh for each play, so that no
+    result depends on how the units are split into jobs."""
+    return bool(getattr(agent, "reusable", False))
+
+
 def keep_logs(agent: Agent, directory: Path, label: str) -> None:
     """Ask an agent to keep what it logs under ``directory``, under the heading ``label`` (which play
     of which unit): its optional ``keep_logs`` method (a bot program appends its standard error to a

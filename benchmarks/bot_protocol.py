@@ -6,9 +6,10 @@ in-process agent here (:class:`ReferenceLogic`) does exactly that, without the p
 measurements, both against ``random`` in the partnership game:
 
 - the arena, one worker in this process, ``--deals`` deal pairs: each side's decisions/s by the
-  arena's own timing (view and mask building included). Every play of a deal is a match of its
-  own, so the bot is a fresh process per play and seat (the protocol's duplicate fairness): about
-  15 decisions per process start;
+  arena's own timing (view and mask building included). The worker's jobs hold up to 8 deal pairs
+  (30 make jobs of 7, 7, 7, 7 and 2), and the bot is one process per play and seat of a job, a
+  new match each deal (the protocol's duplicate fairness): with 30 deal pairs, 20 processes for
+  about 1,500 decisions;
 - one long match of ``--hands`` hands, the bot in seat 0: decisions/s after the first decision
   (the protocol's cost per decision, the process already running) and the first decision's time
   (the process start and handshake), each side timed the same way.
@@ -116,7 +117,7 @@ def main() -> int:
             f"through the protocol {rates['protocol']['per_second']:,.0f} decisions/s"
         )
     print(
-        f"overhead {1e6 * overhead:,.0f} us per decision; the first decision of a match (process start and "
+        f"overhead {1e6 * overhead:,.0f} us per decision; the first decision of a process (its start and "
         f"handshake) {match['protocol']['first_ms']:,.0f} ms"
     )
     if args.record:

@@ -367,7 +367,7 @@ def bot_protocol_block(data: dict[str, Any]) -> str:
     ]  # fmt: skip
     summary = (
         f"The protocol costs {figures['overhead_us']:,.0f} µs per decision once the bot runs; the first "
-        f"decision of a match (the process start and the handshake) took {match['protocol']['first_ms']:,.0f} ms."
+        f"decision of a process (its start and the handshake) took {match['protocol']['first_ms']:,.0f} ms."
     )
     headers = ["measured", "in process: decisions/s", "through the protocol: decisions/s"]
     return "\n".join([measured_line(data), "", *_table(headers, rows), "", summary])

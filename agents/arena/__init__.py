@@ -36,7 +36,8 @@ may grow on resume, the seed, rules, hand cap, checkpoint and program files may 
 raises or a worker process that dies ends the run (:class:`WorkerFailure`, exit status 1) with the
 results file intact for ``--resume``; so does a bot program that breaks the protocol, answers too
 late, crashes or hangs (``program:cmd=...``, ``docs/bot_protocol.md``), with an error naming the
-bot, the decision and what it sent.
+unit and play, the bot, the decision and what it sent. A bot program is one process per play and
+seat for all the units of a job, a new match each (:mod:`agents.arena.play`).
 """
 
 from .tournament import CONFIG, RESULTS, ArenaConfig, ArenaError, parse_rules, read_results, run_arena

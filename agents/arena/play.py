@@ -13,9 +13,15 @@ Everything random is derived from ``(seed, kind, unit id, ...)`` with ``numpy.ra
 depends on which worker played it, in what order, or how many workers there were.
 
 Every agent lives for one play: it hears the end of each hand it played (:func:`tell_hand_over`)
-and is closed when the play ends (:func:`close`), so a bot program is a fresh process for each play
-and cannot carry a deal from one side of a pair to the other; it keeps its standard error under the
-job's ``logs`` folder (:func:`keep_logs`), headed by the unit, play and seat.
+and is closed when the play ends (:func:`close`). A :func:`reusable` agent (a bot program, whose
+process costs more to start than a deal takes to play) lives for the job instead, one per play and
+seat (:class:`_KeptAgents`): the one that plays seat s in play k of a unit plays seat s in play k of
+every unit of the job, a new match each (``reset`` with the seed a fresh agent would get) that
+ends with the play. So no process ever sees two plays of a unit, and a bot cannot carry a deal from
+one side of a pair to the other; whether a bot that keeps state between its matches plays the
+same however the units are split into jobs is up to the bot. A bot program keeps its standard
+error under the job's ``logs`` folder (:func:`keep_logs`), each match's headed by its unit, play
+and seat, and an agent's failure (:class:`AgentError`) names the unit and play it came from.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ import numpy as np
 from pinochle_env.games.kit import new_game
 from pinochle_env.rules.switches import Rules
 
-from ..base import Agent, close, decide, keep_logs, tell_hand_over
+from ..base import Agent, AgentError, close, decide, keep_logs, reusable, tell_hand_over
 from ..registry import load_agent
 
 #: Unit kinds as they appear in the results file, and the tag each mixes into its seeds.
@@ -58,32 +64,34 @@ class Job:
 def play_job(job: Job) -> list[dict[str, Any]]:
     """Play every unit of ``job``; one results-file line per unit, in the order of ``job.ids``."""
     play = play_deal_pair if job.kind == "deal" else play_game_pair
-    return [play(job, unit) for unit in job.ids]
+    with contextlib.closing(_KeptAgents()) as kept:
+        return [play(job, unit, kept) for unit in job.ids]
 
 
-def play_deal_pair(job: Job, deal_id: int) -> dict[str, Any]:
+def play_deal_pair(job: Job, deal_id: int, kept: _KeptAgents) -> dict[str, Any]:
     """Play deal ``deal_id`` once per team of A (seats 0/2, then 1/3 in the partnership game): one
-    line with every play's hand record."""
+    line with every play's hand record. ``kept``: the job's reusable agents (:func:`play_job`)."""
     clock = _Clock()
     plays = []
     for a_team in _teams(job):
-        with _seat_agents(job, deal_id, a_team) as agents:
+        with _seat_agents(job, deal_id, a_team, kept) as agents:
             game = new_game(job.rules, np.random.default_rng(_entropy(job, deal_id)))
             _play_hand(game, agents, a_team, clock)
         plays.append({"a_team": a_team, "hands": [game.record()]})
     return _line(job, deal_id, plays, clock)
 
 
-def play_game_pair(job: Job, game_id: int) -> dict[str, Any]:
+def play_game_pair(job: Job, game_id: int, kept: _KeptAgents) -> dict[str, Any]:
     """Play game ``game_id`` once per team of A on the same deal sequence: one line, all hands.
 
-    A game ends when a team reaches the target score or after ``job.hand_cap`` hands.
+    A game ends when a team reaches the target score or after ``job.hand_cap`` hands. ``kept``: as
+    for :func:`play_deal_pair`.
     """
     clock = _Clock()
     plays = []
     for a_team in _teams(job):
         hands: list[dict[str, Any]] = []
-        with _seat_agents(job, game_id, a_team) as agents:
+        with _seat_agents(job, game_id, a_team, kept) as agents:
             game = new_game(job.rules, np.random.default_rng(_entropy(job, game_id, 0)))
             while True:
                 _play_hand(game, agents, a_team, clock)
@@ -114,21 +122,57 @@ def _teams(job: Job) -> range:
     return range(max(job.rules.teams) + 1)
 
 
+class _KeptAgents:
+    """A job's :func:`reusable` agents, one per play and seat, each for every unit of the job it
+    plays in that play and seat; :meth:`close` ends them (at the end of the job, also when it fails)."""
+
+    def __init__(self) -> None:
+        self._agents: dict[tuple[int, int], Agent] = {}
+
+    def seat_agent(self, spec: str, seed: int, a_team: int, seat: int) -> tuple[Agent, bool]:
+        """The agent of ``seat`` in play ``a_team`` of a unit, seeded with ``seed``, and whether it is
+        kept for the job: the one kept, starting a new match (``reset(seed)``), or else one built
+        afresh, kept from now on where it is reusable."""
+        agent = self._agents.get((a_team, seat))
+        if agent is not None:
+            agent.reset(seed)
+            return agent, True
+        agent = load_agent(spec, seed)
+        if reusable(agent):
+            self._agents[(a_team, seat)] = agent
+        return agent, reusable(agent)
+
+    def close(self) -> None:
+        for agent in self._agents.values():
+            close(agent)
+        self._agents.clear()
+
+
 @contextlib.contextmanager
-def _seat_agents(job: Job, unit_id: int, a_team: int) -> Iterator[list[Agent]]:
-    """Fresh agents for the seats of one play: A's spec on team ``a_team``, B's on the others;
-    closed when the play ends, also when it fails."""
+def _seat_agents(job: Job, unit_id: int, a_team: int, kept: _KeptAgents) -> Iterator[list[Agent]]:
+    """The agents for the seats of one play: A's spec on team ``a_team``, B's on the others, each
+    seeded by the unit, play and seat. Those ``kept`` (see the module docstring) start a new match
+    and end it with the play; the others are fresh, and closed when the play ends, also when it
+    fails. An agent's failure is raised again with the unit and play in front of its message."""
     agents: list[Agent] = []
+    held: list[Agent] = []
+    fresh: list[Agent] = []
     try:
         for seat, team in enumerate(job.rules.teams):
             spec = job.a if team == a_team else job.b
             seed = int(np.random.SeedSequence(_entropy(job, unit_id, a_team, seat)).generate_state(1)[0])
-            agents.append(load_agent(spec, seed))
+            agent, is_kept = kept.seat_agent(spec, seed, a_team, seat)
+            agents.append(agent)
+            (held if is_kept else fresh).append(agent)
             if job.logs:
-                keep_logs(agents[-1], Path(job.logs), f"{job.kind} {unit_id}, play {a_team}, seat {seat}: {spec}")
+                keep_logs(agent, Path(job.logs), f"{job.kind} {unit_id}, play {a_team}, seat {seat}: {spec}")
         yield agents
+        for agent in held:
+            agent.reset()  # the match ends with the play; the process waits for the job's next unit
+    except AgentError as error:
+        raise type(error)(f"{job.kind} {unit_id}, play {a_team}: {error}") from None
     finally:
-        for agent in agents:
+        for agent in fresh:
             close(agent)
 
 

@@ -1,12 +1,14 @@
 """A bot program as a seat: the ``program:cmd=COMMAND[,timeout=SECONDS]`` agent.
 
 :class:`ProgramAgent` holds one match's conversation with a bot program (``docs/bot_protocol.md``):
-the program starts at the seat's first decision of a match (the handshake, then ``match_start``),
-hears ``hand_start`` before its first decision of each hand, answers every ``decide`` with an
-``action``, hears ``hand_end`` when its driver says the hand is over (:func:`agents.base.tell_hand_over`)
-and ``match_end`` when its match ends (:func:`agents.base.close`, or :meth:`reset`, which starts a
-new match). One process plays one match: a new match, and in the arena each play of a deal pair,
-is a fresh process, so a bot cannot carry a deal from one side of a duplicate pair to the other.
+the program starts at the seat's first decision (the handshake), hears ``match_start`` at the first
+decision of each match, ``hand_start`` before its first decision of each hand, answers every
+``decide`` with an ``action``, hears ``hand_end`` when its driver says the hand is over
+(:func:`agents.base.tell_hand_over`) and ``match_end`` when its match ends: at :meth:`reset`,
+after which the next decision starts a new match in the same process, or at
+:func:`agents.base.close`, which ends the process too. The agent is :func:`~agents.base.reusable`:
+the arena keeps it for every deal of a job in the same play and seat, so a process never sees the
+other play of a deal it played (duplicate fairness, ``docs/bot_protocol.md``).
 
 A bot that misbehaves (an answer that is not JSON, not an ``action``, not legal; no answer within
 the time limit; a crash) is stopped, and a :class:`BotError` names the bot, the decision and what
@@ -63,6 +65,9 @@ class ProgramAgent:
     """A seat played by a bot program (see the module docstring); ``transcript(direction, line)``
     hears every line of the conversation (``">"`` to the bot, ``"<"`` from it)."""
 
+    #: A new match is a ``reset``, not a new agent: the process start costs more than a deal's play.
+    reusable = True
+
     def __init__(
         self,
         seed: int | None = None,
@@ -82,29 +87,40 @@ class ProgramAgent:
         self._process: BotProcess | None = None
         self._stop: weakref.finalize | None = None
         self._layout: Any = None
+        #: Where the standard error goes, and under which heading: the next match's, and the match's under way.
         self._logs: tuple[Path, str] | None = None
-        self._decisions = self._hands = 0
-        self._in_hand = False
+        self._match_logs: tuple[Path, str] | None = None
+        self._matches = self._decisions = self._hands = 0
+        self._in_match = self._in_hand = False
         self._where = "the handshake"
 
     # ------------------------------------------------------------------ the agent's hooks
 
     def reset(self, seed: int | None = None) -> None:
-        """End the match under way (if any); the next decision starts a new one, with this seed."""
-        self.close()
+        """End the match under way (``match_end``), if any, keeping the process: the next decision
+        starts a new match in it, with this seed."""
+        if self._in_match:
+            self._where = f"the end of match {self._matches}"
+            self._send(messages.match_end())
+            self._in_match = False
         self._seed = seed or 0
 
     def check_rules(self, rules: Rules) -> None:
         """Start the program and shake hands with it, then let it go: a command that does not run, or
         a program that does not speak this protocol, is refused before any play (``BotError``)."""
+        if self._process is not None:
+            return  # it has shaken hands already
         self._launch()
         assert self._process is not None
         self._process.finish()
         self._forget_process()
 
     def act(self, view: View, mask: np.ndarray) -> int:
-        """Ask the bot for its action (starting its match, and the hand, where they have not started)."""
+        """Ask the bot for its action (starting its process, its match and the hand, where they have
+        not started)."""
         if self._process is None:
+            self._launch()
+        if not self._in_match:
             self._start_match(view.rules, view.seat)
         self._begin_hand()
         decision, legal = self._decisions, [int(action) for action in np.flatnonzero(mask)]
@@ -119,7 +135,7 @@ class ProgramAgent:
 
     def hand_over(self, view: View, score: list[int]) -> None:
         """Tell the bot the hand is over (its final view and the score), if its match has begun."""
-        if self._process is None:
+        if not self._in_match:
             return
         self._begin_hand()
         self._where = f"the end of hand {self._hands}"
@@ -128,20 +144,21 @@ class ProgramAgent:
         self._in_hand = False
 
     def close(self) -> None:
-        """End the match: ``match_end``, then the program's input closed; it is killed if it has not
-        exited within :data:`~agents.program.process.EXIT_SECONDS`."""
-        self.end_match()
+        """End the match under way (``match_end``) and the process: its input is closed, and it is
+        killed if it has not exited within :data:`~agents.program.process.EXIT_SECONDS`."""
+        self.finish()
 
-    def end_match(self) -> str | None:
+    def finish(self) -> str | None:
         """:meth:`close`, saying what went wrong where something did: the bot did not take
         ``match_end`` or did not exit by itself (what the checker reports); None otherwise."""
         if self._process is None:
             return None
         problem = None
-        try:
-            self._process.send(messages.encode(messages.match_end()), self.timeout)
-        except ChannelError as error:
-            problem = f"did not take match_end: it {error}"
+        if self._in_match:
+            try:
+                self._process.send(messages.encode(messages.match_end()), self.timeout)
+            except ChannelError as error:
+                problem = f"did not take match_end: it {error}"
         if not self._process.finish() and problem is None:
             problem = "did not exit after match_end and the end of its input"
         self._forget_process()
@@ -149,7 +166,11 @@ class ProgramAgent:
 
     def keep_logs(self, directory: Path, label: str) -> None:
         """Append the bot's standard error, when it wrote any, to a file in ``directory`` named after
-        the spec, under the heading ``label``."""
+        the spec, under the heading ``label``: that of the matches that start from now on. What a
+        process writes goes under the heading of the match under way when the table reads it: at
+        the start of the next match, and when the process ends (so a line written after the bot's
+        last answer of a match, as it takes ``hand_end`` or ``match_end``, may come under the next
+        match's heading)."""
         self._logs = (directory, label)
 
     # ------------------------------------------------------------------ the conversation
@@ -170,11 +191,15 @@ class ProgramAgent:
             self._fail(str(error), line)
 
     def _start_match(self, rules: Rules, seat: int) -> None:
-        self._launch()
+        self._keep_stderr()  # what the process wrote so far belongs to the match before (or the handshake)
+        self._match_logs = self._logs
         self._layout = variant_kit(rules).layout
         self._decisions = self._hands = 0
         self._in_hand = False
+        self._matches += 1
+        self._where = f"the start of match {self._matches}"
         self._send(messages.match_start(rules, self._layout, seat, self._seed))
+        self._in_match = True
 
     def _begin_hand(self) -> None:
         if not self._in_hand:
@@ -211,18 +236,30 @@ class ProgramAgent:
         raise BotError(text)
 
     def _forget_process(self) -> str:
-        """Let go of the finished (or killed) process, keeping its standard error; returns it."""
+        """Let go of the finished (or killed) process, keeping its standard error; returns all of it."""
         assert self._process is not None and self._stop is not None
         self._stop.detach()
+        self._keep_stderr()
         stderr = self._process.stderr_text()
         self._process.release()
         self._process = self._stop = None
-        if stderr and self._logs is not None:
-            directory, label = self._logs
+        self._matches = 0
+        self._in_match = False
+        self._match_logs = None
+        return stderr
+
+    def _keep_stderr(self) -> None:
+        """Append what the process wrote to its standard error since the last time to the log, under
+        the heading of the match under way (see :meth:`keep_logs`)."""
+        logs = self._match_logs or self._logs
+        if logs is None or self._process is None:
+            return
+        stderr = self._process.new_stderr()
+        if stderr:
+            directory, label = logs
             directory.mkdir(parents=True, exist_ok=True)
             with open(directory / log_name(self.name), "a", encoding="utf-8") as stream:
                 stream.write(f"== {label} ==\n{stderr}" + ("" if stderr.endswith("\n") else "\n"))
-        return stderr
 
 
 def log_name(spec: str) -> str:

@@ -6,12 +6,13 @@ Usage::
     pinochle-bot-check "node examples/random_bot.js" --hands 6 --rule variant=cutthroat
     pinochle-bot-check "./mybot --level 3" --timeout 2 --transcript talk.txt  # every line, both ways
 
-Each hand is a match of its own (a fresh process, as in the arena), the bot in seat ``hand mod
-seats`` and ``--opponent`` (default ``random``) in the others. A hand where the bot breaks the
+Each hand is a match of its own, the bot in seat ``hand mod seats`` and ``--opponent`` (default
+``random``) in the others, and the matches follow one another in one process, as in the arena
+(a bot that exits after its first match fails the second). A hand where the bot breaks the
 protocol (an answer that is not JSON, not an action, not legal, too late; a crash) is reported with
 the bot's message, the decision and the end of its standard error, and the check goes on with the
-next hand; so is a bot that does not exit once its match is over. The exit status is 1 when any
-hand found an error, 2 for a bad command line.
+next hand in a new process; so is a bot that does not exit once its input ends. The exit status is
+1 when any hand found an error, 2 for a bad command line.
 """
 
 from __future__ import annotations
@@ -52,14 +53,15 @@ def check_bot(
     opponent: str = "random",
     transcript: Callable[[str, str], None] | None = None,
 ) -> list[HandCheck]:
-    """Play ``hands`` hands, each a match of its own, with the bot of ``command`` in seat ``hand mod
-    seats`` and ``opponent`` in the others; what each hand found. ``transcript(direction, line)``
-    hears every line between the table and the bot."""
+    """Play ``hands`` hands, each a match of its own in the same process (a new one after an error),
+    with the bot of ``command`` in seat ``hand mod seats`` and ``opponent`` in the others; what each
+    hand found. ``transcript(direction, line)`` hears every line between the table and the bot."""
     checks = []
+    bot = ProgramAgent(None, command, timeout, transcript)
     for hand in range(hands):
         seat = hand % rules.num_seats
         rng = np.random.default_rng([seed, hand])
-        bot = ProgramAgent(int(rng.integers(2**31)), command, timeout, transcript)
+        bot.reset(int(rng.integers(2**31)))
         agents: dict[int, Agent] = {
             other: load_agent(opponent, int(rng.integers(2**31))) for other in range(rules.num_seats) if other != seat
         }
@@ -71,13 +73,15 @@ def check_bot(
                 decisions += game.to_act == seat
                 game.apply(decide(agents[game.to_act], game))
             tell_hand_over(agents, game)
+            bot.reset()  # match_end
         except BotError as error:
             errors.append(str(error))
-        problem = bot.end_match()
+        problem = bot.finish() if hand == hands - 1 else None
         if problem is not None:
             errors.append(f"bot {bot.name!r} at the end of its match: {problem}")
-        for agent in agents.values():
-            close(agent)
+        for other, agent in agents.items():
+            if other != seat:
+                close(agent)
         checks.append(HandCheck(hand, seat, decisions, tuple(errors)))
     return checks
 

@@ -4,7 +4,10 @@ by a deadline, so that a bot that hangs (or stops reading) can never hang its ta
 The process runs in a session of its own (``start_new_session``), so that stopping it stops what it
 started too, and Ctrl-C at the table reaches the table alone. Its standard error goes to an
 unnamed temporary file, never a pipe: a bot that writes much there cannot block on a full pipe, and
-what it wrote is there to quote in an error and to keep (:meth:`BotProcess.stderr_text`).
+what it wrote is there to quote in an error and to keep (:meth:`BotProcess.stderr_text`,
+:meth:`BotProcess.new_stderr`). The file is read at given offsets (``os.pread``), never by moving
+the file position it shares with the bot, so that reading it while the bot runs cannot make the
+bot write over its own output.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ class BotProcess:
         os.set_blocking(self._input, False)
         os.set_blocking(self._output, False)
         self._buffer = b""
+        self._stderr_taken = 0
         self._transcript = transcript
         # Kept for the process's life: a selector made per message cost a tenth of a decision's time.
         self._writable, self._readable = selectors.DefaultSelector(), selectors.DefaultSelector()
@@ -124,8 +128,17 @@ class BotProcess:
 
     def stderr_text(self) -> str:
         """Everything the bot wrote to its standard error so far."""
-        self._stderr.seek(0)
-        return self._stderr.read().decode(errors="replace")
+        return self._stderr_bytes(0).decode(errors="replace")
+
+    def new_stderr(self) -> str:
+        """What the bot wrote to its standard error since the last call (everything, the first time)."""
+        written = self._stderr_bytes(self._stderr_taken)
+        self._stderr_taken += len(written)
+        return written.decode(errors="replace")
+
+    def _stderr_bytes(self, start: int) -> bytes:
+        descriptor = self._stderr.fileno()
+        return os.pread(descriptor, max(0, os.fstat(descriptor).st_size - start), start)
 
     def release(self) -> None:
         """Let go of the standard error file, once the process is finished or killed."""

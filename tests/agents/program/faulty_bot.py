@@ -6,10 +6,13 @@ processes instead and misbehaves only at the ``K``-th: once in a whole arena run
 Faults: ``hang`` (never answers), ``illegal`` (an id not legal), ``garbage`` (not JSON), ``crash``
 (exits with status 3 after a line on standard error), ``linger`` (plays well but never exits),
 ``version`` (speaks protocol 99), ``chatty`` (plays well, writing to standard error at every decision),
-``none`` (plays well).
+``announce`` (plays well, writing its process id and the match's seed to standard error at each
+``match_start``), ``once`` (plays well, but exits at ``match_end``: one match per process, as
+the protocol once allowed), ``none`` (plays well).
 """
 
 import json
+import os
 import sys
 import time
 
@@ -36,6 +39,9 @@ for line in sys.stdin:
     message = json.loads(line)
     if message["type"] == "hello":
         reply = {"type": "hello", "protocol": 99 if FAULT == "version" else 1, "name": f"faulty-{FAULT}"}
+    elif message["type"] == "match_start" and FAULT == "announce":
+        print(f"process {os.getpid()} starts a match, seed {message['seed']}", file=sys.stderr, flush=True)
+        continue
     elif message["type"] == "decide":
         decisions += 1
         now = count()
@@ -53,6 +59,8 @@ for line in sys.stdin:
         if now == AT and FAULT == "crash":
             print("Traceback: something broke", file=sys.stderr, flush=True)
             sys.exit(3)
+    elif message["type"] == "match_end" and FAULT == "once":
+        break
     else:
         continue
     sys.stdout.write(json.dumps(reply) + "\n")

@@ -4,8 +4,10 @@ generated transcript of docs/bot_protocol.md."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
+import os
 import re
 import shlex
 import shutil
@@ -16,6 +18,8 @@ from pathlib import Path
 import pytest
 
 from agents.arena import ArenaConfig, ArenaError, WorkerFailure, run_arena
+from agents.arena.play import Job, play_job
+from agents.program import BotError
 from agents.program.check import check_bot
 from agents.program.files import program_files
 from agents.registry import load_agent, program_commands, split_specs
@@ -25,6 +29,7 @@ from tests.helpers import ROOT
 PYTHON = shlex.quote(sys.executable)
 PYTHON_BOT = f"{PYTHON} examples/random_bot.py"
 FAULTY = f"{PYTHON} {shlex.quote(str(Path(__file__).with_name('faulty_bot.py')))}"
+ANNOUNCE = f"program:cmd={FAULTY} announce"
 
 
 def _node() -> str:
@@ -146,6 +151,16 @@ def test_the_checker_reports_every_error_and_a_bot_that_does_not_exit():
     assert fine.returncode == 0 and b"0 protocol error(s)" in fine.stdout
 
 
+def test_the_checker_plays_its_hands_in_one_process_and_reports_a_bot_that_takes_one_match():
+    (first, second) = check_bot(f"{FAULTY} once", Rules(), hands=2)
+    assert first.errors == ()
+    (error,) = second.errors
+    assert re.search(
+        r"at (the start of match 2|decision 0 \(hand 0,.*\)): it closed its (input|output) \(exit status 0\)", error
+    )
+    assert [check.errors for check in check_bot(f"{FAULTY} none", Rules(), hands=2)] == [(), ()]
+
+
 def test_a_crash_in_the_arena_keeps_the_results_so_far_and_the_stderr_and_resumes(tmp_path):
     counter = tmp_path / "count"
     spec = f"program:cmd={FAULTY} crash {counter} 200"  # its 200th decision of the run: in deal pair 1
@@ -179,6 +194,78 @@ def test_resume_refuses_a_bot_program_that_changed(tmp_path):
     bot.write_text(bot.read_text() + "\n# changed\n")
     with pytest.raises(ArenaError, match=r"bot program changed since the run began: .*bot\.py"):
         run_arena(config.__class__(**{**config.__dict__, "deals": 2}), tmp_path / "run", resume=True)
+
+
+# ------------------------------------------------------------------------------ the arena's bot processes
+
+
+def _announced(folder: Path) -> list[tuple[int, ...]]:
+    """The matches the announcing bot's processes began, by the arena's headings in its standard
+    error logs: (deal, play, seat, process id, seed) each."""
+    matches = []
+    for log in folder.iterdir():
+        heading: tuple[int, ...] = ()
+        for line in log.read_text().splitlines():
+            if found := re.fullmatch(r"== deal (\d+), play (\d+), seat (\d+): .* ==", line):
+                heading = tuple(map(int, found.groups()))
+            elif found := re.fullmatch(r"process (\d+) starts a match, seed (\d+)", line):
+                matches.append((*heading, *map(int, found.groups())))
+    return matches
+
+
+def _child_processes() -> set[int]:
+    """This process's children still there (running, or exited and never waited for)."""
+    children = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            state_and_parent = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # gone meanwhile
+        if int(state_and_parent[1]) == os.getpid():
+            children.add(int(stat.parent.name))
+    return children
+
+
+def test_the_arena_keeps_a_bot_process_for_the_deals_of_a_job_one_per_play_and_seat(tmp_path):
+    """Three deal pairs in one job: each play and seat of the bot is one process for all three deals
+    (a new match each, seeded as a fresh process would be), so none sees both plays of a deal; the
+    logs head each match's output with its deal, play and seat; no process outlives the job."""
+    job = Job("deal", "random", ANNOUNCE, (0, 1, 2), Rules(), seed=7, hand_cap=1, logs=str(tmp_path / "job"))
+    before = _child_processes()  # earlier tests' (multiprocessing's resource tracker)
+    lines = play_job(job)
+    assert [line["id"] for line in lines] == [0, 1, 2] and _child_processes() <= before
+    matches = _announced(tmp_path / "job")
+    places = {(deal, play, seat) for deal, play, seat, _, _ in matches}
+    assert len(matches) == len(places) == 12  # 3 deals x 2 plays x the bot's 2 seats, one match each
+    plays_and_seats: dict[int, set[tuple[int, int]]] = {}
+    deals: dict[int, set[int]] = {}
+    for deal, play, seat, process, _ in matches:
+        plays_and_seats.setdefault(process, set()).add((play, seat))
+        deals.setdefault(process, set()).add(deal)
+    assert len(plays_and_seats) == 4 and all(len(places) == 1 for places in plays_and_seats.values())
+    assert all(seen == {0, 1, 2} for seen in deals.values())
+    alone = dataclasses.replace(job, ids=(2,), logs=str(tmp_path / "alone"))
+    assert play_job(alone)[0]["plays"] == lines[2]["plays"]
+    seeds = {(deal, play, seat): seed for deal, play, seat, _, seed in matches}
+    assert {place: seeds[place] for place in seeds if place[0] == 2} == {
+        (deal, play, seat): seed for deal, play, seat, _, seed in _announced(tmp_path / "alone")
+    }
+
+
+def test_a_bot_failing_in_the_middle_of_a_job_names_its_deal_and_no_process_is_left(tmp_path):
+    crash = f"program:cmd={FAULTY} crash {tmp_path / 'count'} 120"  # deal 1: B decides 88 times a deal
+    job = Job("deal", ANNOUNCE, crash, (0, 1, 2), Rules(), seed=7, hand_cap=1, logs=str(tmp_path / "bots"))
+    before = _child_processes()
+    with pytest.raises(BotError) as failure:
+        play_job(job)
+    assert _child_processes() <= before
+    named = re.match(
+        rf"deal (\d), play (\d): bot {re.escape(repr(crash))} \(named 'faulty-crash'\) at decision ", str(failure.value)
+    )
+    assert named is not None and named.group(1) != "0", failure.value
+    (log,) = [path.read_text() for path in (tmp_path / "bots").iterdir() if "something broke" in path.read_text()]
+    crashed_in = log.split("Traceback: something broke")[0].rsplit("== deal ", 1)[1]
+    assert crashed_in.startswith(f"{named.group(1)}, play {named.group(2)}, seat ")
 
 
 # ------------------------------------------------------------------------------ other drivers
