@@ -8,9 +8,15 @@
   kernel first.
 - ``bundled_agent``: ``checkpoint:bundled``, greedy, loaded once per run and shared by the tests
   that play or question it.
+- ``torch_threads`` (every test): PyTorch's thread count put back after a test that changed it (an
+  example run in this process sets it), since a training run's results are bit-exact only for a
+  given thread count and the trainer's tests compare runs in this process with runs in others.
 """
 
 from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
 
 import pytest
 
@@ -33,3 +39,14 @@ def bundled_agent():
     from agents.registry import load_agent
 
     return load_agent("checkpoint:bundled", seed=0)
+
+
+@pytest.fixture(autouse=True)
+def torch_threads() -> Iterator[None]:
+    """PyTorch's intra-op thread count as it was before the test (where PyTorch is loaded)."""
+    torch = sys.modules.get("torch")
+    before = torch.get_num_threads() if torch is not None else None
+    yield
+    torch = sys.modules.get("torch")
+    if torch is not None and before is not None and torch.get_num_threads() != before:
+        torch.set_num_threads(before)
