@@ -16,7 +16,7 @@ measurements, both against ``random`` in the partnership game:
 
 Usage::
 
-    python benchmarks/bot_protocol.py                  # 30 deal pairs, a match of 200 hands
+    python benchmarks/bot_protocol.py                  # 200 deal pairs, a match of 200 hands
     python benchmarks/bot_protocol.py --record         # the table of docs/bot_protocol.md
 """
 
@@ -94,7 +94,7 @@ def match_rate(agent: Any, hands: int) -> dict[str, float]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=30, help="deal pairs in the arena (default 30)")
+    parser.add_argument("--deals", type=int, default=200, help="deal pairs in the arena (default 200)")
     parser.add_argument("--hands", type=int, default=200, help="hands of the long match (default 200)")
     parser.add_argument("--record", action="store_true", help="write benchmarks/results/bot_protocol.json")
     args = parser.parse_args()

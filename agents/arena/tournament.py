@@ -33,6 +33,9 @@ BOT_LOGS = "bots"
 FIXED_ON_RESUME = ("seed", "rules", "hand_cap")
 #: Most deal pairs one worker call plays: bounds the work lost to an interruption.
 MAX_CHUNK = 8
+#: The same where a side is a bot program, which keeps one process per play and seat for a worker
+#: call (:mod:`.play`): larger, since a process start costs more than a bot's deal pair.
+MAX_PROGRAM_CHUNK = 32
 
 
 class ArenaError(ValueError):
@@ -240,19 +243,28 @@ def read_results(path: Path, repair: bool = True) -> list[dict[str, Any]]:
 
 
 def plan_jobs(config: ArenaConfig, done: set[tuple[str, str, str, int]], workers: int, logs: str = "") -> list[Job]:
-    """The units still to play, grouped into worker calls (up to ``MAX_CHUNK`` deal pairs, 1 game
-    pair); agents keep their logs in the folder ``logs`` ("" for nowhere)."""
+    """The units still to play, grouped into worker calls (up to ``MAX_CHUNK`` deal pairs, or
+    ``MAX_PROGRAM_CHUNK`` where a side is a bot program; 1 game pair), at least four calls per
+    worker where there are enough; agents keep their logs in the folder ``logs`` ("" for nowhere)."""
     todo = {
         (kind, a, b): [i for i in range(count) if (kind, a, b, i) not in done]
         for a, b in config.pairings
         for kind, count in (("deal", config.deals), ("game", config.games))
     }
     deal_total = sum(len(ids) for (kind, _, _), ids in todo.items() if kind == "deal")
-    chunk = {"deal": max(1, min(MAX_CHUNK, deal_total // (4 * workers))), "game": 1}
+    balanced = max(1, deal_total // (4 * workers))
+
+    def chunk(kind: str, a: str, b: str) -> int:
+        if kind == "game":
+            return 1
+        programs = program_commands(a) or program_commands(b)
+        return min(MAX_PROGRAM_CHUNK if programs else MAX_CHUNK, balanced)
+
     return [
-        Job(kind, a, b, tuple(ids[start : start + chunk[kind]]), config.rules, config.seed, config.hand_cap, logs)
+        Job(kind, a, b, tuple(ids[start : start + size]), config.rules, config.seed, config.hand_cap, logs)
         for (kind, a, b), ids in todo.items()
-        for start in range(0, len(ids), chunk[kind])
+        for size in (chunk(kind, a, b),)
+        for start in range(0, len(ids), size)
     ]
 
 

@@ -19,6 +19,7 @@ import pytest
 
 from agents.arena import ArenaConfig, ArenaError, WorkerFailure, run_arena
 from agents.arena.play import Job, play_job
+from agents.arena.tournament import MAX_CHUNK, MAX_PROGRAM_CHUNK, plan_jobs
 from agents.program import BotError
 from agents.program.check import check_bot
 from agents.program.files import program_files
@@ -250,6 +251,19 @@ def test_the_arena_keeps_a_bot_process_for_the_deals_of_a_job_one_per_play_and_s
     assert {place: seeds[place] for place in seeds if place[0] == 2} == {
         (deal, play, seat): seed for deal, play, seat, _, seed in _announced(tmp_path / "alone")
     }
+
+
+def test_a_pairing_with_a_bot_program_plays_larger_jobs():
+    """A bot keeps its processes for a job, so its pairings get jobs of up to MAX_PROGRAM_CHUNK deal
+    pairs (fewer process starts), others up to MAX_CHUNK, both split evenly over the workers."""
+    config = ArenaConfig(agents=("random", ANNOUNCE, "heuristic"), deals=200)
+    sizes: dict[tuple[str, str], set[int]] = {}
+    for job in plan_jobs(config, set(), workers=1):
+        sizes.setdefault((job.a, job.b), set()).add(len(job.ids))
+    with_bot = [pairing for pairing in sizes if ANNOUNCE in pairing]
+    assert len(with_bot) == 2 and all(max(sizes[pairing]) == MAX_PROGRAM_CHUNK for pairing in with_bot)
+    assert max(sizes["random", "heuristic"]) == MAX_CHUNK < MAX_PROGRAM_CHUNK
+    assert max(len(job.ids) for job in plan_jobs(config, set(), workers=40)) == 600 // (4 * 40)
 
 
 def test_a_bot_failing_in_the_middle_of_a_job_names_its_deal_and_no_process_is_left(tmp_path):
