@@ -6,10 +6,10 @@ in-process agent here (:class:`ReferenceLogic`) does exactly that, without the p
 measurements, both against ``random`` in the partnership game:
 
 - the arena, one worker in this process, ``--deals`` deal pairs: each side's decisions/s by the
-  arena's own timing (view and mask building included). The worker's jobs hold up to 8 deal pairs
-  (30 make jobs of 7, 7, 7, 7 and 2), and the bot is one process per play and seat of a job, a
-  new match each deal (the protocol's duplicate fairness): with 30 deal pairs, 20 processes for
-  about 1,500 decisions;
+  arena's own timing (view and mask building included). The worker's jobs hold up to 32 deal
+  pairs of a pairing with a bot program (200 make six jobs of 32 and one of 8), and the bot is one
+  process per play and seat of a job, a new match each deal (the protocol's duplicate fairness):
+  with 200 deal pairs, 28 processes for about 10,000 decisions;
 - one long match of ``--hands`` hands, the bot in seat 0: decisions/s after the first decision
   (the protocol's cost per decision, the process already running) and the first decision's time
   (the process start and handshake), each side timed the same way.
