@@ -326,6 +326,8 @@ class BatchedGames:
         centralised critic's input at every step.
         """
         rows = self._rows if rows is None else self._checked_rows(rows)
+        if not rows.size:
+            return np.zeros((0, self.state_size), dtype=np.float32)
         seats = self._seats[rows]
         observations = self._acting_observations(rows)
         if self.kit.stack_states is not None:
@@ -334,7 +336,7 @@ class BatchedGames:
             self.kit.encode_state(self._games[i], seat, observation)
             for i, seat, observation in zip(rows.tolist(), seats.tolist(), observations, strict=True)
         ]
-        return np.stack(states) if states else np.zeros((0, self.state_size), dtype=np.float32)
+        return np.stack(states)
 
     def _checked_rows(self, rows: Sequence[int] | np.ndarray) -> np.ndarray:
         """``rows`` as an array of game numbers, refusing anything but integers 0..num_games - 1 (a

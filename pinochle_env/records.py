@@ -27,13 +27,36 @@ COMMON_KEYS = ("variant", "options", "dealer", "deal", "tricks", "score", "total
 
 
 def write_jsonl(path: str | os.PathLike[str], records: Iterable[dict[str, Any]], append: bool = False) -> int:
-    """Write records one JSON object per line (appending if asked); returns how many were written."""
+    """Write records one JSON object per line (appending if asked); returns how many were written.
+
+    Appending after a last line with no newline: a complete record there gets its newline; a line
+    cut short (a kill while a record was written: never a record) is removed, so that the file
+    stays one record per line rather than the next record joining the broken one."""
+    if append:
+        _end_last_line(Path(path))
     count = 0
     with open(path, "a" if append else "w", encoding="utf-8") as stream:
         for record in records:
             stream.write(json.dumps(record, separators=(",", ":")) + "\n")
             count += 1
     return count
+
+
+def _end_last_line(path: Path) -> None:
+    """End the file's last line before an append (see :func:`write_jsonl`)."""
+    if not path.is_file():
+        return
+    with open(path, "r+b") as stream:
+        data = stream.read()
+        if not data or data.endswith(b"\n"):
+            return
+        start = data.rfind(b"\n") + 1
+        try:
+            json.loads(data[start:])
+        except ValueError:  # cut short: not a record
+            stream.truncate(start)
+        else:
+            stream.write(b"\n")
 
 
 def read_jsonl(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:

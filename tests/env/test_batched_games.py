@@ -207,6 +207,15 @@ def test_states_refuse_rows_that_are_not_game_numbers(rows):
     assert games.states([1]).shape == (1, games.state_size)
 
 
+@pytest.mark.parametrize("variant", [Rules().variant, *OTHER_GAMES])
+def test_states_of_no_rows_are_an_empty_stack(variant):
+    """``states([])`` failed with a reshape error in the partnership game's stacked encoder."""
+    games = BatchedGames(2, seed=0, rules=Rules(variant=variant))
+    games.reset()
+    empty = games.states([])
+    assert empty.shape == (0, games.state_size) and empty.dtype == np.float32
+
+
 @pytest.mark.parametrize("count", ["4", 2.0, True, 0])
 def test_the_number_of_games_must_be_a_positive_integer(count):
     with pytest.raises(ValueError, match=f"num_games must be an integer >= 1, got {count!r}"):

@@ -161,6 +161,20 @@ def test_jsonl_round_trip_and_append(tmp_path, hands):
     assert list(records.read_jsonl(path)) == []
 
 
+def test_appending_after_a_last_line_without_its_newline(tmp_path, hands):
+    """A line cut short by a kill (pinochle-play --save appends) was joined by the next record, so
+    neither could be read; it is removed, and a complete last record gets its newline."""
+    recs = [record for record, _, _ in hands]
+    path = tmp_path / "hands.jsonl"
+    records.write_jsonl(path, recs[:2])
+    path.write_bytes(path.read_bytes() + json.dumps(recs[2]).encode()[:40])  # a record cut short
+    assert records.write_jsonl(path, recs[3:5], append=True) == 2
+    assert list(records.read_jsonl(path)) == [*recs[:2], *recs[3:5]]
+    path.write_bytes(path.read_bytes() + json.dumps(recs[5]).encode())  # whole, without its newline
+    records.write_jsonl(path, recs[6:7], append=True)
+    assert list(records.read_jsonl(path)) == [*recs[:2], *recs[3:7]]
+
+
 def test_read_records_replay(tmp_path, hands):
     path = tmp_path / "hands.jsonl"
     records.write_jsonl(path, [record for record, _, _ in hands])
