@@ -189,9 +189,14 @@ def load_initial_policy(policy: nn.Module, spec: str, variant: str, metadata: di
     policy.load_state_dict(payload["policy"])
 
 
+#: The warm start's checkpoint (update 0), never pruned.
+WARM_START = "update_000000.pt"
+
+
 class RunCheckpoints:
     """The training checkpoints of one run folder and its policy export, the latest ``keep`` of them
-    kept (0: all)."""
+    kept (0: all) and always the warm start's (:data:`WARM_START`), so that a run can be asked what
+    its self-play added."""
 
     def __init__(self, run_dir: Path, keep: int) -> None:
         self.folder = run_dir / "checkpoints"
@@ -205,7 +210,7 @@ class RunCheckpoints:
         export_policy(payload, self.policy_export)
         if self.keep:
             for old in self.found()[: -self.keep]:
-                if protected is None or old.resolve() != protected.resolve():
+                if old.name != WARM_START and (protected is None or old.resolve() != protected.resolve()):
                     old.unlink()
         return path
 

@@ -130,7 +130,10 @@ class RunConfig:
         default=10, metadata=_meta("updates between checkpoints (one is always written at the end)", at_least=0)
     )
     keep_checkpoints: int = dataclasses.field(
-        default=3, metadata=_meta("training checkpoints kept (the latest ones; 0: keep all)", resumable=True)
+        default=3,
+        metadata=_meta(
+            "training checkpoints kept (the latest ones, and the warm start's; 0: keep all)", resumable=True
+        ),
     )
     log_every: float = dataclasses.field(
         default=10.0, metadata=_meta("seconds between progress lines", above=0, resumable=True)

@@ -293,6 +293,15 @@ def test_only_the_latest_checkpoints_are_kept(tmp_path: Path) -> None:
     assert kept == ["update_000003.pt", "update_000004.pt"]
 
 
+def test_the_warm_starts_checkpoint_is_never_pruned(tmp_path: Path) -> None:
+    """keep_checkpoints keeps the latest ones and the warm start's (update 0), so that what the
+    self-play added can always be measured against it (it was pruned like the others)."""
+    warm = ["--imitate", "heuristic", "--imitation-hands", "6", "--updates", "3", "--checkpoint-every", "1"]
+    assert run_cli([*TINY, *warm, "--keep-checkpoints", "1", "--out-dir", str(tmp_path), "--run-name", "w"]) == 0
+    kept = sorted(path.name for path in (tmp_path / "w" / "checkpoints").iterdir())
+    assert kept == ["update_000000.pt", "update_000003.pt"]
+
+
 def test_eta_comes_from_the_recent_updates_and_counts_the_evaluations() -> None:
     """A slow start does not bend the ETA (the mean of all updates would say 80 x 5.5 s); the
     evaluations still to come are timed from the last periodic one."""
