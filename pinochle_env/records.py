@@ -53,7 +53,7 @@ def _end_last_line(path: Path) -> None:
         start = data.rfind(b"\n") + 1
         try:
             json.loads(data[start:])
-        except ValueError:  # cut short: not a record
+        except (ValueError, RecursionError):  # cut short (or nested past reading): not a record
             stream.truncate(start)
         else:
             stream.write(b"\n")

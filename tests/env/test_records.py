@@ -173,6 +173,9 @@ def test_appending_after_a_last_line_without_its_newline(tmp_path, hands):
     path.write_bytes(path.read_bytes() + json.dumps(recs[5]).encode())  # whole, without its newline
     records.write_jsonl(path, recs[6:7], append=True)
     assert list(records.read_jsonl(path)) == [*recs[:2], *recs[3:7]]
+    path.write_bytes(path.read_bytes() + b"[" * 100_000)  # too deep for json to read: not a record either
+    records.write_jsonl(path, recs[7:8], append=True)
+    assert list(records.read_jsonl(path)) == [*recs[:2], *recs[3:8]]
 
 
 def test_read_records_replay(tmp_path, hands):
