@@ -16,6 +16,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from pinochle_env.actions import mask_from_bits
+from pinochle_env.engine import is_engine
 from pinochle_env.protocol import Engine, View
 from pinochle_env.rules.switches import Rules
 
@@ -153,7 +154,7 @@ def decide_with_values(agent: Agent, game: Engine, values: bool = True) -> Value
     bot does for the card it searches; a ``mix`` spec for the decisions of such a part); its
     action must be the one ``act`` would choose. Imitation labels keep the values as soft targets.
     """
-    if not callable(getattr(game, "view", None)):
+    if not is_engine(game):
         raise TypeError(
             f"decide takes a game (an engine), not a {type(game).__name__}: with a view, call agent.act(view, mask)"
         )

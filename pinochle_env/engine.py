@@ -46,6 +46,13 @@ def is_integer(value: Any) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
+def is_engine(value: Any) -> bool:
+    """Whether ``value`` is a game engine rather than a seat's view of one: an engine shows each
+    seat its view (``view(seat)``), a view has no such method (the check that tells apart what
+    callers mix up: ``decide`` takes a game, ``sample_deals`` a view)."""
+    return callable(getattr(value, "view", None))
+
+
 def card_types(cards: Any) -> list[int]:
     """Card types of cards given as card strings (``"TS"``) or integers, in the order given
     (``ValueError`` for anything else: ``1.5`` is no card)."""

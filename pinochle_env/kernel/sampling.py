@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from ..cards import COPIES, NUM_TYPES
-from ..engine import is_integer
+from ..engine import is_engine, is_integer
 from ..rules.switches import CHOICES
 from .adapter import adapter_for
 from .compiled import deals as D
@@ -239,7 +239,7 @@ def deal_constraints(view: Any) -> DealConstraints:
 
 def sample_deals(view: Any, count: int, seed: int = 0) -> Deals:
     """``count`` deals consistent with ``view`` (see the module docstring), reproducible for ``seed``."""
-    if callable(getattr(view, "view", None)):
+    if is_engine(view):
         raise TypeError("sample_deals takes a seat's view (game.view(seat)), not a game: it draws the hands not seen")
     if not is_integer(count) or count < 1:
         raise ValueError(f"count must be an integer >= 1, got {count!r}")

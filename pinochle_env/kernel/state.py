@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..cards import COUNTING_VALUES, NUM_TYPES, RANK_OF, SUIT_OF
+from ..engine import is_engine
 from ..rules.switches import CHOICES, Rules
 from .adapter import Scoring, adapter_for
 from .compiled.tricks import Position
@@ -111,7 +112,7 @@ class PlayState:
         view, which shows one hand, is refused: :meth:`from_view` takes it)."""
         if isinstance(position, PlayState):
             return position
-        if not callable(getattr(position, "view", None)):
+        if not is_engine(position):
             raise TypeError(
                 f"the kernel takes an engine (every hand known) or a PlayState, not a {type(position).__name__}; "
                 "a seat's view shows one hand: PlayState.from_view(view) takes it"
