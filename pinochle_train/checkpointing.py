@@ -12,6 +12,7 @@ the resumed run continues exactly as the uninterrupted one would.
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
@@ -54,6 +55,8 @@ class TrainingRun(Protocol):
     def optimizer(self) -> torch.optim.Optimizer: ...
 
     pool: list[dict[str, np.ndarray]]
+    #: The frozen policy of the anchor KL (``anchor_kl_coef``), once self-play has started.
+    anchor: nn.Module | None
     counters: dict[str, Any]
     #: The checkpoint the next periodic evaluation plays against (kept when older ones are pruned).
     previous_checkpoint: Path | None
@@ -84,6 +87,7 @@ def training_state(run: TrainingRun) -> dict[str, Any]:
         "critic": {k: v.cpu() for k, v in run.critic.state_dict().items()},
         "optimizer": run.optimizer.state_dict(),
         "pool": [{k: torch.from_numpy(v) for k, v in state.items()} for state in run.pool],
+        **({"anchor": {k: v.cpu() for k, v in run.anchor.state_dict().items()}} if run.anchor is not None else {}),
         "config": run.config.to_dict(),
         "counters": dict(run.counters),
         "rng": {"seed": run.config.seed, "torch": torch.get_rng_state()},
@@ -102,6 +106,11 @@ def restore(run: TrainingRun, payload: dict[str, Any]) -> None:
             raise ValueError(f"checkpoint holds non-finite {name} weights: resume from an earlier one")
     parts = {"policy": (run.policy, payload["policy"]), "critic": (run.critic, payload["critic"])}
     parts.update({f"opponent pool entry {n}": (run.policy, state) for n, state in enumerate(payload["pool"])})
+    anchored = run.config.anchor_kl_coef > 0 and payload["counters"]["update"] > 0
+    if anchored and not _tensor_table(payload.get("anchor")):
+        raise ValueError("checkpoint has no anchor policy for anchor_kl_coef: it was not written by this run")
+    if anchored:
+        parts["anchor policy"] = (run.policy, payload["anchor"])
     for name, (network, state) in parts.items():
         difference = _state_difference(network, state)
         if difference:
@@ -115,6 +124,9 @@ def restore(run: TrainingRun, payload: dict[str, Any]) -> None:
         first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise ValueError(f"checkpoint's training state does not fit this run: {first_line}") from None
     run.pool = [{k: v.numpy() for k, v in state.items()} for state in payload["pool"]]
+    if anchored:
+        run.anchor = copy.deepcopy(run.policy).requires_grad_(False)
+        run.anchor.load_state_dict(payload["anchor"])
     run.counters = dict(payload["counters"])
     run.previous_checkpoint = Path(payload["previous_checkpoint"]) if payload.get("previous_checkpoint") else None
 
@@ -213,6 +225,11 @@ class RunCheckpoints:
                 if old.name != WARM_START and (protected is None or old.resolve() != protected.resolve()):
                     old.unlink()
         return path
+
+    def warm_start(self) -> Path | None:
+        """The warm start's checkpoint (None in a run without one)."""
+        path = self.folder / WARM_START
+        return path if path.is_file() else None
 
     def latest(self) -> Path | None:
         """The latest training checkpoint (None before the first)."""

@@ -183,6 +183,23 @@ class PPOConfig:
     reward_scale: float = dataclasses.field(
         default=1000.0, metadata=_meta("reward = own team's hand score minus the other's, divided by this", above=0)
     )
+    critic_warmup: int = dataclasses.field(
+        default=0,
+        metadata=_meta(
+            "of the updates, the first ones that fit the value network alone, the policy frozen: the critic learns "
+            "the returns of the policy self-play starts from (a warm start fitted it to the imitated agent's) before "
+            "the policy follows its advantages",
+            at_least=0,
+        ),
+    )
+    anchor_kl_coef: float = dataclasses.field(
+        default=0.0,
+        metadata=_meta(
+            "weight of the KL divergence of the policy from the policy self-play started from, on each update's own "
+            "decisions (0: none; kickstarting, piKL): the policy leaves it only where the advantages pay for it",
+            at_least=0,
+        ),
+    )
 
     def check(self) -> None:
         """Refuse a bad PPO setting, naming it."""
@@ -190,6 +207,11 @@ class PPOConfig:
         _require(
             self.learning_rate <= 1,
             f"config learning_rate={self.learning_rate!r} must be at most 1 (Adam diverges far below that)",
+        )
+        _require(
+            self.critic_warmup == 0 or self.critic_warmup < self.updates,
+            f"config critic_warmup={self.critic_warmup!r} must be below updates={self.updates!r} (the policy would "
+            "never learn)",
         )
 
 
@@ -367,6 +389,15 @@ class EvaluationConfig:
         default=200,
         metadata=_meta("deal pairs per opponent in the final evaluation (0: none)", at_least=0, resumable=True),
     )
+    final_eval_warm_start_deals: int = dataclasses.field(
+        default=0,
+        metadata=_meta(
+            "deal pairs of the final policy against the run's own warm start (checkpoints/update_000000.pt) head to "
+            "head, on reserved deals (0: none): what self-play added, with its interval",
+            at_least=0,
+            resumable=True,
+        ),
+    )
 
     def check(self) -> None:
         """Refuse a bad evaluation setting, naming it (whether each opponent plays the rules is
@@ -464,6 +495,11 @@ class TrainConfig(RulesConfig, EvaluationConfig, PoolConfig, WarmStartConfig, Ne
         _require(
             self.features == "none" or rules.variant == self.features,  # features are named by their game
             f"config features={self.features} needs the {self.features} game, not variant={rules.variant!r}",
+        )
+        _require(
+            self.final_eval_warm_start_deals == 0 or (bool(self.imitate) and self.updates > 0),
+            f"config final_eval_warm_start_deals={self.final_eval_warm_start_deals!r} needs a warm start to compare "
+            "with (imitate = SPEC) and self-play after it (updates > 0)",
         )
         check_agent_specs(self, rules)
 

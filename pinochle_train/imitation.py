@@ -61,7 +61,16 @@ from pinochle_env.rules.switches import Rules
 
 from .cloning import cloning_loss
 from .config import CHUNK_HANDS, TrainConfig, auction_chunks, chunk_hands, imitation_chunks
-from .labels import chunk_path, labels_identity, load_chunk, open_labels, save_chunk, stack_chunks, student_path
+from .labels import (
+    INPUT_DTYPE,
+    chunk_path,
+    labels_identity,
+    load_chunk,
+    open_labels,
+    save_chunk,
+    stack_chunks,
+    student_path,
+)
 from .simulated import auction_values
 
 #: Who plays the auction-only hands (``imitation_auction_hands``), the teacher labelling their auctions.
@@ -196,7 +205,7 @@ def chunk_sizes(config: TrainConfig) -> dict[int, int]:
 def chunk_arrays(job: tuple[TrainConfig, int, int, Path | None]) -> dict[str, np.ndarray]:
     """One chunk of imitation data: play (the ``student`` policy file playing, when given; in an
     auction-only chunk the heuristic, the teacher labelling the auction alone), convert, drop forced
-    and unlabelled decisions, compact to uint8."""
+    and unlabelled decisions, inputs compacted to :data:`~.labels.INPUT_DTYPE`, masks to uint8."""
     config, chunk, hands, student = job
     auction_only = chunk >= imitation_chunks(config)
     player = AUCTION_PLAYER if auction_only else None if student is None else f"checkpoint:{student}"
@@ -217,8 +226,8 @@ def chunk_arrays(job: tuple[TrainConfig, int, int, Path | None]) -> dict[str, np
     keep = (arrays["action_mask"].sum(axis=1) > 1) & (labels >= 0)
     critic_key = "state" if config.critic_input == "state" else "observation"
     return {
-        "observation": arrays["observation"][keep].astype(np.uint8),
-        "critic_input": arrays[critic_key][keep].astype(np.uint8),
+        "observation": arrays["observation"][keep].astype(INPUT_DTYPE),
+        "critic_input": arrays[critic_key][keep].astype(INPUT_DTYPE),
         "action_mask": arrays["action_mask"][keep].astype(np.uint8),
         "action": labels[keep],
         "returns": paid[arrays["hand"], arrays["seat"]][keep],

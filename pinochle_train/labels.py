@@ -33,7 +33,13 @@ from .config import CHUNK_HANDS, TrainConfig
 #: The labels folder: its description file, the arrays of each chunk, and the format's version.
 LABELS_INFO = "labels.json"
 LABEL_KEYS = ("observation", "critic_input", "action_mask", "action", "returns", "card_values", "call_values")
-LABELS_FORMAT = 3
+LABELS_FORMAT = 4  # 4: observations and critic inputs stored as INPUT_DTYPE (3 turned their fractions into 0)
+#: How the networks' inputs (observations, critic inputs) are stored for learning, in the labels and in
+#: PPO's samples: float16 holds the 0/1 parts exactly and the fractions (tricks won / 12, trick points /
+#: 250, scores / target, the target score) to within 2^-11 of their value. Before format 4 they were
+#: stored as uint8, which made every fraction 0: the networks learned without those inputs, then met
+#: them at play.
+INPUT_DTYPE = np.float16
 
 
 class LabelsError(ValueError):

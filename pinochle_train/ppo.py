@@ -1,12 +1,17 @@
-"""The PPO update: clipped policy loss with masked logits, value loss, entropy bonus, and (with
-``imitation_coef``) a behaviour-cloning loss toward the imitated agent's decisions.
+"""The PPO update: clipped policy loss with masked logits, value loss, entropy bonus, and what keeps
+the policy near where self-play began (:class:`Guides`): with ``imitation_coef`` a behaviour-cloning
+loss toward the imitated agent's decisions, with ``anchor_kl_coef`` the KL divergence of the policy
+from the anchor policy on the update's own decisions.
 
 Statistics come back per decision phase (``DECISIONS``) and over all decisions, averaged over
 every minibatch of the update: policy loss, value loss, entropy, approximate KL
-(``(r - 1) - log r``), clip fraction and the explained variance of the collection-time values.
+(``(r - 1) - log r``), clip fraction, the anchor KL (with an anchor) and the explained variance of
+the collection-time values.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 import torch
@@ -23,6 +28,24 @@ from .rollout import Samples
 STATISTICS = ("policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction")
 
 
+class Guides(NamedTuple):
+    """What keeps a PPO update near where self-play began.
+
+    ``teacher``: the imitation data (observations, masks, the imitated agent's actions and card
+    values) of the cloning loss (``imitation_coef``), on the teacher's decisions. ``anchor``: a
+    frozen policy (the one self-play started from) whose KL divergence from the policy, on the
+    update's own decisions, the loss adds with weight ``anchor_kl_coef`` (kickstarting, piKL): the
+    policy moves away from it only where the advantages pay for the move.
+    """
+
+    teacher: dict[str, torch.Tensor] | None = None
+    anchor: nn.Module | None = None
+
+
+#: Plain PPO: no cloning loss, no anchor.
+NO_GUIDES = Guides()
+
+
 def ppo_update(
     policy: nn.Module,
     critic: MLP,
@@ -31,15 +54,18 @@ def ppo_update(
     config: TrainConfig,
     rng: np.random.Generator,
     device: torch.device,
-    teacher: dict[str, torch.Tensor] | None = None,
+    guides: Guides = NO_GUIDES,
+    fit_policy: bool = True,
 ) -> dict[str, dict[str, float]]:
     """Run ``config.epochs`` passes of minibatch PPO over ``samples``; statistics[name][phase or "all"].
 
-    With ``teacher`` (the imitation data: observations, masks, the imitated agent's actions and card
-    values) and ``config.imitation_coef > 0``, every minibatch adds that weight times the cloning
-    loss (:func:`~.cloning.cloning_loss`) of the policy on as many of the teacher's decisions,
-    drawn afresh: self-play improves on the imitated agent without forgetting what it learned from
-    it (``imitation`` in the statistics).
+    With ``guides.teacher`` and ``config.imitation_coef > 0``, every minibatch adds that weight
+    times the cloning loss (:func:`~.cloning.cloning_loss`) of the policy on as many of the
+    teacher's decisions, drawn afresh: self-play improves on the imitated agent without forgetting
+    what it learned from it (``imitation`` in the statistics). With ``guides.anchor`` and
+    ``config.anchor_kl_coef > 0``, every minibatch adds that weight times the mean KL divergence of
+    the policy from the anchor (``anchor_kl``). With ``fit_policy`` false only the value network
+    learns (the critic's warm-up): the policy's statistics are still measured.
     """
     n = len(samples)
     tensors = {
@@ -52,11 +78,13 @@ def ppo_update(
         "returns": torch.from_numpy(samples.returns),
         "phase": torch.from_numpy(samples.phase.astype(np.int64)),
     }
+    teacher = guides.teacher if fit_policy else None
+    anchor = guides.anchor if config.anchor_kl_coef > 0 else None
+    names = (*STATISTICS, "anchor_kl") if anchor is not None else STATISTICS
     groups = len(DECISIONS)
-    sums = torch.zeros(len(STATISTICS), groups)
+    sums = torch.zeros(len(names), groups)
     counts = torch.zeros(groups)
     parameters = [*policy.parameters(), *critic.parameters()]
-    cloning = teacher is not None and config.imitation_coef > 0
     card0 = variant_kit(config.rule_set()).layout.card0
     cloned: list[float] = []
     for _ in range(config.epochs):
@@ -64,14 +92,13 @@ def ppo_update(
         for start in range(0, n, config.minibatch_size):
             index = order[start : start + config.minibatch_size]
             batch = {name: tensor[index].to(device) for name, tensor in tensors.items()}
-            per_sample = _losses(policy, critic, batch, config)
-            loss = (
-                per_sample["policy_loss"].mean()
-                - config.entropy_coef * per_sample["entropy"].mean()
-                + config.value_coef * per_sample["value_loss"].mean()
-            )
-            if cloning:
-                assert teacher is not None
+            per_sample = _losses(policy, critic, batch, config, anchor)
+            loss = config.value_coef * per_sample["value_loss"].mean()
+            if fit_policy:
+                loss = loss + per_sample["policy_loss"].mean() - config.entropy_coef * per_sample["entropy"].mean()
+            if fit_policy and anchor is not None:
+                loss = loss + config.anchor_kl_coef * per_sample["anchor_kl"].mean()
+            if teacher is not None and config.imitation_coef > 0:
                 drawn = torch.from_numpy(rng.integers(len(teacher["action"]), size=len(index)))
                 taught = {name: teacher[name][drawn].to(device) for name in CLONED_KEYS}
                 logits = masked_logits(policy(taught["observation"].float()), taught["action_mask"])
@@ -84,11 +111,11 @@ def ppo_update(
             optimizer.step()
             phase = batch["phase"].cpu()
             with torch.no_grad():
-                for k, name in enumerate(STATISTICS):
+                for k, name in enumerate(names):
                     sums[k] += torch.bincount(phase, per_sample[name].detach().cpu(), minlength=groups)
                 counts += torch.bincount(phase, minlength=groups)
     statistics: dict[str, dict[str, float]] = {}
-    for k, name in enumerate(STATISTICS):
+    for k, name in enumerate(names):
         statistics[name] = {DECISIONS[g]: float(sums[k, g] / counts[g]) for g in range(groups) if counts[g] > 0} | {
             "all": float(sums[k].sum() / counts.sum()) if counts.sum() > 0 else float("nan")
         }
@@ -99,9 +126,9 @@ def ppo_update(
 
 
 def _losses(
-    policy: nn.Module, critic: MLP, batch: dict[str, torch.Tensor], config: TrainConfig
+    policy: nn.Module, critic: MLP, batch: dict[str, torch.Tensor], config: TrainConfig, anchor: nn.Module | None
 ) -> dict[str, torch.Tensor]:
-    """Per-decision losses and diagnostics of one minibatch."""
+    """Per-decision losses and diagnostics of one minibatch (``anchor_kl`` with an anchor policy)."""
     logits = masked_logits(policy(batch["observation"].float()), batch["mask"])
     log_probs = torch.log_softmax(logits, dim=1)
     new_log_prob = log_probs.gather(1, batch["action"].unsqueeze(1)).squeeze(1)
@@ -117,13 +144,26 @@ def _losses(
     with torch.no_grad():
         approx_kl = (ratio - 1) - log_ratio
         clipped = ((ratio - 1).abs() > config.clip_range).float()
-    return {
+    losses = {
         "policy_loss": policy_loss,
         "value_loss": value_loss,
         "entropy": entropy,
         "approx_kl": approx_kl,
         "clip_fraction": clipped,
     }
+    if anchor is not None:
+        losses["anchor_kl"] = anchor_kl(log_probs, anchor, batch)
+    return losses
+
+
+def anchor_kl(log_probs: torch.Tensor, anchor: nn.Module, batch: dict[str, torch.Tensor]) -> torch.Tensor:
+    """Per decision, KL(policy || anchor) over the legal actions: the policy's expected log-ratio to
+    the anchor's, the direction piKL and RLHF regularise (the policy may sharpen where the anchor
+    hedged, but pays for putting weight where the anchor put little)."""
+    with torch.no_grad():
+        anchor_log_probs = torch.log_softmax(masked_logits(anchor(batch["observation"].float()), batch["mask"]), dim=1)
+    terms = log_probs.exp() * (log_probs - anchor_log_probs)
+    return torch.where(batch["mask"] != 0, terms, 0.0).sum(dim=1)
 
 
 def explained_variance(samples: Samples) -> dict[str, float]:

@@ -33,6 +33,7 @@ from pinochle_env.records import dealer_stuck
 from pinochle_env.rules.switches import Rules
 
 from .config import TrainConfig, policy_shape
+from .labels import INPUT_DTYPE
 
 #: Per-hand statistics a worker reports (one row per counted hand), for TensorBoard.
 HAND_STATS = (
@@ -59,8 +60,8 @@ Weights = dict[str, Any]
 class Samples:
     """Trained decisions of one rollout, with what PPO needs, plus the rollout's counts."""
 
-    observation: np.ndarray  # (n, observation_size) uint8 (observations are 0/1)
-    critic_input: np.ndarray  # (n, critic_input_size) uint8: the state, or the observation again
+    observation: np.ndarray  # (n, observation_size) INPUT_DTYPE: what the behaviour policy saw
+    critic_input: np.ndarray  # (n, critic_input_size) INPUT_DTYPE: the state, or the observation again
     action_mask: np.ndarray  # (n, num_actions) uint8
     action: np.ndarray  # (n,) int64
     log_prob: np.ndarray  # (n,) float32, of the behaviour policy
@@ -199,16 +200,17 @@ class RolloutWorker:
             learner = choosing & ((learner_team < 0) | (teams[seats] == learner_team))
             rows = np.flatnonzero(learner)
             if len(rows):
-                obs = step.observations[rows]
+                # The policy decides on the inputs as stored, so that PPO's ratios compare like with like.
+                obs = step.observations[rows].astype(INPUT_DTYPE)
                 mask = masks[rows]
-                logits = masked_logits(self.policy(torch.from_numpy(obs)), torch.from_numpy(mask))
+                logits = masked_logits(self.policy(torch.from_numpy(obs).float()), torch.from_numpy(mask))
                 log_probs = torch.log_softmax(logits, dim=1).numpy()
                 chosen = sample(np.exp(log_probs), rng)
                 actions[rows] = chosen
-                critic_in = obs if config.critic_input == "observation" else games.states(rows)
-                values.append(self.critic(torch.from_numpy(critic_in)).squeeze(1).numpy())
-                stored["obs"].append(obs.astype(np.uint8))
-                stored["critic"].append(critic_in.astype(np.uint8) if config.critic_input == "state" else None)
+                critic_in = obs if config.critic_input == "observation" else games.states(rows).astype(INPUT_DTYPE)
+                values.append(self.critic(torch.from_numpy(critic_in).float()).squeeze(1).numpy())
+                stored["obs"].append(obs)
+                stored["critic"].append(critic_in if config.critic_input == "state" else None)
                 stored["mask"].append(mask.astype(np.uint8))
                 stored["action"].append(chosen)
                 stored["logp"].append(log_probs[np.arange(len(rows)), chosen])
@@ -234,12 +236,12 @@ class RolloutWorker:
         advantage = np.zeros_like(value)
         for indices, reward in finished:
             advantage[indices] = gae(value[indices], reward, config.gae_lambda)
-        observation = _stack(stored["obs"], games.observation_size, np.uint8)
+        observation = _stack(stored["obs"], games.observation_size, INPUT_DTYPE)
         return Samples(
             observation=observation,
             critic_input=observation
             if config.critic_input == "observation"
-            else _stack(stored["critic"], games.state_size, np.uint8),
+            else _stack(stored["critic"], games.state_size, INPUT_DTYPE),
             action_mask=_stack(stored["mask"], games.num_actions, np.uint8),
             action=np.concatenate(stored["action"]).astype(np.int64) if count else np.zeros(0, np.int64),
             log_prob=np.concatenate(stored["logp"]).astype(np.float32) if count else np.zeros(0, np.float32),

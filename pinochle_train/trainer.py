@@ -11,6 +11,7 @@ single-process mode, and with the same worker count otherwise).
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import time
@@ -29,12 +30,12 @@ from pinochle_env.games.kit import variant_kit
 from pinochle_env.protocol import DECISIONS
 
 from .backends import make_backend
-from .checkpointing import RunCheckpoints, load_initial_policy, network_metadata, training_state
+from .checkpointing import WARM_START, RunCheckpoints, load_initial_policy, network_metadata, training_state
 from .cloning import CLONED_KEYS
 from .config import TrainConfig, to_toml
-from .evaluate import evaluate, format_evaluation, spec_slug
+from .evaluate import RESERVED_SEED, evaluate, format_evaluation, spec_slug
 from .labels import holds_chunks, labels_folder, stack_chunks, student_path
-from .ppo import ppo_update
+from .ppo import Guides, ppo_update
 from .rollout import HAND_STATS, Samples, network_sizes, to_numpy
 
 
@@ -88,6 +89,9 @@ class Trainer:
             [*self.policy.parameters(), *self.critic.parameters()], lr=config.learning_rate, eps=1e-5
         )
         self.pool: list[dict[str, np.ndarray]] = []
+        #: The frozen policy self-play started from, of the anchor KL (``anchor_kl_coef``); made at
+        #: the first update, restored on a resume.
+        self.anchor: torch.nn.Module | None = None
         self.teacher: dict[str, torch.Tensor] | None = None  # the imitation data of the cloning loss
         self.counters: dict[str, Any] = {
             "update": 0,
@@ -155,6 +159,8 @@ class Trainer:
         try:
             if warm_start:
                 self._warm_start(writer)
+            if self_play:
+                self._make_anchor()
             for update in range(start, config.updates):
                 began = time.perf_counter()
                 assert backend is not None  # made whenever updates remain
@@ -168,7 +174,8 @@ class Trainer:
                     config,
                     minibatch_rng(config.seed, update),
                     self.device,
-                    self._teacher_data(),
+                    Guides(self._teacher_data(), self.anchor),
+                    fit_policy=update >= config.critic_warmup,
                 )
                 finished = time.perf_counter()
                 self._check_finite(statistics, f"update {update + 1}")
@@ -207,6 +214,9 @@ class Trainer:
         )
         stored = self.run_dir / "evaluation.json"
         wanted = [(spec, config.final_eval_deals) for spec in config.eval_opponents] if config.final_eval_deals else []
+        warm_start = self.checkpoints.warm_start()
+        if config.final_eval_warm_start_deals and warm_start is not None:
+            wanted.append((f"checkpoint:{warm_start}", config.final_eval_warm_start_deals))
         if stored.exists():
             rows: list[dict[str, Any]] = json.loads(stored.read_text(encoding="utf-8"))
             if [(row["opponent"], row["deal_pairs"]) for row in rows] == wanted:
@@ -238,6 +248,12 @@ class Trainer:
             self.say(f"imitation: the warm start's labels for the behaviour-cloning loss ({self.labels_dir})")
             self.teacher = _teacher(collect_imitation_data(self.config, self.log, self.labels_dir))
         return self.teacher
+
+    def _make_anchor(self) -> None:
+        """The anchor of ``anchor_kl_coef``: a frozen copy of the policy as self-play starts (a
+        resumed run past its first update has it from its checkpoint)."""
+        if self.config.anchor_kl_coef > 0 and self.anchor is None:
+            self.anchor = copy.deepcopy(self.policy).requires_grad_(False)
 
     def _warm_start(self, writer: Any) -> None:
         """Imitation of ``config.imitate`` before the first update, round by round (DAgger, see
@@ -356,7 +372,10 @@ class Trainer:
     def _periodic_evaluation(self, writer: Any, checkpoint: Path) -> None:
         config = self.config
         opponents = list(config.eval_opponents)
-        if self.previous_checkpoint and self.previous_checkpoint.is_file():
+        warm_start = self.checkpoints.warm_start()
+        if warm_start is not None:
+            opponents.append(f"checkpoint:{warm_start}")
+        if self.previous_checkpoint and self.previous_checkpoint.is_file() and self.previous_checkpoint != warm_start:
             opponents.append(f"checkpoint:{self.previous_checkpoint}")
         step = self.counters["update"]
         began = time.perf_counter()
@@ -371,7 +390,7 @@ class Trainer:
             rules_preset=config.rules_preset,
         )
         for row in rows:
-            name = "previous_checkpoint" if row["opponent"].startswith("checkpoint:") else spec_slug(row["opponent"])
+            name = opponent_tag(row["opponent"])
             writer.add_scalar(f"eval/margin/{name}", row["margin"]["estimate"], step)
             writer.add_scalar(f"eval/win_rate/{name}", row["win_rate"]["estimate"], step)
         seconds = time.perf_counter() - began  # timed for the progress line's ETA
@@ -400,8 +419,10 @@ class Trainer:
                 self.log,
                 rules_preset=config.rules_preset,
             )
+        rows += self._warm_start_comparison()
+        if rows:
             for row in rows:
-                name = spec_slug(row["opponent"])
+                name = opponent_tag(row["opponent"])
                 metrics[f"final/margin/{name}"] = row["margin"]["estimate"]
                 writer.add_scalar(f"eval/margin/{name}", row["margin"]["estimate"], self.counters["update"])
                 writer.add_scalar(f"eval/win_rate/{name}", row["win_rate"]["estimate"], self.counters["update"])
@@ -416,6 +437,26 @@ class Trainer:
         writer.add_hparams(hparams, {k: v for k, v in metrics.items() if math.isfinite(v)}, run_name=".")
         return rows
 
+    def _warm_start_comparison(self) -> list[dict[str, Any]]:
+        """The final policy against the run's warm start (``final_eval_warm_start_deals`` deal pairs
+        on reserved deals): one result row, or none when not asked for."""
+        config = self.config
+        warm_start = self.checkpoints.warm_start()
+        if not config.final_eval_warm_start_deals or warm_start is None:
+            return []
+        self.say(f"train: the final policy against its warm start, {config.final_eval_warm_start_deals} deal pairs")
+        return evaluate(
+            self.run_dir / "policy.pt",
+            [f"checkpoint:{warm_start}"],
+            self.rules,
+            config.final_eval_warm_start_deals,
+            RESERVED_SEED + config.seed,
+            self.run_dir / "eval" / "final_vs_warm_start",
+            self.eval_workers,
+            self.log,
+            rules_preset=config.rules_preset,
+        )
+
     @property
     def has_auction(self) -> bool:
         """Whether the game trained has an auction (its hand statistics are about contracts)."""
@@ -425,6 +466,14 @@ class Trainer:
         """Print a line of the run's log (nothing without a log stream)."""
         if self.log is not None:
             print(message, file=self.log, flush=True)
+
+
+def opponent_tag(spec: str) -> str:
+    """The TensorBoard name of an evaluation's opponent: ``warm_start`` (the run's update 0),
+    ``previous_checkpoint`` (another of the run's checkpoints) or the spec's slug."""
+    if spec.startswith("checkpoint:"):
+        return "warm_start" if Path(spec.removeprefix("checkpoint:")).name == WARM_START else "previous_checkpoint"
+    return spec_slug(spec)
 
 
 def _teacher(data: dict[str, np.ndarray]) -> dict[str, torch.Tensor]:
@@ -458,7 +507,7 @@ class _Progress:
         periodic = [e for e in trainer.evaluations if "seconds" in e]
         every = config.eval_every
         coming = sum(1 for step in range(update + 1, config.updates) if step % every == 0) if every else 0
-        final = config.final_eval_deals * len(config.eval_opponents) if config.eval_opponents else 0
+        final = config.final_eval_deals * len(config.eval_opponents) + config.final_eval_warm_start_deals
         if not coming and not final:
             return seconds, True
         if not periodic:

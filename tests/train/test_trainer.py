@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import shutil
@@ -11,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -26,6 +28,7 @@ from pinochle_train import cli
 from pinochle_train.backends import InProcessBackend
 from pinochle_train.checkpointing import restore, training_state
 from pinochle_train.config import TrainConfig, build_config
+from pinochle_train.evaluate import spec_slug
 from pinochle_train.rollout import gae, sample
 from pinochle_train.trainer import Trainer
 from tests.helpers import ROOT
@@ -106,8 +109,12 @@ def test_initial_policy_starts_the_run_from_another_runs_weights(tmp_path: Path,
 
 
 def test_resume_after_kill_equals_straight_run(tmp_path: Path) -> None:
-    """4 updates straight == 2 updates, SIGKILL, resume from the update-2 checkpoint, 2 more."""
-    straight = [*TINY, "--updates", "4", "--checkpoint-every", "2", "--out-dir", str(tmp_path), "--run-name", "a"]
+    """4 updates straight == 2 updates, SIGKILL, resume from the update-2 checkpoint, 2 more (with an
+    anchor KL, whose frozen policy the checkpoint must hold)."""
+    # The anchor KL's frozen policy and the critic's warm-up must come back with the resume too.
+    guided = ["--anchor-kl-coef", "1", "--critic-warmup", "1"]
+    where_a = ["--out-dir", str(tmp_path), "--run-name", "a"]
+    straight = [*TINY, *guided, "--updates", "4", "--checkpoint-every", "2", *where_a]
     assert run_cli(straight) == 0
     killed = tmp_path / "b"
     where_b = ["--out-dir", str(tmp_path), "--run-name", "b"]
@@ -117,6 +124,7 @@ def test_resume_after_kill_equals_straight_run(tmp_path: Path) -> None:
             sys.executable,
             str(ROOT / "train.py"),
             *TINY,
+            *guided,
             "--updates",
             "400",
             "--checkpoint-every",
@@ -141,6 +149,7 @@ def test_resume_after_kill_equals_straight_run(tmp_path: Path) -> None:
         assert tensors_equal(expected[key], resumed[key]), key
     assert expected["counters"]["decisions"] == resumed["counters"]["decisions"]
     assert len(expected["pool"]) == len(resumed["pool"]) == 2
+    assert tensors_equal(expected["anchor"], resumed["anchor"])
 
 
 def _children(pid: int) -> list[int]:
@@ -1029,7 +1038,7 @@ def test_sampled_rules_give_each_rollout_its_own_rule_set_seen_in_the_observatio
         samples = worker.collect(update, weights, config.decisions_per_update)
         assert worker.games.rules == rollout_rules(config, update, 0)
         expected = np.array(rule_values(worker.games.rules), dtype=np.float32)
-        assert (samples.observation[:, piece] == np.round(expected)).all()  # observations stored as uint8
+        assert np.allclose(samples.observation[:, piece], expected, atol=1e-3)  # the target score's fraction too
 
 
 def test_the_behaviour_cloning_loss_keeps_the_policy_near_the_imitated_agent(tmp_path: Path) -> None:
@@ -1037,7 +1046,7 @@ def test_the_behaviour_cloning_loss_keeps_the_policy_near_the_imitated_agent(tmp
     agent's decisions (lower cross-entropy on them) than the same update without it."""
     from pinochle_train.cloning import CLONED_KEYS
     from pinochle_train.imitation import collect_imitation_data
-    from pinochle_train.ppo import ppo_update
+    from pinochle_train.ppo import Guides, ppo_update
     from pinochle_train.trainer import minibatch_rng
 
     base = {"workers": 0, "games_per_worker": 8, "decisions_per_update": 400, "hidden": [32], "epochs": 4}
@@ -1058,7 +1067,7 @@ def test_the_behaviour_cloning_loss_keeps_the_policy_near_the_imitated_agent(tmp
             config,
             minibatch_rng(0, 0),
             trainer.device,
-            teacher,
+            Guides(teacher),
         )
         assert ("imitation" in statistics) == (coef > 0)
         with torch.no_grad():
@@ -1066,3 +1075,111 @@ def test_the_behaviour_cloning_loss_keeps_the_policy_near_the_imitated_agent(tmp
             return float(torch.nn.functional.cross_entropy(logits, teacher["action"]))
 
     assert cross_entropy_after(10.0) < cross_entropy_after(0.0) - 0.05
+
+
+def _one_update(tmp_path: Path, overrides: dict, fit_policy: bool = True) -> tuple[Trainer, dict, Any, dict]:
+    """A small trainer after one PPO update on its own samples (with the policy it started from as
+    the anchor where ``anchor_kl_coef`` is set), its networks' weights before, the samples and the
+    update's statistics."""
+    from pinochle_train.ppo import Guides, ppo_update
+    from pinochle_train.trainer import minibatch_rng
+
+    base = {"workers": 0, "games_per_worker": 8, "decisions_per_update": 400, "hidden": [32], "epochs": 4}
+    torch.manual_seed(0)
+    config = build_config({**base, "minibatch_size": 128, "learning_rate": 3e-3, **overrides})
+    trainer = Trainer(config, tmp_path / json.dumps(overrides).strip("{}").replace('"', "").replace(": ", "="))
+    networks = {"policy": trainer.policy, "critic": trainer.critic}
+    before = {name: {k: v.clone() for k, v in network.state_dict().items()} for name, network in networks.items()}
+    (samples,) = InProcessBackend(config).collect(0, trainer.weights(), config.decisions_per_update)
+    guides = Guides(anchor=copy.deepcopy(trainer.policy).requires_grad_(False))
+    rng = minibatch_rng(0, 0)
+    statistics = ppo_update(
+        trainer.policy, trainer.critic, trainer.optimizer, samples, config, rng, trainer.device, guides, fit_policy
+    )
+    return trainer, before, samples, statistics
+
+
+def test_the_anchor_kl_keeps_the_policy_near_where_self_play_began(tmp_path: Path) -> None:
+    """anchor_kl_coef: after the same update, the policy's KL divergence from the policy it started
+    from, on the update's decisions, is smaller with the anchor term than without it."""
+    from pinochle_train.ppo import anchor_kl
+
+    def divergence(coef: float) -> float:
+        trainer, before, samples, statistics = _one_update(tmp_path, {"anchor_kl_coef": coef, "entropy_coef": 0.0})
+        assert ("anchor_kl" in statistics) == (coef > 0)
+        start = copy.deepcopy(trainer.policy)
+        start.load_state_dict(before["policy"])
+        batch = {"observation": torch.from_numpy(samples.observation), "mask": torch.from_numpy(samples.action_mask)}
+        with torch.no_grad():
+            log_probs = torch.log_softmax(masked_logits(trainer.policy(batch["observation"].float()), batch["mask"]), 1)
+            return float(anchor_kl(log_probs, start, batch).mean())
+
+    free, anchored = divergence(0.0), divergence(30.0)
+    assert anchored < 0.5 * free, (free, anchored)
+
+
+def test_the_critics_warm_up_fits_the_value_network_alone(tmp_path: Path) -> None:
+    """critic_warmup: an update that does not fit the policy leaves its weights as they were and
+    still moves the critic's; the trainer fits the policy from update ``critic_warmup`` on."""
+    trainer, before, _, _ = _one_update(tmp_path, {}, fit_policy=False)
+    assert tensors_equal(before["policy"], trainer.policy.state_dict())
+    assert not tensors_equal(before["critic"], trainer.critic.state_dict())
+    trainer, before, _, _ = _one_update(tmp_path, {"seed": 1}, fit_policy=True)
+    assert not tensors_equal(before["policy"], trainer.policy.state_dict())
+
+
+def test_a_critic_warm_up_as_long_as_the_run_is_refused() -> None:
+    with pytest.raises(ValueError, match="critic_warmup=5 must be below updates=5"):
+        build_config({"updates": 5, "critic_warmup": 5})
+
+
+def test_the_inputs_learned_from_are_those_the_policy_decided_on(tmp_path: Path) -> None:
+    """PPO's samples and the imitation labels keep the observations' fractions (tricks won / 12,
+    trick points / 250, the scores, the target score; uint8 storage once made them all 0), and the
+    learner's log-probability of each sampled action on the stored inputs is the behaviour
+    policy's: the first epoch's ratios are 1."""
+    from pinochle_train.imitation import chunk_arrays
+
+    config = build_config({"workers": 0, "games_per_worker": 4, "decisions_per_update": 300, "hidden": [32]})
+    trainer = Trainer(config, tmp_path)
+    (samples,) = InProcessBackend(config).collect(0, trainer.weights(), config.decisions_per_update)
+    policy = trainer.policy  # the network the samples were drawn with
+    observation = torch.from_numpy(samples.observation).float()
+    with torch.no_grad():
+        log_probs = torch.log_softmax(masked_logits(policy(observation), torch.from_numpy(samples.action_mask)), 1)
+    chosen = log_probs[torch.arange(len(samples)), torch.from_numpy(samples.action)]
+    assert torch.allclose(chosen, torch.from_numpy(samples.log_prob), atol=1e-5)
+    fractions = (observation > 0) & (observation < 1)
+    assert bool(fractions.any(dim=0).sum() >= 3), "tricks, trick points and the target score seen"
+    critic_fractions = (samples.critic_input > 0) & (samples.critic_input < 1)
+    assert critic_fractions.any()
+    labels = chunk_arrays((build_config({"imitate": "heuristic", "imitation_hands": 4}), 0, 4, None))
+    assert ((labels["observation"] > 0) & (labels["observation"] < 1)).any(axis=0).sum() >= 3
+
+
+def test_the_final_evaluation_plays_the_run_against_its_warm_start(tmp_path: Path, capsys) -> None:
+    """final_eval_warm_start_deals: the final policy against the run's update-0 checkpoint on the
+    reserved deals (a row of evaluation.json, the warm_start TensorBoard tag), also in a periodic
+    evaluation; a resumed finished run keeps it; without a warm start it is refused."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    from pinochle_train.evaluate import RESERVED_SEED
+
+    warm = ["--imitate", "heuristic", "--imitation-hands", "6", "--imitation-epochs", "1", "--updates", "2"]
+    evaluations = ["--final-eval-deals", "0", "--final-eval-warm-start-deals", "3", "--eval-every", "1"]
+    evaluations += ["--eval-deals", "2"]
+    assert run_cli([*TINY, *warm, *evaluations, "--out-dir", str(tmp_path), "--run-name", "w"]) == 0
+    run = tmp_path / "w"
+    (row,) = json.loads((run / "evaluation.json").read_text())
+    assert row["opponent"] == f"checkpoint:{run / 'checkpoints' / 'update_000000.pt'}" and row["deal_pairs"] == 3
+    stored = json.loads((run / "eval" / "final_vs_warm_start" / spec_slug(row["opponent"]) / "config.json").read_text())
+    assert stored["seed"] == RESERVED_SEED + 0
+    events = EventAccumulator(str(run))
+    events.Reload()
+    steps = [event.step for event in events.Scalars("eval/margin/warm_start")]
+    assert steps == [1, 2]  # the periodic evaluation at update 1, the final one at update 2
+    capsys.readouterr()
+    assert run_cli(["--resume", str(run)]) == 0
+    assert "its final evaluation is in" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="final_eval_warm_start_deals=3 needs a warm start"):
+        build_config({"final_eval_warm_start_deals": 3})
