@@ -41,7 +41,8 @@ def run_main_job(config: str, folder: Path) -> dict:
         "decisions": _decisions(checkpoint),
         "evaluation": [
             {
-                "opponent": row["opponent"],
+                # The run's own warm start is named as such, not by the clone's temporary path.
+                "opponent": "its warm start" if row["opponent"].endswith("update_000000.pt") else row["opponent"],
                 "deal_pairs": row["deal_pairs"],
                 "margin": row["margin"]["estimate"],
                 "low": row["margin"]["low"],
