@@ -247,36 +247,45 @@ def rule_sets_block(data: dict[str, Any]) -> str:
 
 def learning_curve_block(data: dict[str, Any]) -> str:
     """Per seed of ``learning_curve.py``: decisions, wall time, every evaluation's margin against the
-    heuristic (the final one last) and the final ones against each opponent with their intervals
-    (``docs/learning_curve.png`` is the curve)."""
+    heuristic and against the run's warm start (the final one last) and the final ones against each
+    opponent with their intervals (``docs/learning_curve.png`` is the curve)."""
     figures = data["figures"]
     opponents = [row["opponent"] for row in figures["runs"][0]["final"]]  # [] without a final evaluation
+    periodic_opponents = ("heuristic", "warm_start")
     rows = []
     for run in figures["runs"]:
         periodic = [
-            f"{row['margin']['estimate']:+.0f}"
-            for entry in run["evaluations"]
-            for row in entry["rows"]
-            if row["opponent"] == "heuristic"
+            ", ".join(
+                f"{row['margin']['estimate']:+.0f}"
+                for entry in run["evaluations"]
+                for row in entry["rows"]
+                if row["opponent"] == name
+            )
+            or "-"
+            for name in periodic_opponents
         ]
-        finals = {row["opponent"]: row["margin"] for row in run["final"]}
+        finals = {row["opponent"]: row for row in run["final"]}
         rows.append([
             str(run["seed"]), f"{run['decisions'] / 1e6:.2f} M", f"{run['wall_seconds'] / 60:.1f} min",
-            ", ".join(periodic) or "-",
-            *(f"{finals[name]['estimate']:+.1f} [{finals[name]['low']:+.1f}, {finals[name]['high']:+.1f}]"
-              for name in opponents),
+            *periodic,
+            *(f"{finals[name]['margin']['estimate']:+.1f} [{finals[name]['margin']['low']:+.1f}, "
+              f"{finals[name]['margin']['high']:+.1f}] ({finals[name]['deal_pairs']:,})" for name in opponents),
         ])  # fmt: skip
-    final = figures["runs"][0]["final"]
     intro = measured_line(data) + (
         f" Preset `{figures['preset']}`, evaluations every {figures['eval_every']} updates on "
-        f"{figures['eval_deals']} deal pairs"
-        + (f", the final ones on {final[0]['deal_pairs']} other deal pairs." if final else ".")
+        f"{figures['eval_deals']} deal pairs per opponent; the final ones on other deals, their deal pairs in brackets."
     )
     headers = [
-        "seed", "decisions", "wall time", "vs heuristic, every evaluation",
-        *(f"final vs {name}" for name in opponents),
+        "seed", "decisions", "wall time",
+        *(f"vs {_opponent_name(name)}, every evaluation" for name in periodic_opponents),
+        *(f"final vs {_opponent_name(name)}" for name in opponents),
     ]  # fmt: skip
     return "\n".join([intro, "", *_table(headers, rows)])
+
+
+def _opponent_name(tag: str) -> str:
+    """An evaluation opponent as a table names it: the run's own checkpoints in words."""
+    return {"warm_start": "its warm start", "previous_checkpoint": "its previous checkpoint"}.get(tag, tag)
 
 
 def solver_speed_block(data: dict[str, Any]) -> str:

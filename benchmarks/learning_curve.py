@@ -1,9 +1,13 @@
-"""Learning curve of a preset over several seeds: arena margin against the bots as training goes.
+"""Learning curve of a preset over several seeds: arena margin against the heuristic and against the
+run's own warm start as training goes.
 
 Runs the preset (``default``) once per seed with periodic arena evaluations (every
 ``--eval-every`` updates, by default the preset's own period; ``--eval-deals`` deal pairs against
-random and heuristic) and its final evaluation, then writes ``docs/learning_curve.png`` (margin
-per hand against decisions trained, one faint line per seed and their mean) and
+each of ``--opponents``, the run's warm start and its previous evaluation's checkpoint) and its
+final evaluation (the preset's deal pairs against the opponents, and with
+``final_eval_warm_start_deals`` the warm start on reserved deals), then writes
+``docs/learning_curve.png`` (margin per hand against decisions trained, against the heuristic and
+against the warm start, one faint line per seed and their mean) and
 ``benchmarks/results/learning_curve.json`` (every evaluation with its interval, with the commit,
 date and machine: :mod:`figures`, from which the table of ``docs/benchmarks.md`` is made), and
 prints the final results per seed. Runs go to ``runs/learning_curve/seed<k>``.
@@ -27,7 +31,7 @@ import numpy as np
 
 from pinochle_train.config import build_config, load_preset
 from pinochle_train.evaluate import format_evaluation
-from pinochle_train.trainer import Trainer
+from pinochle_train.trainer import Trainer, opponent_tag
 
 
 def run_seed(preset: str, seed: int, args: argparse.Namespace) -> dict:
@@ -38,29 +42,39 @@ def run_seed(preset: str, seed: int, args: argparse.Namespace) -> dict:
         out_dir=str(args.out),
         eval_every=args.eval_every or values.get("eval_every") or 50,
         eval_deals=args.eval_deals,
-        eval_opponents=["random", "heuristic"],
+        eval_opponents=args.opponents,
     )
     config = build_config(values)
     began = time.perf_counter()
     trainer = Trainer(config, args.out / f"seed{seed}", log=None if args.quiet else sys.stderr)
-    final = trainer.run()
-    print(format_evaluation(final, f"seed {seed}: final evaluation ({config.final_eval_deals} deal pairs each)"))
+    final = named(trainer.run())
+    print(format_evaluation(final, f"seed {seed}: final evaluation"))
     return {
         "seed": seed,
         "wall_seconds": time.perf_counter() - began,
         "decisions": trainer.counters["decisions"],
-        "evaluations": trainer.evaluations,
+        "evaluations": [{**entry, "rows": named(entry["rows"])} for entry in trainer.evaluations],
         "final": final,
         "eval_every": config.eval_every,
     }
 
 
+def named(rows: list[dict]) -> list[dict]:
+    """Evaluation rows with the run's own checkpoints named by what they are (``warm_start``,
+    ``previous_checkpoint``), not by a path under this machine's run folder."""
+    return [{**row, "opponent": opponent_tag(row["opponent"])} if row["opponent"].startswith("checkpoint:") else row
+            for row in rows]  # fmt: skip
+
+
 def plot(results: list[dict], path: Path, preset: str) -> None:
+    """One panel per opponent (the heuristic, the warm start): margin per hand against decisions
+    played, each seed faint and their mean bold; the warm-start panel starts at 0 (itself)."""
     figure, axes = plt.subplots(1, 2, figsize=(10, 4), sharex=True)
-    for axis, opponent in zip(axes, ("random", "heuristic"), strict=True):
+    for axis, opponent in zip(axes, ("heuristic", "warm_start"), strict=True):
         curves = []
         for result in results:
-            points = [
+            points = [(0, 0.0)] if opponent == "warm_start" else []
+            points += [
                 (entry["decisions"], row["margin"]["estimate"])
                 for entry in result["evaluations"]
                 for row in entry["rows"]
@@ -74,7 +88,7 @@ def plot(results: list[dict], path: Path, preset: str) -> None:
         mean_y = np.mean([y[:length] for _, y in curves], axis=0)
         axis.plot(mean_x / 1e6, mean_y, color="tab:blue", linewidth=2, label="mean")
         axis.axhline(0, color="grey", linewidth=0.8)
-        axis.set_title(f"vs {opponent}")
+        axis.set_title("vs its warm start" if opponent == "warm_start" else f"vs {opponent}")
         axis.set_xlabel("decisions played (millions)")
         axis.set_ylabel("duplicate margin per hand")
     axes[0].legend(fontsize=8)
@@ -88,7 +102,8 @@ def main() -> None:
     parser.add_argument("--config", default="default")
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--eval-every", type=int, help="updates between evaluations (default: the preset's, or 50)")
-    parser.add_argument("--eval-deals", type=int, default=50)
+    parser.add_argument("--eval-deals", type=int, default=300, help="deal pairs per periodic evaluation (default 300)")
+    parser.add_argument("--opponents", nargs="+", default=["heuristic"], help="bots to evaluate against")
     parser.add_argument("--out", type=Path, default=Path("runs/learning_curve"))
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args()
