@@ -1,6 +1,6 @@
 """The trainer's configuration: typed groups of fields by role, TOML presets in ``configs/``, overrides.
 
-A run's 48 fields are declared in seven groups, each a dataclass that checks its own fields
+A run's 52 fields are declared in seven groups, each a dataclass that checks its own fields
 (:data:`GROUPS`): where and how the run executes (:class:`RunConfig`), the PPO updates
 (:class:`PPOConfig`), the networks (:class:`NetworkConfig`), how they start, from weights or by
 imitation (:class:`WarmStartConfig`), the opponent pool (:class:`PoolConfig`), the evaluations
@@ -286,6 +286,14 @@ class WarmStartConfig:
             "one the policy fitted so far plays and the imitated agent labels its decisions; a fit after each round",
         ),
     )
+    imitation_label_folders: list[str] = dataclasses.field(
+        default_factory=list,
+        metadata=_meta(
+            "labels folders of earlier runs (RUN/labels) fitted together with this run's own warm-start labels, "
+            "made under the same rules, encoder and critic input (expert iteration fits the last few iterations' "
+            "labels); on the command line comma-separated",
+        ),
+    )
     imitation_auction_hands: int = dataclasses.field(
         default=0,
         metadata=_meta(
@@ -340,6 +348,15 @@ class WarmStartConfig:
             1 <= self.imitation_rounds <= max(chunks, 1),
             f"config imitation_rounds={self.imitation_rounds!r} must be from 1 to the number of chunks of "
             f"{CHUNK_HANDS} imitation hands ({chunks})",
+        )
+        _require(
+            not self.imitation_label_folders or bool(self.imitate),
+            f"config imitation_label_folders={self.imitation_label_folders!r} needs a warm start to fit them in "
+            "(imitate = SPEC)",
+        )
+        _require(
+            all(isinstance(folder, str) and folder for folder in self.imitation_label_folders),
+            f"config imitation_label_folders={self.imitation_label_folders!r} must be a list of folders",
         )
         _require(
             self.imitation_coef == 0 or bool(self.imitate),
@@ -639,7 +656,7 @@ def parse_value(name: str, text: str) -> Any:
         if kind.kind is float:
             return float(text)
         if kind.kind is list:
-            if kind.element is str:  # agent specs, whose parameters have commas of their own
+            if kind.element is str and name != "imitation_label_folders":  # agent specs: commas of their own
                 from agents.registry import split_specs
 
                 return split_specs(text)

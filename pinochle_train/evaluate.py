@@ -65,6 +65,8 @@ def evaluate(
                 "deal_pairs": len(margins),
                 "margin": summary["pairings"][0]["margin"],
                 "win_rate": wilson_interval(wins, len(margins)).to_dict(),
+                # How each side bid and made its contracts (the arena report's side table): "a" is the checkpoint.
+                "sides": summary["pairings"][0]["sides"],
             }
         )
     return rows

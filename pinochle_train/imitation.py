@@ -322,7 +322,8 @@ def fit_imitation(
     log: TextIO | None = None,
 ) -> dict[str, float]:
     """Fit the policy to the bot's actions (or its soft targets, :func:`cloning_loss`) and the critic
-    to the outcomes; final epoch's statistics (``cross_entropy`` is that policy loss)."""
+    to the outcomes; the final epoch's statistics (``cross_entropy`` is that policy loss) and the
+    decisions fitted."""
     rng = np.random.default_rng(np.random.SeedSequence([config.seed, 2**31 + 2]))
     card0 = variant_kit(config.rule_set()).layout.card0
     tensors = {key: torch.from_numpy(value) for key, value in data.items()}
@@ -345,7 +346,9 @@ def fit_imitation(
             optimizer.step()
             agree = (logits.argmax(dim=1) == batch["action"]).float().sum()
             totals += [policy_loss.item() * len(index), value_loss.item() * len(index), agree.item()]
-        statistics = {"cross_entropy": totals[0] / n, "value_loss": totals[1] / n, "agreement": totals[2] / n}
+        statistics = {
+            "cross_entropy": totals[0] / n, "value_loss": totals[1] / n, "agreement": totals[2] / n, "decisions": n,
+        }  # fmt: skip
         if log is not None:
             print(
                 f"imitation: epoch {epoch + 1}/{config.imitation_epochs}, {n:,} decisions, cross-entropy "

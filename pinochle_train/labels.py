@@ -153,6 +153,30 @@ def load_labels(folder: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[st
     return identity, stack_chunks(parts)
 
 
+#: What earlier labels must share with a run's own to be fitted with them: the arrays' layout and meaning
+#: (the teacher, the seed and the hands may differ: that is the point of fitting them together).
+SHARED_IDENTITY = ("format", "encoder_version", "rules", "critic_input", "reward_scale", "auction_labels")
+
+
+def load_earlier_labels(folders: list[str], identity: dict[str, Any]) -> list[dict[str, np.ndarray]]:
+    """The labels of earlier runs' folders (``imitation_label_folders``), each folder's chunks stacked;
+    ``LabelsError`` naming a folder that cannot be read or was made under other settings of
+    :data:`SHARED_IDENTITY` than ``identity`` (this run's :func:`labels_identity`)."""
+    parts = []
+    for folder in folders:
+        try:
+            found, arrays = load_labels(folder)
+        except ValueError as error:  # LabelsError included
+            raise LabelsError(f"imitation_label_folders: {error}") from None
+        differ = [key for key in SHARED_IDENTITY if found.get(key) != identity.get(key)]
+        if differ:
+            raise LabelsError(
+                f"imitation_label_folders: {folder} holds labels made with another {', '.join(differ)} than this run's"
+            )
+        parts.append(arrays)
+    return parts
+
+
 def stack_chunks(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     """Arrays of labels (chunks, or the rounds of a warm start) joined in order, key by key."""
     return {key: np.concatenate([part[key] for part in parts]) for key in LABEL_KEYS}

@@ -34,7 +34,7 @@ from .checkpointing import WARM_START, RunCheckpoints, load_initial_policy, netw
 from .cloning import CLONED_KEYS
 from .config import TrainConfig, to_toml
 from .evaluate import RESERVED_SEED, evaluate, format_evaluation, spec_slug
-from .labels import holds_chunks, labels_folder, stack_chunks, student_path
+from .labels import holds_chunks, labels_folder, labels_identity, load_earlier_labels, stack_chunks, student_path
 from .ppo import Guides, ppo_update
 from .rollout import HAND_STATS, Samples, network_sizes, to_numpy
 
@@ -93,6 +93,8 @@ class Trainer:
         #: the first update, restored on a resume.
         self.anchor: torch.nn.Module | None = None
         self.teacher: dict[str, torch.Tensor] | None = None  # the imitation data of the cloning loss
+        #: The warm start's last fit (losses, agreement with the labels) in this process, for a caller to record.
+        self.imitation_statistics: dict[str, float] = {}
         self.counters: dict[str, Any] = {
             "update": 0,
             "decisions": 0,
@@ -246,8 +248,19 @@ class Trainer:
             from .imitation import collect_imitation_data
 
             self.say(f"imitation: the warm start's labels for the behaviour-cloning loss ({self.labels_dir})")
-            self.teacher = _teacher(collect_imitation_data(self.config, self.log, self.labels_dir))
+            own = collect_imitation_data(self.config, self.log, self.labels_dir)
+            self.teacher = _teacher(stack_chunks([own, *self._earlier_labels()]))
         return self.teacher
+
+    def _earlier_labels(self) -> list[dict[str, np.ndarray]]:
+        """The labels of ``imitation_label_folders``, fitted with the warm start's own (said in the log)."""
+        folders = self.config.imitation_label_folders
+        if not folders:
+            return []
+        earlier = load_earlier_labels(folders, labels_identity(self.config))
+        decisions = sum(len(part["action"]) for part in earlier)
+        self.say(f"imitation: and {decisions:,} decisions of labels from {len(folders)} earlier folder(s)")
+        return earlier
 
     def _make_anchor(self) -> None:
         """The anchor of ``anchor_kl_coef``: a frozen copy of the policy as self-play starts (a
@@ -268,6 +281,7 @@ class Trainer:
         self.say(
             f"imitation: {config.imitation_hands} hands of {config.imitate!r}, {config.imitation_epochs} epochs{rounds}"
         )
+        earlier = self._earlier_labels()
         parts: list[dict[str, np.ndarray]] = []
         for round_index in range(config.imitation_rounds):
             if round_index:
@@ -276,11 +290,12 @@ class Trainer:
                     export_policy(training_state(self), student)
                 self.say(f"imitation: round {round_index + 1}, the policy fitted so far plays ({student.name})")
             parts.append(collect_imitation_data(config, self.log, self.labels_dir, [round_index]))
-            data = stack_chunks(parts)
+            data = stack_chunks(parts + earlier)
             statistics = fit_imitation(self.policy, self.critic, self.optimizer, data, config, self.device, self.log)
             self._check_finite({name: {"all": value} for name, value in statistics.items()}, "the imitation warm start")
             for name, value in statistics.items():
                 writer.add_scalar(f"imitation/{name}", value, round_index)
+            self.imitation_statistics = statistics
         self.teacher = _teacher(data) if config.imitation_coef > 0 else None
         self.counters["imitated"] = True
         self.save()

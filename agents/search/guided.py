@@ -79,15 +79,23 @@ class GuidedSearchAgent:
         prepare(self.search, rules)
 
     def act(self, view: View, mask: np.ndarray) -> int:
+        return self.act_with_values(view, mask)[0]
+
+    def act_with_values(self, view: View, mask: np.ndarray) -> tuple[int, dict[int, float] | None]:
+        """:meth:`act`, with each legal card's guided value (by action id: its searched value plus
+        ``prior`` times the log-probability the policy gives it, what the card is chosen by) where it
+        searched the card (:func:`agents.base.decide_with_values`): the soft targets of imitation
+        labels, expert iteration's among them."""
         if self.bidding == "network" and view.phase.decision == "auction":
-            return self.policy.act(view, mask)
+            return self.policy.act(view, mask), None
         legal = np.flatnonzero(mask).tolist()
         if len(legal) == 1 or view.phase.name not in PLAY_PHASES:
-            return self.search.act(view, mask)
+            return self.search.act(view, mask), None
         card0 = variant_kit(view.rules).layout.card0
         values = self.search.card_values(view, [action - card0 for action in legal])
         if values is None:
-            return self.search.act(view, mask)
+            return self.search.act(view, mask), None
         probabilities = self.policy.probabilities(view, mask)
         log_prior = np.log(np.maximum(probabilities, 1e-12))
-        return max(legal, key=lambda action: values[action - card0] + self.prior * log_prior[action])
+        guided = {action: values[action - card0] + self.prior * float(log_prior[action]) for action in legal}
+        return max(legal, key=guided.__getitem__), guided

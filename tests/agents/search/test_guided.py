@@ -44,9 +44,16 @@ def test_the_card_played_maximises_the_searched_value_plus_the_weighted_log_prio
     assert agent.act(view, mask) == first
     agent.prior = 1.0
     assert agent.act(view, mask) == first  # 30 - 4.6 still beats 20
+    # The values it chose by, the soft targets of imitation labels: the searched value plus the prior term.
+    action, guided = agent.act_with_values(view, mask)
+    assert action == first and set(guided) == set(legal)
+    assert guided[first] == pytest.approx(30.0 + np.log(0.01)) and guided[second] == pytest.approx(
+        20.0 + np.log(0.99 - 0.01 * (len(legal) - 2))
+    )
     monkeypatch.setattr(agent.search, "card_values", lambda view, cards: None)  # no deal: pimc's own
     monkeypatch.setattr(agent.search, "act", lambda view, mask: legal[-1])
     assert agent.act(view, mask) == legal[-1]
+    assert agent.act_with_values(view, mask) == (legal[-1], None)
 
 
 def _auction_decision(rules: Rules, seed: int = 3):

@@ -1,0 +1,127 @@
+"""Expert iteration (pinochle_train.iteration): the stages of an iteration, the records, continuing a
+run, the labels of earlier iterations, and recipes refused by name."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pinochle_train import iteration
+from pinochle_train.config import build_config, load_preset
+from pinochle_train.labels import LabelsError, labels_identity, load_earlier_labels, save_chunk
+
+pytestmark = pytest.mark.usefixtures("search_kernel")
+
+#: A recipe small enough for the suite: the bundled network's shape (it starts from the bundled agent),
+#: a handful of hands labelled by a small guided search, tiny gate and report.
+RECIPE = """
+workers = 0
+updates = 0
+hidden = [256, 256]
+critic_hidden = [256, 256]
+critic_input = "state"
+features = "partnership"
+policy_head = "cards"
+learning_rate = 0.0001
+minibatch_size = 256
+imitation_hands = 6
+imitation_epochs = 1
+imitation_temperature = 10.0
+eval_every = 0
+final_eval_deals = 0
+
+[iteration]
+iterations = 1
+start = "bundled"
+teacher = "guided:checkpoint={policy},prior=2,samples=2,budget=0.1"
+history = 2
+gate_deals = 3
+opponents = ["heuristic"]
+opponent_deals = 2
+
+[rules]
+"""
+
+
+def _recipe(tmp_path: Path, text: str = RECIPE) -> str:
+    path = tmp_path / "recipe.toml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_iterations_record_every_stage_and_a_second_command_continues(tmp_path: Path) -> None:
+    recipe = _recipe(tmp_path)
+    arguments = ["--config", recipe, "--out-dir", str(tmp_path / "runs"), "--run-name", "ei"]
+    assert iteration.main(arguments) == 0
+    folder = tmp_path / "runs" / "ei"
+    lines = [json.loads(line) for line in (folder / "iterations.jsonl").read_text().splitlines()]
+    assert [line["iteration"] for line in lines] == [0, 1]
+    start, first = lines
+    assert start["policy"].endswith("pinochle_ppo.pt") and [row["opponent"] for row in start["report"]] == ["heuristic"]
+    assert first["teacher"] == f"guided:checkpoint={start['policy']},prior=2,samples=2,budget=0.1"
+    assert first["gate"]["opponent"] == f"checkpoint:{start['policy']}" and first["gate"]["deal_pairs"] == 3
+    assert first["accepted"] == (first["gate"]["margin"]["estimate"] >= 0)
+    assert first["accepted_policy"] == (first["policy"] if first["accepted"] else start["policy"])
+    assert first["labels"] > 0 and first["fit"]["cross_entropy"] > 0
+    assert first["report"][0]["deal_pairs"] == 2 and 0 <= first["report"][0]["sides"]["a"]["declared"] <= 1
+    assert list((folder / "tensorboard").glob("events.out.tfevents.*"))
+    stamp = (folder / "iteration_01" / "policy.pt").stat().st_mtime_ns
+
+    # A second command with more iterations does only the new one, from the accepted policy, fitting
+    # the first iteration's labels too.
+    assert iteration.main([*arguments, "--iterations", "2"]) == 0
+    lines = [json.loads(line) for line in (folder / "iterations.jsonl").read_text().splitlines()]
+    assert [line["iteration"] for line in lines] == [0, 1, 2]
+    assert (folder / "iteration_01" / "policy.pt").stat().st_mtime_ns == stamp
+    second = build_config(load_preset(str(folder / "iteration_02" / "config.toml")))
+    assert second.initial_policy == lines[1]["accepted_policy"]
+    assert second.imitation_label_folders == [str(folder / "iteration_01" / "labels")]
+    assert lines[2]["labels"] < lines[2]["fit"]["decisions"]  # its own labels and the first iteration's
+
+
+def test_a_changed_recipe_and_bad_settings_are_refused_by_name(tmp_path: Path, capsys) -> None:
+    arguments = ["--out-dir", str(tmp_path / "runs"), "--run-name", "ei"]
+    folder = tmp_path / "runs" / "ei"
+    folder.mkdir(parents=True)
+    (folder / "recipe.toml").write_text(RECIPE, encoding="utf-8")
+    for text, message in [
+        (RECIPE.replace("gate_deals = 3", "gate_deals = 5"), "only iterations may change"),
+        (RECIPE.replace("history = 2", "histories = 2"), "[iteration] unknown key histories"),
+        (RECIPE.replace("checkpoint={policy}", "checkpoint=bundled"), "must name the accepted policy as {policy}"),
+        (RECIPE.replace("gate_deals = 3", "gate_deals = 0"), "gate_deals=0 must be an integer >= 1"),
+        (RECIPE.replace('start = "bundled"', 'start = "nosuch.pt"'), "nosuch.pt"),
+        (RECIPE.replace("[iteration]", "[iterate]"), "needs an [iteration] table"),
+    ]:
+        with pytest.raises(SystemExit) as stop:
+            iteration.main(["--config", _recipe(tmp_path, text), *arguments])
+        assert stop.value.code == 2
+        assert message in capsys.readouterr().err
+
+
+def test_earlier_labels_must_share_the_runs_layout(tmp_path: Path) -> None:
+    """imitation_label_folders: a folder made under another critic input (or rules, encoder, format)
+    is refused, naming it; one made alike is read, chunk rows stacked."""
+    _, base = iteration.read_recipe(_recipe(tmp_path))
+    config = build_config(base | {"imitate": "heuristic"})
+    identity = labels_identity(config)
+    rows = 5
+    chunk = {
+        "observation": np.zeros((rows, 3), np.float16), "critic_input": np.zeros((rows, 4), np.float16),
+        "action_mask": np.ones((rows, 2), np.uint8), "action": np.zeros(rows, np.int64),
+        "returns": np.zeros(rows, np.float32), "card_values": np.full((rows, 24), np.nan, np.float32),
+        "call_values": np.full((rows, 2), np.nan, np.float32),
+    }  # fmt: skip
+    for name, changes in [("alike", {"teacher": "pimc", "seed": 7}), ("other", {"critic_input": "observation"})]:
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "labels.json").write_text(json.dumps(identity | changes), encoding="utf-8")
+        save_chunk(folder / "chunk_00000.npz", chunk)
+    [alike] = load_earlier_labels([str(tmp_path / "alike")], identity)
+    assert len(alike["action"]) == rows
+    with pytest.raises(LabelsError, match="other holds labels made with another critic_input"):
+        load_earlier_labels([str(tmp_path / "alike"), str(tmp_path / "other")], identity)
+    with pytest.raises(LabelsError, match=r"no labels\.json"):
+        load_earlier_labels([str(tmp_path / "missing")], identity)
