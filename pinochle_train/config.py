@@ -629,6 +629,10 @@ def build_config(values: Mapping[str, Any]) -> TrainConfig:
     checkpoint holds them (unknown keys and bad values raise ``ValueError``). An integer is taken
     for a number, a tuple for a list."""
     unknown = sorted(set(values) - set(FIELDS))
+    if "iteration" in unknown:
+        raise ValueError(
+            "this config is an expert-iteration recipe (an [iteration] table): run it with pinochle-iterate"
+        )
     if unknown:
         raise ValueError(f"unknown config key {', '.join(unknown)}; known keys: {', '.join(FIELDS)}")
     converted = {name: _coerce(TYPES[name].kind, value) for name, value in values.items()}

@@ -85,15 +85,19 @@ def test_wheel_holds_every_module_the_presets_the_bundled_agent_and_type_markers
 
 
 def test_presets_load_from_the_installed_wheel(wheel: Path, tmp_path: Path) -> None:
-    """Unpacked on its own (not the checkout), the wheel's trainer finds and builds every preset."""
+    """Unpacked on its own (not the checkout), the wheel's trainer finds and builds every preset, and
+    pinochle-iterate every expert-iteration recipe."""
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     code = (
-        "import pathlib, shutil, pinochle_train, pinochle_train.config as c\n"
+        "import pathlib, shutil, pinochle_train, pinochle_train.config as c, pinochle_train.iteration as i\n"
         "from agents.neural.agent import BUNDLED\n"
         "print(pinochle_train.__file__)\n"
         "for path in sorted(c.CONFIG_DIR.glob('*.toml')):\n"
         "    values = c.load_preset(path.stem)\n"
+        "    if 'iteration' in values:  # an expert-iteration recipe (pinochle-iterate's)\n"
+        "        i.ExpertIteration(*i.read_recipe(path.stem), pathlib.Path('ei'), None); print('preset', path.stem)\n"
+        "        continue\n"
         "    if values.get('initial_policy'):  # a later stage: the bundled agent stands in for the earlier one\n"
         "        pathlib.Path(values['initial_policy']).mkdir(parents=True, exist_ok=True)\n"
         "        shutil.copyfile(BUNDLED, pathlib.Path(values['initial_policy']) / 'policy.pt')\n"

@@ -601,13 +601,22 @@ def test_rules_preset_then_rule_switches() -> None:
 
 
 def test_presets_are_valid(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every preset builds; a later stage of a pipeline (initial_policy) needs its earlier stage's
-    run, refused with a message until it exists (here the bundled agent stands in for it)."""
+    """Every preset builds, and every expert-iteration recipe (which the trainer refuses, naming
+    pinochle-iterate); a later stage of a pipeline (initial_policy) needs its earlier stage's run,
+    refused with a message until it exists (here the bundled agent stands in for it)."""
     from agents.neural.agent import BUNDLED
     from pinochle_train.config import CONFIG_DIR, load_preset
+    from pinochle_train.iteration import ExpertIteration, read_recipe
 
     monkeypatch.chdir(tmp_path)
-    presets = [load_preset(str(path)) for path in sorted(CONFIG_DIR.glob("*.toml"))]
+    files = sorted(CONFIG_DIR.glob("*.toml"))
+    recipes = [path for path in files if "iteration" in load_preset(str(path))]  # pinochle-iterate's
+    assert recipes, "no expert-iteration recipe"
+    for path in recipes:
+        with pytest.raises(ValueError, match=r"expert-iteration recipe .* run it with pinochle-iterate"):
+            build_config(load_preset(str(path)))
+        ExpertIteration(*read_recipe(str(path)), tmp_path / "ei", None)  # builds every iteration's trainer config
+    presets = [load_preset(str(path)) for path in files if path not in recipes]
     stages = [values for values in presets if values.get("initial_policy")]
     assert stages, "no preset of a pipeline's later stage"
     with pytest.raises(ValueError, match=r"initial_policy=.*train that one first"):
