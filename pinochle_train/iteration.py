@@ -43,7 +43,7 @@ from pinochle_env.files import folder_problem, write_text_atomically
 
 from .config import RulesConfig, build_config, load_preset, resolve_preset
 from .evaluate import RESERVED_SEED, evaluate, format_evaluation, spec_slug
-from .labels import labels_folder
+from .labels import LabelsError, holds_chunks, labels_folder
 
 #: Gate deals: seed ``GATE_SEED + k`` for iteration ``k`` (below the reserved seeds).
 GATE_SEED = 8_000_000
@@ -154,7 +154,7 @@ class ExpertIteration:
                 "seconds": {"report": time.perf_counter() - began}, "report": report}  # fmt: skip
 
     def _iteration(self, k: int, accepted: Path) -> dict[str, Any]:
-        from .checkpointing import find_resume, restore
+        from .checkpointing import RunCheckpoints, find_resume, restore
         from .trainer import Trainer
 
         run_dir = self.folder / f"iteration_{k:02d}"
@@ -162,8 +162,7 @@ class ExpertIteration:
         self.say(f"iterate: iteration {k}/{self.settings.iterations}, labels by {teacher}")
         began = time.perf_counter()
         config = build_config(self._fields(k, str(accepted)))
-        resumable = (run_dir / "checkpoints").is_dir() or (labels_folder(run_dir) / "labels.json").exists()
-        if resumable:
+        if RunCheckpoints(run_dir, 0).latest() is not None or holds_chunks(labels_folder(run_dir)):  # begun: continue
             stored, _, payload, _ = find_resume(run_dir)
             trainer = Trainer(build_config(stored), run_dir, log=self.log)
             if payload is not None:
@@ -314,11 +313,18 @@ def main(argv: list[str] | None = None) -> int:
         check_recipe_unchanged(folder, resolve_preset(args.config).read_text(encoding="utf-8"))
     except ValueError as error:
         parser.error(str(error))
+    from agents.arena import WorkerFailure
+
     try:
         lines = iteration.run()
     except KeyboardInterrupt:
         print(f"iterate: interrupted; run the same command again to continue ({folder})", file=sys.stderr)
         return 130
+    except (LabelsError, WorkerFailure) as error:  # labels made otherwise or damaged; an arena worker failed
+        print(
+            f"iterate: stopped: {error} (run the same command again to continue, once that is fixed)", file=sys.stderr
+        )
+        return 1
     summary = [f"{line['iteration']}: " + ", ".join(
         f"{row['opponent']} {row['margin']['estimate']:+.1f}" for row in line["report"]
     ) + ("" if line["accepted"] else " (not kept)") for line in lines]  # fmt: skip

@@ -81,6 +81,18 @@ def test_iterations_record_every_stage_and_a_second_command_continues(tmp_path: 
     assert second.imitation_label_folders == [str(folder / "iteration_01" / "labels")]
     assert lines[2]["labels"] < lines[2]["fit"]["decisions"]  # its own labels and the first iteration's
 
+    # Stopped after the second iteration's stages but before its line was written: the same command
+    # continues its trainer run and evaluations from their folders, playing and fitting nothing again.
+    results = folder / "iterations.jsonl"
+    results.write_text("".join(json.dumps(line) + "\n" for line in lines[:2]))
+    stamp = (folder / "iteration_02" / "policy.pt").stat().st_mtime_ns
+    assert iteration.main([*arguments, "--iterations", "2"]) == 0
+    again = [json.loads(line) for line in results.read_text().splitlines()]
+    assert (folder / "iteration_02" / "policy.pt").stat().st_mtime_ns == stamp
+    assert again[2]["fit"] == {} and again[2]["seconds"]["labels_and_fit"] < lines[2]["seconds"]["labels_and_fit"]
+    for key in ("teacher", "policy", "accepted", "accepted_policy", "labels", "gate", "report"):
+        assert again[2][key] == lines[2][key], key
+
 
 def test_a_changed_recipe_and_bad_settings_are_refused_by_name(tmp_path: Path, capsys) -> None:
     arguments = ["--out-dir", str(tmp_path / "runs"), "--run-name", "ei"]
