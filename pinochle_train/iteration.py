@@ -306,6 +306,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.iterations is not None:
             settings.iterations = args.iterations
             settings.check()
+        if "," in str(folder.resolve()):
+            raise ValueError(f"{folder.resolve()}: the run's folder may not contain ',' (agent specs name its files)")
         problem = folder_problem(folder)
         if problem:
             raise ValueError(f"--out-dir {args.out_dir}: {problem}")

@@ -111,6 +111,9 @@ def test_a_changed_recipe_and_bad_settings_are_refused_by_name(tmp_path: Path, c
             iteration.main(["--config", _recipe(tmp_path, text), *arguments])
         assert stop.value.code == 2
         assert message in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        iteration.main(["--config", _recipe(tmp_path), "--out-dir", str(tmp_path / "a,b")])
+    assert "may not contain ','" in capsys.readouterr().err
 
 
 def test_earlier_labels_must_share_the_runs_layout(tmp_path: Path) -> None:
