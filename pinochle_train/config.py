@@ -290,8 +290,8 @@ class WarmStartConfig:
         default_factory=list,
         metadata=_meta(
             "labels folders of earlier runs (RUN/labels) fitted together with this run's own warm-start labels, "
-            "made under the same rules, encoder and critic input (expert iteration fits the last few iterations' "
-            "labels); on the command line comma-separated",
+            "made under the same rules, encoder, critic input, reward scale and auction labels (expert iteration "
+            "fits the last few iterations' labels); on the command line comma-separated",
         ),
     )
     imitation_auction_hands: int = dataclasses.field(
