@@ -24,6 +24,8 @@ from figures import ROOT, command_line, record
 
 def run_main_job(config: str, folder: Path) -> dict:
     """Clone HEAD into ``folder``, run the main job there and return its figures."""
+    from pinochle_train.trainer import opponent_tag  # the trainer's name for an opponent: warm_start for update 0
+
     clone = folder / "clone"
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
     command = [sys.executable, "train.py", "--config", config, "--run-name", "main-job"]
@@ -42,7 +44,7 @@ def run_main_job(config: str, folder: Path) -> dict:
         "evaluation": [
             {
                 # The run's own warm start is named as such, not by the clone's temporary path.
-                "opponent": "its warm start" if row["opponent"].endswith("update_000000.pt") else row["opponent"],
+                "opponent": "its warm start" if opponent_tag(row["opponent"]) == "warm_start" else row["opponent"],
                 "deal_pairs": row["deal_pairs"],
                 "margin": row["margin"]["estimate"],
                 "low": row["margin"]["low"],

@@ -130,9 +130,9 @@ class ExpertIteration:
         writer = SummaryWriter(str(self.folder / "tensorboard"))
         try:
             if not lines:
-                lines.append(self._record(writer, self._baseline()))
+                self._record(writer, lines, self._baseline())
             for k in range(len(lines), self.settings.iterations + 1):
-                lines.append(self._record(writer, self._iteration(k, Path(lines[-1]["accepted_policy"]))))
+                self._record(writer, lines, self._iteration(k, Path(lines[-1]["accepted_policy"])))
         finally:
             writer.close()
         return lines
@@ -161,14 +161,13 @@ class ExpertIteration:
         teacher = self.settings.teacher.replace("{policy}", str(accepted))
         self.say(f"iterate: iteration {k}/{self.settings.iterations}, labels by {teacher}")
         began = time.perf_counter()
-        config = build_config(self._fields(k, str(accepted)))
         if RunCheckpoints(run_dir, 0).latest() is not None or holds_chunks(labels_folder(run_dir)):  # begun: continue
             stored, _, payload, _ = find_resume(run_dir)
             trainer = Trainer(build_config(stored), run_dir, log=self.log)
             if payload is not None:
                 restore(trainer, payload)
         else:
-            trainer = Trainer(config, run_dir, log=self.log)
+            trainer = Trainer(build_config(self._fields(k, str(accepted))), run_dir, log=self.log)
         trainer.run()
         trained = time.perf_counter()
         policy = run_dir / "policy.pt"
@@ -222,9 +221,10 @@ class ExpertIteration:
             "imitation_label_folders": [str(folder) for folder in earlier],
         }
 
-    def _record(self, writer: Any, line: dict[str, Any]) -> dict[str, Any]:
-        """Append ``line`` to ``iterations.jsonl`` (rewritten whole, atomically) and to TensorBoard."""
-        lines = [*self.results(), line]
+    def _record(self, writer: Any, lines: list[dict[str, Any]], line: dict[str, Any]) -> None:
+        """Append ``line`` to ``lines`` (those of ``iterations.jsonl``), the file (rewritten whole,
+        atomically) and TensorBoard."""
+        lines.append(line)
         write_text_atomically(self.folder / RESULTS, "".join(json.dumps(entry) + "\n" for entry in lines))
         k = line["iteration"]
         for row in line["report"]:
@@ -241,7 +241,6 @@ class ExpertIteration:
         for stage, seconds in line["seconds"].items():
             writer.add_scalar(f"iteration/seconds/{stage}", seconds, k)
         writer.flush()
-        return line
 
     def say(self, message: str) -> None:
         if self.log is not None:
