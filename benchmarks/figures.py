@@ -283,6 +283,56 @@ def learning_curve_block(data: dict[str, Any]) -> str:
     return "\n".join([intro, "", *_table(headers, rows)])
 
 
+def _interval(row: dict[str, Any]) -> str:
+    """A result row's margin per hand with its 95% interval."""
+    margin = row["margin"]
+    return f"{margin['estimate']:+.1f} [{margin['low']:+.1f}, {margin['high']:+.1f}]"
+
+
+def expert_iteration_block(data: dict[str, Any]) -> str:
+    """Per iteration of ``expert_iteration.py``: labels, stage times, the gate (kept or not) and the
+    margins against the fixed opponents (iteration 0: the start); then the last kept network
+    against the start, head to head (``docs/expert_iteration.png`` is the curve)."""
+    figures = data["figures"]
+    lines = figures["iterations"]
+    opponents = [row["opponent"] for row in lines[0]["report"]]
+    rows = []
+    for line in lines:
+        seconds = line["seconds"]
+        reports = {row["opponent"]: _interval(row) for row in line["report"]}
+        rows.append([
+            str(line["iteration"]), f"{line['labels']:,}" if "labels" in line else "-",
+            f"{seconds['labels_and_fit'] / 60:.1f} + {seconds['gate'] / 60:.1f}" if "gate" in line else "-",
+            f"{_interval(line['gate'])}, {'kept' if line['accepted'] else 'not kept'}" if "gate" in line else "(start)",
+            *(reports.get(name, "-") for name in opponents),
+        ])  # fmt: skip
+    first = lines[0]
+    deal_pairs = {row["deal_pairs"] for line in lines for row in line["report"]}
+    gates = {line["gate"]["deal_pairs"] for line in lines if "gate" in line}
+    intro = measured_line(data) + (
+        f" Recipe `{figures['recipe']}`, {len(lines) - 1} iterations from `{first['policy']}`; gates on "
+        f"{', '.join(map(str, sorted(gates))) or 'no'} deal pairs against the network kept before, the fixed "
+        f"opponents on "
+        f"{', '.join(map(str, sorted(deal_pairs)))} reserved deal pairs (the same every iteration)."
+    )
+    headers = ["iteration", "labels", "minutes: labels and fit + gate", "gate: margin [95% CI]",
+               *(f"vs {name}" for name in opponents)]  # fmt: skip
+    duel = figures["head_to_head"]
+    verdict = (
+        f"The network of iteration {duel['iteration']} against the start, head to head on {duel['deal_pairs']:,} "
+        f"reserved deal pairs: **{_interval(duel)}** per hand."
+        if duel
+        else "No iteration was kept: the last network kept is the start."
+    )
+    final = [
+        f"against `{row['opponent']}` **{_interval(row)}** ({row['deal_pairs']:,} reserved deal pairs)"
+        for row in figures.get("final", [])
+    ]
+    last = duel["iteration"] if duel else 0
+    closing = f" The network of iteration {last} alone (greedy): {'; '.join(final)}." if final else ""
+    return "\n".join([intro, "", *_table(headers, rows), "", verdict + closing])
+
+
 def _opponent_name(tag: str) -> str:
     """An evaluation opponent as a table names it: the run's own checkpoints in words."""
     return {"warm_start": "its warm start", "previous_checkpoint": "its previous checkpoint"}.get(tag, tag)
@@ -430,6 +480,7 @@ BLOCKS: dict[str, Callable[..., str]] = {
     "rule_sets": rule_sets_block,
     "rule_sets_sampled": rule_sets_block,
     "learning_curve": learning_curve_block,
+    "expert_iteration": expert_iteration_block,
     "solver_speed": solver_speed_block,
     "kernel_sweep": kernel_sweep_block,
     "kernel_sweep_deep": kernel_sweep_block,

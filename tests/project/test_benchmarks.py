@@ -4,6 +4,7 @@ the ladder's ``--rule-sets`` plays, and that the mode runs end to end."""
 from __future__ import annotations
 
 import importlib
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -73,6 +74,7 @@ def test_own_rungs_or_rules_need_a_figures_name_so_the_modes_figures_stay(tmp_pa
         ("train_speed", ["--set", "bogus=1"], "--set 'bogus=1': expected FIELD=VALUE with a field of"),
         ("train_speed", ["--config", "{binary}"], "not a TOML file (not UTF-8 text)"),
         ("train_speed", ["--updates", "0"], "--updates must be at least 2"),
+        ("expert_iteration", ["--deals", "0"], "--deals must be at least 1, got 0"),
     ],
 )
 def test_benchmark_scripts_refuse_bad_arguments_in_one_line(script, argv, message, tmp_path, capsys):
@@ -84,3 +86,52 @@ def test_benchmark_scripts_refuse_bad_arguments_in_one_line(script, argv, messag
         _benchmark(script).main([arg.format(**places) for arg in argv])
     said = capsys.readouterr().err
     assert exit_info.value.code == 2 and message in said and "Traceback" not in said
+
+
+def _result(estimate: float, pairs: int, opponent: str) -> dict:
+    margin = {"estimate": estimate, "low": estimate - 10.0, "high": estimate + 10.0}
+    return {"opponent": opponent, "deal_pairs": pairs, "margin": margin}
+
+
+def test_expert_iteration_table_reads_each_iteration_and_the_head_to_head(tmp_path: Path):
+    """The figures of ``expert_iteration.py``: one row per iteration (the start first), the gate's
+    verdict, the reports per opponent and the head-to-head; this machine's paths named."""
+    benchmark = _benchmark("expert_iteration")
+    run, start = tmp_path / "run", tmp_path / "agents" / "start.pt"
+    lines = [
+        {"iteration": 0, "policy": str(start), "accepted": True, "accepted_policy": str(start),
+         "seconds": {"report": 60.0}, "report": [_result(8.4, 200, "pimc"), _result(39.8, 200, "heuristic")]},
+        {"iteration": 1, "policy": str(run / "iteration_01" / "policy.pt"), "accepted": True,
+         "accepted_policy": str(run / "iteration_01" / "policy.pt"), "labels": 4321,
+         "teacher": f"guided:checkpoint={start}", "seconds": {"labels_and_fit": 600.0, "gate": 90.0, "report": 80.0},
+         "gate": _result(-1.5, 500, f"checkpoint:{start}"),
+         "report": [_result(15.0, 200, "pimc"), _result(31.0, 200, "heuristic")]},
+    ]  # fmt: skip
+    duel = {**_result(12.3, 500, "start"), "iteration": 1}
+    final = [_result(4.0, 1000, "pimc")]
+    figures = benchmark.portable({"iterations": lines, "head_to_head": duel, "final": final}, run, start)
+    text = json.dumps(figures)
+    assert str(tmp_path) not in text and "RUN/iteration_01/policy.pt" in text and "checkpoint=START" in text
+    figures_module = _benchmark("figures")
+    measured = {**figures_module.provenance(), "command": "python benchmarks/expert_iteration.py"}
+    block = figures_module.expert_iteration_block({**measured, "figures": {"recipe": "r", **figures}})
+    rows = [line for line in block.splitlines() if line.startswith("| ")]
+    assert rows[0].startswith("| iteration | labels |") and "vs pimc | vs heuristic |" in rows[0]
+    assert rows[1].split(" | ")[3:] == ["(start)", "+8.4 [-1.6, +18.4]", "+39.8 [+29.8, +49.8] |"]
+    assert rows[2].split(" | ") == [
+        "| 1",
+        "4,321",
+        "10.0 + 1.5",
+        "-1.5 [-11.5, +8.5], kept",
+        "+15.0 [+5.0, +25.0]",
+        "+31.0 [+21.0, +41.0] |",
+    ]
+    assert "1 iterations from `START`" in block and "gates on 500 deal pairs" in block
+    assert "iteration 1 against the start, head to head on 500 reserved deal pairs: **+12.3 [+2.3, +22.3]**" in block
+    assert block.endswith(
+        "of iteration 1 alone (greedy): against `pimc` **+4.0 [-6.0, +14.0]** (1,000 reserved deal pairs)."
+    )
+    no_duel = {**measured, "figures": {"recipe": "r", **figures, "head_to_head": None}}
+    assert "No iteration was kept: the last network kept is the start. The network of iteration 0 alone" in (
+        figures_module.expert_iteration_block(no_duel)
+    )
