@@ -21,7 +21,9 @@ iteration ``k``:
 
 Every stage resumes: the trainer run and the arena evaluations continue from their folders, and an
 iteration whose line is in ``RUN/iterations.jsonl`` is done. Running the same command again (or
-with a larger ``--iterations``) continues; a recipe changed in anything else is refused.
+with a larger ``--iterations``) continues; a recipe changed in anything else is refused. ``--workers``
+sets the worker processes of one command (the recipe's by default: 2), for a machine with more
+cores; hands and deals are seeded by chunk and deal, so the results do not depend on it.
 ``iterations.jsonl`` holds per iteration the teacher, the labels and wall time of each stage, the
 fit's losses, the gate's and the report's rows (margins with intervals, the sides' bidding); the
 same figures go to TensorBoard (``RUN/tensorboard``, tags ``iteration/...``).
@@ -163,7 +165,7 @@ class ExpertIteration:
         began = time.perf_counter()
         if RunCheckpoints(run_dir, 0).latest() is not None or holds_chunks(labels_folder(run_dir)):  # begun: continue
             stored, _, payload, _ = find_resume(run_dir)
-            trainer = Trainer(build_config(stored), run_dir, log=self.log)
+            trainer = Trainer(build_config({**stored, "workers": self.config.workers}), run_dir, log=self.log)
             if payload is not None:
                 restore(trainer, payload)
         else:
@@ -292,7 +294,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--run-name", default="expert_iteration", help="the run's folder under --out-dir")
     parser.add_argument("--out-dir", default="runs", help="where runs go (default: runs)")
     parser.add_argument("--iterations", type=int, help="override the recipe's number of iterations")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        help="worker processes of this command's play (default: the recipe's); the results do not depend on it",
+    )
     args = parser.parse_args(argv)
+    if args.workers is not None and args.workers < 0:
+        parser.error(f"--workers must be at least 0, got {args.workers}")
     from agents.neural import require_torch
 
     try:
@@ -302,6 +311,8 @@ def main(argv: list[str] | None = None) -> int:
     folder = Path(args.out_dir) / args.run_name
     try:
         settings, base = read_recipe(args.config)
+        if args.workers is not None:
+            base["workers"] = args.workers
         if args.iterations is not None:
             settings.iterations = args.iterations
             settings.check()

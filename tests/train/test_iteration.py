@@ -82,12 +82,14 @@ def test_iterations_record_every_stage_and_a_second_command_continues(tmp_path: 
     assert lines[2]["labels"] < lines[2]["fit"]["decisions"]  # its own labels and the first iteration's
 
     # Stopped after the second iteration's stages but before its line was written: the same command
-    # continues its trainer run and evaluations from their folders, playing and fitting nothing again.
+    # (with another worker count, which the recipe leaves to each command) continues its trainer run
+    # and evaluations from their folders, playing and fitting nothing again.
     results = folder / "iterations.jsonl"
     results.write_text("".join(json.dumps(line) + "\n" for line in lines[:2]))
     stamp = (folder / "iteration_02" / "policy.pt").stat().st_mtime_ns
-    assert iteration.main([*arguments, "--iterations", "2"]) == 0
+    assert iteration.main([*arguments, "--iterations", "2", "--workers", "1"]) == 0
     again = [json.loads(line) for line in results.read_text().splitlines()]
+    assert lines[2]["workers"] == 0 and again[2]["workers"] == 1
     assert (folder / "iteration_02" / "policy.pt").stat().st_mtime_ns == stamp
     assert again[2]["fit"] == {} and again[2]["seconds"]["labels_and_fit"] < lines[2]["seconds"]["labels_and_fit"]
     for key in ("teacher", "policy", "accepted", "accepted_policy", "labels", "gate", "report"):
@@ -114,6 +116,9 @@ def test_a_changed_recipe_and_bad_settings_are_refused_by_name(tmp_path: Path, c
     with pytest.raises(SystemExit):
         iteration.main(["--config", _recipe(tmp_path), "--out-dir", str(tmp_path / "a,b")])
     assert "may not contain ','" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        iteration.main(["--config", _recipe(tmp_path), *arguments, "--workers", "-1"])
+    assert "--workers must be at least 0, got -1" in capsys.readouterr().err
 
 
 def test_earlier_labels_must_share_the_runs_layout(tmp_path: Path) -> None:
