@@ -132,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     start = Path(lines[0]["accepted_policy"])
     figures = {
         "recipe": args.config,
+        "start": settings.start,
         **portable({"iterations": lines, "head_to_head": duel, "final": final}, args.run, start),
     }
     record("expert_iteration", figures, command_line())

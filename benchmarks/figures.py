@@ -306,11 +306,12 @@ def expert_iteration_block(data: dict[str, Any]) -> str:
             f"{_interval(line['gate'])}, {'kept' if line['accepted'] else 'not kept'}" if "gate" in line else "(start)",
             *(reports.get(name, "-") for name in opponents),
         ])  # fmt: skip
-    first = lines[0]
+    count = len(lines) - 1
     deal_pairs = {row["deal_pairs"] for line in lines for row in line["report"]}
     gates = {line["gate"]["deal_pairs"] for line in lines if "gate" in line}
     intro = measured_line(data) + (
-        f" Recipe `{figures['recipe']}`, {len(lines) - 1} iterations from `{first['policy']}`; gates on "
+        f" Recipe `{figures['recipe']}`, {count} iteration{'s' if count != 1 else ''} from `{figures['start']}`; "
+        f"gates on "
         f"{', '.join(map(str, sorted(gates))) or 'no'} deal pairs against the network kept before, the fixed "
         f"opponents on "
         f"{', '.join(map(str, sorted(deal_pairs)))} reserved deal pairs (the same every iteration)."

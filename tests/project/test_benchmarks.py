@@ -114,7 +114,9 @@ def test_expert_iteration_table_reads_each_iteration_and_the_head_to_head(tmp_pa
     assert str(tmp_path) not in text and "RUN/iteration_01/policy.pt" in text and "checkpoint=START" in text
     figures_module = _benchmark("figures")
     measured = {**figures_module.provenance(), "command": "python benchmarks/expert_iteration.py"}
-    block = figures_module.expert_iteration_block({**measured, "figures": {"recipe": "r", **figures}})
+    block = figures_module.expert_iteration_block(
+        {**measured, "figures": {"recipe": "r", "start": "bundled", **figures}}
+    )
     rows = [line for line in block.splitlines() if line.startswith("| ")]
     assert rows[0].startswith("| iteration | labels |") and "vs pimc | vs heuristic |" in rows[0]
     assert rows[1].split(" | ")[3:] == ["(start)", "+8.4 [-1.6, +18.4]", "+39.8 [+29.8, +49.8] |"]
@@ -126,12 +128,12 @@ def test_expert_iteration_table_reads_each_iteration_and_the_head_to_head(tmp_pa
         "+15.0 [+5.0, +25.0]",
         "+31.0 [+21.0, +41.0] |",
     ]
-    assert "1 iterations from `START`" in block and "gates on 500 deal pairs" in block
+    assert "1 iteration from `bundled`; gates on 500" in block and "gates on 500 deal pairs" in block
     assert "iteration 1 against the start, head to head on 500 reserved deal pairs: **+12.3 [+2.3, +22.3]**" in block
     assert block.endswith(
         "of iteration 1 alone (greedy): against `pimc` **+4.0 [-6.0, +14.0]** (1,000 reserved deal pairs)."
     )
-    no_duel = {**measured, "figures": {"recipe": "r", **figures, "head_to_head": None}}
+    no_duel = {**measured, "figures": {"recipe": "r", "start": "bundled", **figures, "head_to_head": None}}
     assert "No iteration was kept: the last network kept is the start. The network of iteration 0 alone" in (
         figures_module.expert_iteration_block(no_duel)
     )
