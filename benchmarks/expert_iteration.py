@@ -12,7 +12,7 @@ gate's margin, with 95% intervals) and ``benchmarks/results/expert_iteration.jso
 the table of ``docs/benchmarks.md`` is made), and prints the head-to-head.
 
 Usage: ``python benchmarks/expert_iteration.py [--config expert_iteration] [--run runs/expert_iteration]
-[--iterations N] [--deals 500]``.
+[--iterations N] [--deals 2000]``.
 """
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--config", default="expert_iteration", help="the recipe (default: expert_iteration)")
     parser.add_argument("--run", type=Path, default=Path("runs/expert_iteration"), help="the run's folder")
     parser.add_argument("--iterations", type=int, help="override the recipe's number of iterations")
-    parser.add_argument("--deals", type=int, default=500, help="deal pairs of the head-to-head (default 500)")
+    parser.add_argument("--deals", type=int, default=2000, help="deal pairs of the head-to-head (default 2000)")
     parser.add_argument(
         "--final-opponents", nargs="*", default=["pimc:solve=4,leaf=3"], help="agents the last kept network plays last"
     )
