@@ -44,32 +44,29 @@ def last_kept(lines: list[dict[str, Any]]) -> int:
     return max(line["iteration"] for line in lines if line["accepted"])
 
 
+def against_last(
+    run: iteration.ExpertIteration, lines: list[dict[str, Any]], opponents: list[str], deals: int, offset: int, out: str
+) -> list[dict[str, Any]]:
+    """The last accepted policy against each of ``opponents`` over ``deals`` deal pairs of the
+    reserved seed ``RESERVED_SEED + offset``, played in ``RUN/out`` (resumed there), printed."""
+    if not opponents:
+        return []
+    rows = evaluate(
+        Path(lines[-1]["accepted_policy"]), opponents, run.rules, deals, RESERVED_SEED + offset, run.folder / out,
+        run.config.workers, sys.stderr, rules_preset=run.config.rules_preset,
+    )  # fmt: skip
+    print(format_evaluation(rows, f"iteration {last_kept(lines)}'s network (reserved deals):"))
+    return rows
+
+
 def head_to_head(run: iteration.ExpertIteration, lines: list[dict[str, Any]], deals: int) -> dict[str, Any] | None:
     """The last accepted policy against the start over ``deals`` reserved deal pairs (``None`` when
     no iteration was kept: the two are one network)."""
     if last_kept(lines) == 0:
         return None
-    last, start = Path(lines[-1]["accepted_policy"]), Path(lines[0]["accepted_policy"])
-    [row] = evaluate(
-        last, [f"checkpoint:{start}"], run.rules, deals, RESERVED_SEED + HEAD_TO_HEAD_OFFSET,
-        run.folder / "head_to_head", run.config.workers, sys.stderr, rules_preset=run.config.rules_preset,
-    )  # fmt: skip
-    print(format_evaluation([row], f"iteration {last_kept(lines)}'s network against the start (reserved deals):"))
+    start = lines[0]["accepted_policy"]
+    [row] = against_last(run, lines, [f"checkpoint:{start}"], deals, HEAD_TO_HEAD_OFFSET, "head_to_head")
     return {**row, "opponent": "start", "iteration": last_kept(lines)}
-
-
-def final_evaluation(
-    run: iteration.ExpertIteration, lines: list[dict[str, Any]], opponents: list[str], deals: int
-) -> list[dict[str, Any]]:
-    """The last accepted policy against each of ``opponents`` over ``deals`` reserved deal pairs."""
-    if not (opponents and deals):
-        return []
-    rows = evaluate(
-        Path(lines[-1]["accepted_policy"]), opponents, run.rules, deals, RESERVED_SEED + FINAL_OFFSET,
-        run.folder / "final", run.config.workers, sys.stderr, rules_preset=run.config.rules_preset,
-    )  # fmt: skip
-    print(format_evaluation(rows, f"iteration {last_kept(lines)}'s network (reserved deals):"))
-    return rows
 
 
 def portable(value: Any, run: Path, start: Path) -> Any:
@@ -127,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     run = iteration.ExpertIteration(settings, base, args.run, None)
     lines = run.results()
     duel = head_to_head(run, lines, args.deals)
-    final = final_evaluation(run, lines, args.final_opponents, args.final_deals)
+    final = against_last(run, lines, args.final_opponents, args.final_deals, FINAL_OFFSET, "final")
     plot(lines, DOCS / "expert_iteration.png", args.config)
     start = Path(lines[0]["accepted_policy"])
     figures = {

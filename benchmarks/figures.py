@@ -245,6 +245,12 @@ def rule_sets_block(data: dict[str, Any]) -> str:
     return "\n".join([intro, "", *_table(headers, rows)])
 
 
+def _interval(row: dict[str, Any]) -> str:
+    """A result row's margin per hand with its 95% interval."""
+    margin = row["margin"]
+    return f"{margin['estimate']:+.1f} [{margin['low']:+.1f}, {margin['high']:+.1f}]"
+
+
 def learning_curve_block(data: dict[str, Any]) -> str:
     """Per seed of ``learning_curve.py``: decisions, wall time, every evaluation's margin against the
     heuristic and against the run's warm start (the final one last) and the final ones against each
@@ -268,8 +274,7 @@ def learning_curve_block(data: dict[str, Any]) -> str:
         rows.append([
             str(run["seed"]), f"{run['decisions'] / 1e6:.2f} M", f"{run['wall_seconds'] / 60:.1f} min",
             *periodic,
-            *(f"{finals[name]['margin']['estimate']:+.1f} [{finals[name]['margin']['low']:+.1f}, "
-              f"{finals[name]['margin']['high']:+.1f}] ({finals[name]['deal_pairs']:,})" for name in opponents),
+            *(f"{_interval(finals[name])} ({finals[name]['deal_pairs']:,})" for name in opponents),
         ])  # fmt: skip
     intro = measured_line(data) + (
         f" Preset `{figures['preset']}`, evaluations every {figures['eval_every']} updates on "
@@ -281,12 +286,6 @@ def learning_curve_block(data: dict[str, Any]) -> str:
         *(f"final vs {_opponent_name(name)}" for name in opponents),
     ]  # fmt: skip
     return "\n".join([intro, "", *_table(headers, rows)])
-
-
-def _interval(row: dict[str, Any]) -> str:
-    """A result row's margin per hand with its 95% interval."""
-    margin = row["margin"]
-    return f"{margin['estimate']:+.1f} [{margin['low']:+.1f}, {margin['high']:+.1f}]"
 
 
 def expert_iteration_block(data: dict[str, Any]) -> str:
@@ -311,10 +310,9 @@ def expert_iteration_block(data: dict[str, Any]) -> str:
     gates = {line["gate"]["deal_pairs"] for line in lines if "gate" in line}
     intro = measured_line(data) + (
         f" Recipe `{figures['recipe']}`, {count} iteration{'s' if count != 1 else ''} from `{figures['start']}`; "
-        f"gates on "
-        f"{', '.join(map(str, sorted(gates))) or 'no'} deal pairs against the network kept before, the fixed "
-        f"opponents on "
-        f"{', '.join(map(str, sorted(deal_pairs)))} reserved deal pairs (the same every iteration)."
+        f"gates on {', '.join(map(str, sorted(gates))) or 'no'} deal pairs against the network kept before, "
+        f"the fixed opponents on {', '.join(map(str, sorted(deal_pairs)))} reserved deal pairs (the same every "
+        "iteration)."
     )
     headers = ["iteration", "labels", "minutes: labels and fit + gate", "gate: margin [95% CI]",
                *(f"vs {name}" for name in opponents)]  # fmt: skip
