@@ -133,7 +133,7 @@ def setting_problem(args: argparse.Namespace) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rung", nargs=3, action="append", metavar=("A", "B", "PAIRS"), help="replace the ladder")
     parser.add_argument("--quick", action="store_true", help="few deal pairs per rung: a check that it runs")
     parser.add_argument("--milestones", action="store_true", help="the search bot's gain per decision kind")

@@ -132,7 +132,7 @@ def measure_all(args: argparse.Namespace) -> dict[str, dict[str, float]]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per measurement (default 5)")
     parser.add_argument("--window", type=float, default=1.0, help="seconds per window (default 1)")
     parser.add_argument("--runs", type=int, default=1, help="repetitions of the whole measurement (default 1)")

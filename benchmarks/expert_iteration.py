@@ -103,7 +103,7 @@ def plot(lines: list[dict[str, Any]], path: Path, recipe: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--config", default="expert_iteration", help="the recipe (default: expert_iteration)")
     parser.add_argument("--run", type=Path, default=Path("runs/expert_iteration"), help="the run's folder")
     parser.add_argument("--iterations", type=int, help="override the recipe's number of iterations")

@@ -84,7 +84,7 @@ def check(rules: Rules, positions: int, tricks: tuple[int, int], seed: int) -> d
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=20, help="end positions per rule set")
     parser.add_argument("--tricks", type=int, default=3, help=f"at most this many tricks left (1 to {MOST_TRICKS})")
     parser.add_argument("--least-tricks", type=int, default=1, help="at least this many tricks left")

@@ -63,7 +63,7 @@ def _decisions(checkpoint: Path) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--config", default="configs/default", help="the preset (default configs/default)")
     parser.add_argument("--keep", type=Path, help="run in this folder and keep it (default: a temporary one)")
     parser.add_argument("--dry-run", action="store_true", help="print only: write no benchmarks/results/ file")

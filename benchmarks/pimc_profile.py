@@ -65,7 +65,7 @@ def play(spec: str, opponent: str, pairs: int, rules, seed: int) -> tuple[dict, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--spec", default="pimc")
     parser.add_argument("--opponent", default="heuristic")
     parser.add_argument("--pairs", type=int, default=20)

@@ -81,7 +81,7 @@ def measure(config: TrainConfig, weights: Weights, updates: int) -> dict[str, fl
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--decisions", type=int, default=4096, help="trained decisions per update")
     parser.add_argument("--updates", type=int, default=3, help="updates measured after the warm-up one")
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])

@@ -118,7 +118,7 @@ def format_row(row: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--left", type=int, nargs="+", default=[3, 6, 9, 12], help="tricks left (12: first lead)")
     parser.add_argument("--positions", type=int, default=40, help="positions per row (first leads: half)")
     parser.add_argument("--cap", type=float, default=10.0, help="seconds a solve may take")

@@ -32,7 +32,7 @@ WARM_START_HANDS = 250
 def settings(argv: list[str] | None = None) -> dict[str, Any]:
     """The run's fields: the preset, ``--set`` overrides, the updates; a bad one is a usage error
     (status 2) naming it, before anything runs."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--updates", type=int, default=8, help="updates, the first not measured (at least 2)")
     parser.add_argument("--config", default="default")
     parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override a field")

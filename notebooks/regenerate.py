@@ -43,7 +43,7 @@ def regenerate(path: Path) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("notebooks", nargs="*", help="notebook file names in notebooks/ (default: all)")
     args = parser.parse_args(argv)
     paths = [HERE / name for name in args.notebooks] or sorted(HERE.glob("*.ipynb"))
