@@ -43,7 +43,7 @@ from agents.neural.agent import resolve_checkpoint
 from pinochle_env import VERSION_LINE
 from pinochle_env.files import folder_problem, write_text_atomically
 
-from .config import RulesConfig, build_config, load_preset, resolve_preset
+from .config import RulesConfig, build_config, load_preset, policy_shape, resolve_preset
 from .evaluate import RESERVED_SEED, evaluate, format_evaluation, spec_slug
 from .labels import LabelsError, holds_chunks, labels_folder
 
@@ -122,6 +122,10 @@ class ExpertIteration:
         self.start = resolve_checkpoint(settings.start, variant)
         self.config = build_config(self._fields(1, str(self.start)))  # checks the trainer fields before anything runs
         self.rules = self.config.rule_set()
+        from agents.neural.checkpoints import check_compatible, load_checkpoint
+
+        # The recipe's network must be the start's shape, since each iteration starts from its weights.
+        check_compatible(load_checkpoint(self.start), policy_shape(self.config), f"recipe {settings.start!r}'s network")
 
     def run(self) -> list[dict[str, Any]]:
         """Every iteration up to ``settings.iterations``; returns all the result lines."""
@@ -326,13 +330,14 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         parser.error(str(error))
     from agents.arena import WorkerFailure
+    from agents.neural.checkpoints import CheckpointError
 
     try:
         lines = iteration.run()
     except KeyboardInterrupt:
         print(f"iterate: interrupted; run the same command again to continue ({folder})", file=sys.stderr)
         return 130
-    except (LabelsError, WorkerFailure) as error:  # labels made otherwise or damaged; an arena worker failed
+    except (LabelsError, WorkerFailure, CheckpointError) as error:  # labels or a network made otherwise or damaged
         print(
             f"iterate: stopped: {error} (run the same command again to continue, once that is fixed)", file=sys.stderr
         )

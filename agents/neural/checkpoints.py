@@ -49,6 +49,8 @@ POLICY_KEYS = (
 #: ``policy_head``, its output head (absent: flat), and ``sample_rules``, whether it trained on
 #: sampled rule sets (absent or false: on ``rules`` only).
 OPTIONAL_POLICY_KEYS = ("features", "policy_head", "sample_rules")
+#: What an absent optional key means.
+ABSENT_MEANS = {"features": None, "policy_head": "flat", "sample_rules": False}
 
 
 class CheckpointError(ValueError):
@@ -100,12 +102,19 @@ def load_checkpoint(path: str | os.PathLike) -> dict[str, Any]:
     return payload
 
 
+def checkpoint_value(payload: dict[str, Any], key: str) -> Any:
+    """``payload[key]``, an absent (or None) optional key read as what it means (:data:`ABSENT_MEANS`)."""
+    value = payload.get(key)
+    return ABSENT_MEANS.get(key) if value is None else value
+
+
 def check_compatible(payload: dict[str, Any], expected: dict[str, Any], what: str) -> None:
-    """Refuse a checkpoint whose values differ from ``expected`` (same keys), naming every difference."""
+    """Refuse a checkpoint whose values differ from ``expected`` (same keys), naming every difference
+    (an optional key a file from before it lacks counts as its :data:`ABSENT_MEANS` value)."""
     differences = [
-        f"{key}: checkpoint {payload.get(key)!r}, {what} {value!r}"
+        f"{key}: checkpoint {checkpoint_value(payload, key)!r}, {what} {value!r}"
         for key, value in expected.items()
-        if payload.get(key) != value
+        if checkpoint_value(payload, key) != value
     ]
     if differences:
         raise CheckpointError("checkpoint does not match " + what + ": " + "; ".join(differences))

@@ -21,6 +21,7 @@ from pinochle_env.actions import ActionLayout
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.rules.switches import Rules
 
+from .checkpoints import checkpoint_value
 from .features import CARD_SIZE, PartnershipFeatures, feature_layer
 from .features import SIZE as FEATURE_SIZE
 
@@ -123,9 +124,9 @@ def build_policy(
 def policy_for(meta: dict[str, Any]) -> nn.Module:
     """A new policy network of the shape a checkpoint's metadata describes (sizes, hidden layers,
     derived features, head), ready for its weights."""
-    features = meta.get("features")
+    features = checkpoint_value(meta, "features")
     spec = variant_kit(Rules.from_mapping(meta["rules"])).spec if features else None
-    head = meta.get("policy_head") or "flat"
+    head = checkpoint_value(meta, "policy_head")
     return build_policy(meta["observation_size"], meta["hidden"], meta["num_actions"], features, spec, head)
 
 

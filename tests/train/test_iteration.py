@@ -108,6 +108,7 @@ def test_a_changed_recipe_and_bad_settings_are_refused_by_name(tmp_path: Path, c
         (RECIPE.replace("gate_deals = 3", "gate_deals = 0"), "gate_deals=0 must be an integer >= 1"),
         (RECIPE.replace('start = "bundled"', 'start = "nosuch.pt"'), "nosuch.pt"),
         (RECIPE.replace("[iteration]", "[iterate]"), "needs an [iteration] table"),
+        (RECIPE.replace("hidden = [256, 256]", "hidden = [128]"), "recipe 'bundled''s network: hidden"),
     ]:
         with pytest.raises(SystemExit) as stop:
             iteration.main(["--config", _recipe(tmp_path, text), *arguments])
