@@ -8,7 +8,8 @@ other side has one); hand scores are non-decreasing in that value, so its minima
 
 :func:`_search` is an explicit-stack alpha-beta (fail-soft) with a transposition table at trick
 starts keyed on the cards left *relative to each other* (:func:`position_key`), moves ordered by
-cheap rules, equal cards merged, the last trick played out in closed form and a node budget.
+cheap rules (a lead first that cut off last time the same seat led with as many tricks left: a
+killer move), equal cards merged, the last trick played out in closed form and a node budget.
 :func:`solve_node` and :func:`solve_values` find exact values by null-window searches (MTD(f)).
 The tests hold each piece to plain :func:`minimax`.
 """
@@ -87,7 +88,7 @@ class Work(NamedTuple):
     ``left``: the trick in progress at ``left`` tricks to go); per card type its holdings
     ``codes`` (the count in each seat's hand, base 3), per seat the card types it ``held`` (bits),
     and in ``points[0]`` the trick points of the cards still in hands, all kept as cards are
-    played."""
+    played; ``killers[left, leader]``: the lead that last cut off there (-1: none yet)."""
 
     moves: np.ndarray
     scores: np.ndarray
@@ -98,6 +99,7 @@ class Work(NamedTuple):
     codes: np.ndarray
     held: np.ndarray
     points: np.ndarray
+    killers: np.ndarray
 
 
 @njit(cache=True)
@@ -127,6 +129,7 @@ def work_arrays(left, seats):
         np.zeros(NUM_TYPES, dtype=np.int64),
         np.zeros(4, dtype=np.int64),
         np.zeros(1, dtype=np.int64),
+        np.full((left + 1, 4), -1, dtype=np.int64),
     )
 
 
@@ -253,12 +256,14 @@ def _follow_scores(moves, scores, count, seat, trick, n, leader, side, rules, va
 
 
 @njit(cache=True)
-def _sort_moves(moves, scores, count, first):
+def _sort_moves(moves, scores, count, first, killer):
     """Sort the first ``count`` of ``moves`` by ``scores``, best first, ``first`` (the stored best
-    move) before all."""
+    move) before all, then ``killer``."""
     for i in range(count):
         if moves[i] == first:
             scores[i] = 1 << 20
+        elif moves[i] == killer:
+            scores[i] = 1 << 19
     for i in range(1, count):  # insertion sort, descending
         c, score = moves[i], scores[i]
         j = i - 1
@@ -367,7 +372,7 @@ def _search(hands, root, alpha, beta, rules, values, solver, work):
     trick starts (:func:`position_key`).
     """
     side, mode, equivalent, salt, tt_key, tt_low, tt_high, tt_move, budget = solver  # the fields, in order
-    moves, scores, groups, frames, keys, tricks, codes, held, points = work  # the fields, in order
+    moves, scores, groups, frames, keys, tricks, codes, held, points, killers = work  # the fields, in order
     seats, trump = rules[R_SEATS], rules[R_TRUMP]
     head, overtrump = rules[R_HEAD], rules[R_OVERTRUMP]
     mask = np.uint64(tt_key.size - 1)
@@ -433,7 +438,7 @@ def _search(hands, root, alpha, beta, rules, values, solver, work):
                 _lead_scores(moves[ply], scores[ply], count, values)
             else:
                 _follow_scores(moves[ply], scores[ply], count, seat, trick, n, leader, side, rules, values)
-            _sort_moves(moves[ply], scores[ply], count, stored)
+            _sort_moves(moves[ply], scores[ply], count, stored, killers[left, leader] if n == 0 else -1)
             maximising = side[seat] == 1
             frames[ply, F_SLOT], frames[ply, F_SEAT], frames[ply, F_COUNT], frames[ply, F_INDEX] = slot, seat, count, 0
             frames[ply, F_ALPHA], frames[ply, F_BETA] = alpha, beta
@@ -458,7 +463,12 @@ def _search(hands, root, alpha, beta, rules, values, solver, work):
                 best, frames[ply, F_BEST_MOVE] = value, c
                 beta = min(beta, best)
             frames[ply, F_ALPHA], frames[ply, F_BETA], frames[ply, F_BEST] = alpha, beta, best
-            frames[ply, F_INDEX] = index + 1 if alpha < beta else frames[ply, F_COUNT]
+            if alpha < beta:
+                frames[ply, F_INDEX] = index + 1
+            else:
+                frames[ply, F_INDEX] = frames[ply, F_COUNT]
+                if frames[ply, F_N] == 0:
+                    killers[frames[ply, F_LEFT], frames[ply, F_LEADER]] = c
         index = frames[ply, F_INDEX]
         if index < frames[ply, F_COUNT]:  # play the next move and enter its child
             c, seat = moves[ply, index], frames[ply, F_SEAT]
