@@ -66,7 +66,12 @@ def _version(package: str) -> str | None:
 def provenance() -> dict[str, Any]:
     """Where and when figures are measured: commit (and whether the code differed from it), UTC date
     and time, and the machine: CPU, usable cores, Python and the main packages' versions."""
-    pages_and_results = (":(exclude)docs", ":(exclude)README.md", ":(exclude)benchmarks/results")
+    pages_and_results = (
+        ":(exclude)docs",
+        ":(exclude)README.md",
+        ":(exclude)CHANGELOG.md",
+        ":(exclude)benchmarks/results",
+    )
     changed = _git("status", "--porcelain", "--untracked-files=no", "--", ".", *pages_and_results)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     packages = ("numpy", "pettingzoo", "gymnasium", "torch", "numba")
