@@ -6,12 +6,13 @@ Runs the recipe ``--config`` (default ``expert_iteration``) in ``--run`` with ``
 again), then plays the last accepted policy against the start policy over ``--deals`` duplicate deal
 pairs of reserved deals (seed ``RESERVED_SEED + HEAD_TO_HEAD_OFFSET``, never a gate's or a report's)
 and against each of ``--final-opponents`` over ``--final-deals`` (seed ``RESERVED_SEED +
-FINAL_OFFSET``), writes ``docs/expert_iteration.png`` (per iteration the margin against each fixed opponent and the
-gate's margin, with 95% intervals) and ``benchmarks/results/expert_iteration.json`` (every line of
+FINAL_OFFSET``), writes ``docs/RECIPE.png`` (per iteration the margin against each fixed opponent and
+the gate's margin, with 95% intervals) and ``benchmarks/results/RECIPE.json`` (every line of
 ``iterations.jsonl`` and the head-to-head, with commit, date and machine: :mod:`figures`, from which
-the table of ``docs/benchmarks.md`` is made), and prints the head-to-head.
+the table of ``docs/benchmarks.md`` is made), RECIPE being the recipe's name, and prints the
+head-to-head.
 
-Usage: ``python benchmarks/expert_iteration.py [--config expert_iteration] [--run runs/expert_iteration]
+Usage: ``python benchmarks/expert_iteration.py [--config expert_iteration] [--run runs/RECIPE]
 [--iterations N] [--deals 2000]``.
 """
 
@@ -105,7 +106,7 @@ def plot(lines: list[dict[str, Any]], path: Path, recipe: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--config", default="expert_iteration", help="the recipe (default: expert_iteration)")
-    parser.add_argument("--run", type=Path, default=Path("runs/expert_iteration"), help="the run's folder")
+    parser.add_argument("--run", type=Path, help="the run's folder (default: runs/RECIPE, the recipe's name)")
     parser.add_argument("--iterations", type=int, help="override the recipe's number of iterations")
     parser.add_argument("--deals", type=int, default=2000, help="deal pairs of the head-to-head (default 2000)")
     parser.add_argument(
@@ -113,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--final-deals", type=int, default=1000, help="deal pairs against each (default 1000)")
     args = parser.parse_args(argv)
+    recipe = Path(args.config).stem  # a preset's name, or a file's
+    args.run = args.run or Path("runs") / recipe
     for name in ("deals", "final_deals"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
@@ -125,15 +128,15 @@ def main(argv: list[str] | None = None) -> int:
     lines = run.results()
     duel = head_to_head(run, lines, args.deals)
     final = against_last(run, lines, args.final_opponents, args.final_deals, FINAL_OFFSET, "final")
-    plot(lines, DOCS / "expert_iteration.png", args.config)
+    plot(lines, DOCS / f"{recipe}.png", args.config)
     start = Path(lines[0]["accepted_policy"])
     figures = {
         "recipe": args.config,
         "start": settings.start,
         **portable({"iterations": lines, "head_to_head": duel, "final": final}, args.run, start),
     }
-    record("expert_iteration", figures, command_line())
-    print(f"wrote {DOCS / 'expert_iteration.png'}")
+    record(recipe, figures, command_line())
+    print(f"wrote {DOCS / f'{recipe}.png'}")
     return 0
 
 

@@ -296,7 +296,7 @@ def learning_curve_block(data: dict[str, Any]) -> str:
 def expert_iteration_block(data: dict[str, Any]) -> str:
     """Per iteration of ``expert_iteration.py``: labels, stage times, the gate (kept or not) and the
     margins against the fixed opponents (iteration 0: the start); then the last kept network
-    against the start, head to head (``docs/expert_iteration.png`` is the curve)."""
+    against the start, head to head (``docs/RECIPE.png`` is the curve)."""
     figures = data["figures"]
     lines = figures["iterations"]
     opponents = [row["opponent"] for row in lines[0]["report"]]
@@ -485,6 +485,7 @@ BLOCKS: dict[str, Callable[..., str]] = {
     "rule_sets_sampled": rule_sets_block,
     "learning_curve": learning_curve_block,
     "expert_iteration": expert_iteration_block,
+    "expert_iteration_any_rules": expert_iteration_block,
     "solver_speed": solver_speed_block,
     "kernel_sweep": kernel_sweep_block,
     "kernel_sweep_deep": kernel_sweep_block,
