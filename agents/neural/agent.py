@@ -6,9 +6,10 @@ mask and plays the most probable action (or samples, with ``sample=true``). It l
 checkpoints and policy exports alike (:mod:`.checkpoints`), with
 ``torch.load(weights_only=True)``, and refuses a file from another encoder version or one whose
 variant, observation or action sizes differ from the game's, naming what differs: at start-up,
-through :meth:`NeuralAgent.check_rules` (see :func:`agents.base.check_plays`). ``bundled`` and
-``bundled-any-rules`` are the agents shipped inside the package; ``bundled`` holds one policy per
-variant and plays the one of the game it is asked to play. PyTorch is imported only here, so
+through :meth:`NeuralAgent.check_rules` (see :func:`agents.base.check_plays`). ``bundled`` is the
+agent shipped inside the package: one policy per variant, and it plays the one of the game it is
+asked to play (``bundled-any-rules``, once a second partnership agent, is another name for its
+partnership policy, which trained on every rule set). PyTorch is imported only here, so
 the engine and the other agents never need it; loaded networks are cached per file, as the arena
 builds agents for every deal.
 """
@@ -34,17 +35,19 @@ BUNDLED_DIR = Path(__file__).resolve().parents[1] / "bundled"
 
 def _bundled_files() -> dict[str, dict[str, Path]]:
     """The agents shipped with the package, by spec name and game, as each one's record in
-    ``agents/bundled/<name>.json`` says (its ``spec``, ``variant`` and ``file``)."""
+    ``agents/bundled/<name>.json`` says (its ``spec``, other names in ``aliases``, ``variant`` and
+    ``file``)."""
     files: dict[str, dict[str, Path]] = {}
     for record in sorted(BUNDLED_DIR.glob("*.json")):
         info = json.loads(record.read_text(encoding="utf-8"))
-        files.setdefault(info["spec"], {})[info["variant"]] = BUNDLED_DIR / info["file"]
+        for name in [info["spec"], *info.get("aliases", [])]:
+            files.setdefault(name, {})[info["variant"]] = BUNDLED_DIR / info["file"]
     return files
 
 
-#: The agents shipped with the package, by name and variant: ``checkpoint:bundled`` (trained on the
-#: default rules of each game, the stronger there) and ``checkpoint:bundled-any-rules`` (the
-#: partnership game on sampled rule sets, for the others).
+#: The agents shipped with the package, by name and variant: ``checkpoint:bundled`` (the partnership
+#: game on sampled rule sets, the other games on their default rules) and its partnership policy's
+#: other name ``checkpoint:bundled-any-rules``.
 BUNDLED_FILES = _bundled_files()
 #: The variant a bundled name means before the agent learns the game's rules.
 DEFAULT_VARIANT = Rules().variant
@@ -157,17 +160,13 @@ class NeuralAgent:
 
         Rule switches the policy never played under (a policy trained on one rule set, without
         ``sample_rules``) are not refused, since trying that is a fair experiment, but warned about
-        (:class:`UntrainedRulesWarning`): such a policy may play them badly (docs/benchmarks.md's "Under
-        other rules" measures the bundled agent's losses)."""
+        (:class:`UntrainedRulesWarning`): such a policy may play them badly (docs/experiments.md's
+        "the any-rules agent" measures what a policy trained on the default rules lost)."""
         self._kit(rules, variant_kit(rules).layout.size)
         changed = untrained_switches(self.meta, rules)
         if changed:
-            sampled = "bundled-any-rules"
-            hint = (
-                f" (checkpoint:{sampled} was trained on sampled rule sets)"
-                if rules.variant in BUNDLED_FILES[sampled]
-                else ""
-            )
+            sampled = BUNDLED_FILES["bundled-any-rules"]  # the bundled policies trained on sampled rule sets
+            hint = " (checkpoint:bundled was trained on sampled rule sets)" if rules.variant in sampled else ""
             warnings.warn(
                 f"{self.name} was trained under other rules: it never played "
                 f"{', '.join(f'{name}={value!r}' for name, value in changed.items())}, and may play badly there{hint}",

@@ -78,7 +78,7 @@ def test_wheel_holds_every_module_the_presets_the_bundled_agent_and_type_markers
     assert {f"{package}/py.typed" for package in PACKAGES} <= names
     bundled = {
         f"agents/bundled/pinochle_ppo{suffix}.{ext}"
-        for suffix in ("", "_any_rules", "_cutthroat", "_two_hand")
+        for suffix in ("", "_cutthroat", "_two_hand")
         for ext in ("pt", "json")
     }
     assert bundled <= names, sorted(bundled - names)

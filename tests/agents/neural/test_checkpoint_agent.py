@@ -16,15 +16,22 @@ from pinochle_env import Game, Rules
 from pinochle_env.games.kit import new_game
 
 
-def test_checkpoint_warns_of_rule_switches_it_never_trained_under(bundled_agent):
-    """The bundled agent trained on the default rules: other switches warn (naming them), the
-    default rules and a game-level switch do not, and a policy trained on sampled rule sets never does."""
+def test_checkpoint_warns_of_rule_switches_it_never_trained_under(tmp_path):
+    """A policy trained on the default rules (the bundled one, its file saved without
+    ``sample_rules``): other switches warn (naming them, and the bundled agent that trained on every
+    rule set), the default rules and a game-level switch do not, and a policy trained on sampled
+    rule sets never does."""
     import warnings
+
+    import torch
 
     from agents.neural.agent import UntrainedRulesWarning, untrained_switches
 
-    agent = bundled_agent
-    with pytest.warns(UntrainedRulesWarning, match=r"never played bid_raises='any', throw_in='always'"):
+    payload = torch.load(BUNDLED_FILES["bundled"]["partnership"], weights_only=True)
+    torch.save({**payload, "sample_rules": False}, tmp_path / "default_rules.pt")
+    agent = load_agent(f"checkpoint:{tmp_path / 'default_rules.pt'}", seed=0)
+    warned = r"never played bid_raises='any', throw_in='always'.*checkpoint:bundled was trained on sampled rule sets"
+    with pytest.warns(UntrainedRulesWarning, match=warned):
         agent.check_rules(Rules(throw_in="always", bid_raises="any"))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -35,8 +42,10 @@ def test_checkpoint_warns_of_rule_switches_it_never_trained_under(bundled_agent)
 
 
 def test_bundled_any_rules_agent_plays_drawn_rule_sets_without_a_warning():
-    """``checkpoint:bundled-any-rules`` trained on sampled rule sets: it plays hands of drawn rule sets
-    legally (the driver checks every action) and is not warned about any of them."""
+    """The bundled partnership policy (``checkpoint:bundled-any-rules`` is its other name) trained on
+    sampled rule sets: it plays hands of drawn rule sets legally (the driver checks every action)
+    and is not warned about any of them."""
+    assert BUNDLED_FILES["bundled-any-rules"] == {"partnership": BUNDLED_FILES["bundled"]["partnership"]}
     import warnings
 
     from pinochle_env.rules.switches import random_rules
