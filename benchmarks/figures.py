@@ -482,7 +482,6 @@ BLOCKS: dict[str, Callable[..., str]] = {
     "guided_search": bot_ladder_block,
     "openspiel_ismcts": bot_ladder_block,
     "rule_sets": rule_sets_block,
-    "rule_sets_sampled": rule_sets_block,
     "learning_curve": learning_curve_block,
     "expert_iteration": expert_iteration_block,
     "expert_iteration_any_rules": expert_iteration_block,
