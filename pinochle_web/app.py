@@ -47,7 +47,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from agents.base import check_plays
-from agents.neural.agent import BUNDLED_FILES
+from agents.neural.agent import BUNDLED_ALIASES, BUNDLED_FILES
 from agents.registry import checkpoint_names, load_agent, program_commands
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.games.registry import GAMES
@@ -79,13 +79,14 @@ def _games_played(spec: str) -> tuple[str, ...]:
 
 
 #: Agent specs offered in the table form (any other spec may be typed), and the games they play
-#: (the bundled agents: those there is a file for, without loading PyTorch).
+#: (the bundled agents: those there is a file for, without loading PyTorch, each under its own name
+#: only, not its aliases).
 SUGGESTED_AGENTS = {
     **{
         spec: _games_played(spec)
         for spec in ("heuristic", "random", "pimc", "pimc:samples=8,budget=0.25", "pimc:evaluate=heuristic")
     },
-    **{f"checkpoint:{name}": tuple(files) for name, files in BUNDLED_FILES.items()},
+    **{f"checkpoint:{name}": tuple(files) for name, files in BUNDLED_FILES.items() if name not in BUNDLED_ALIASES},
 }
 
 

@@ -33,22 +33,29 @@ from . import require_torch
 BUNDLED_DIR = Path(__file__).resolve().parents[1] / "bundled"
 
 
-def _bundled_files() -> dict[str, dict[str, Path]]:
+def _bundled_files() -> tuple[dict[str, dict[str, Path]], frozenset[str]]:
     """The agents shipped with the package, by spec name and game, as each one's record in
     ``agents/bundled/<name>.json`` says (its ``spec``, other names in ``aliases``, ``variant`` and
-    ``file``)."""
+    ``file``), and the names that are aliases. Two records naming one game's agent alike are a
+    packaging error, refused rather than one silently winning."""
     files: dict[str, dict[str, Path]] = {}
+    aliases: set[str] = set()
     for record in sorted(BUNDLED_DIR.glob("*.json")):
         info = json.loads(record.read_text(encoding="utf-8"))
+        aliases.update(info.get("aliases", []))
         for name in [info["spec"], *info.get("aliases", [])]:
-            files.setdefault(name, {})[info["variant"]] = BUNDLED_DIR / info["file"]
-    return files
+            games = files.setdefault(name, {})
+            if info["variant"] in games:
+                raise RuntimeError(f"{record}: another bundled record already names {name} for {info['variant']}")
+            games[info["variant"]] = BUNDLED_DIR / info["file"]
+    return files, frozenset(aliases)
 
 
 #: The agents shipped with the package, by name and variant: ``checkpoint:bundled`` (the partnership
 #: game on sampled rule sets, the other games on their default rules) and its partnership policy's
-#: other name ``checkpoint:bundled-any-rules``.
-BUNDLED_FILES = _bundled_files()
+#: other name ``checkpoint:bundled-any-rules`` (in ``BUNDLED_ALIASES``, the names that are not a
+#: record's own).
+BUNDLED_FILES, BUNDLED_ALIASES = _bundled_files()
 #: The variant a bundled name means before the agent learns the game's rules.
 DEFAULT_VARIANT = Rules().variant
 BUNDLED = BUNDLED_FILES["bundled"][DEFAULT_VARIANT]
@@ -160,12 +167,12 @@ class NeuralAgent:
 
         Rule switches the policy never played under (a policy trained on one rule set, without
         ``sample_rules``) are not refused, since trying that is a fair experiment, but warned about
-        (:class:`UntrainedRulesWarning`): such a policy may play them badly (docs/experiments.md's
-        "the any-rules agent" measures what a policy trained on the default rules lost)."""
+        (:class:`UntrainedRulesWarning`): such a policy may play them badly (docs/benchmarks.md's
+        "Under other rules" gives what a policy trained on the default rules lost)."""
         self._kit(rules, variant_kit(rules).layout.size)
         changed = untrained_switches(self.meta, rules)
         if changed:
-            sampled = BUNDLED_FILES["bundled-any-rules"]  # the bundled policies trained on sampled rule sets
+            sampled = BUNDLED_FILES.get("bundled-any-rules", {})  # the bundled policies trained on every rule set
             hint = " (checkpoint:bundled was trained on sampled rule sets)" if rules.variant in sampled else ""
             warnings.warn(
                 f"{self.name} was trained under other rules: it never played "

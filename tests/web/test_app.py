@@ -71,7 +71,7 @@ def client(tmp_path, material):
 
 def test_the_table_form_offers_only_agents_that_play_each_game(client):
     """The suggested agents of each game can play it (the search bot every game, the original PIMC
-    bot only the partnership game)."""
+    bot only the partnership game), and a bundled agent is offered under its own name only."""
     variants = client.get("/api/options").json()["variants"]
     for variant, options in variants.items():
         rules = Rules(variant=variant)
@@ -79,6 +79,8 @@ def test_the_table_form_offers_only_agents_that_play_each_game(client):
             check_plays(load_agent(spec, 0), rules)
     assert all("pimc" in options["agents"] for options in variants.values())
     assert [v for v, options in variants.items() if "pimc:evaluate=heuristic" in options["agents"]] == ["partnership"]
+    assert all("checkpoint:bundled" in options["agents"] for options in variants.values())
+    assert not any("checkpoint:bundled-any-rules" in options["agents"] for options in variants.values())
 
 
 def settled(client: TestClient, table: str) -> dict:

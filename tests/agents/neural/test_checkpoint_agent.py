@@ -17,8 +17,8 @@ from pinochle_env.games.kit import new_game
 
 
 def test_checkpoint_warns_of_rule_switches_it_never_trained_under(tmp_path):
-    """A policy trained on the default rules (the bundled one, its file saved without
-    ``sample_rules``): other switches warn (naming them, and the bundled agent that trained on every
+    """A policy trained on the default rules only (the bundled weights saved with ``sample_rules =
+    False``, so that they read as one): other switches warn (naming them, and the bundled agent that trained on every
     rule set), the default rules and a game-level switch do not, and a policy trained on sampled
     rule sets never does."""
     import warnings
@@ -45,10 +45,13 @@ def test_bundled_any_rules_agent_plays_drawn_rule_sets_without_a_warning():
     """The bundled partnership policy (``checkpoint:bundled-any-rules`` is its other name) trained on
     sampled rule sets: it plays hands of drawn rule sets legally (the driver checks every action)
     and is not warned about any of them."""
-    assert BUNDLED_FILES["bundled-any-rules"] == {"partnership": BUNDLED_FILES["bundled"]["partnership"]}
     import warnings
 
+    from agents.neural.agent import BUNDLED_ALIASES
     from pinochle_env.rules.switches import random_rules
+
+    assert BUNDLED_FILES["bundled-any-rules"] == {"partnership": BUNDLED_FILES["bundled"]["partnership"]}
+    assert sorted(BUNDLED_ALIASES) == ["bundled-any-rules"]
 
     agent = load_agent("checkpoint:bundled-any-rules", seed=0)
     assert agent.meta["sample_rules"] is True
