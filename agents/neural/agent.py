@@ -42,8 +42,9 @@ def _bundled_files() -> tuple[dict[str, dict[str, Path]], frozenset[str]]:
     aliases: set[str] = set()
     for record in sorted(BUNDLED_DIR.glob("*.json")):
         info = json.loads(record.read_text(encoding="utf-8"))
-        aliases.update(info.get("aliases", []))
-        for name in [info["spec"], *info.get("aliases", [])]:
+        other_names = info.get("aliases", [])
+        aliases.update(other_names)
+        for name in [info["spec"], *other_names]:
             games = files.setdefault(name, {})
             if info["variant"] in games:
                 raise RuntimeError(f"{record}: another bundled record already names {name} for {info['variant']}")

@@ -18,9 +18,9 @@ from pinochle_env.games.kit import new_game
 
 def test_checkpoint_warns_of_rule_switches_it_never_trained_under(tmp_path):
     """A policy trained on the default rules only (the bundled weights saved with ``sample_rules =
-    False``, so that they read as one): other switches warn (naming them, and the bundled agent that trained on every
-    rule set), the default rules and a game-level switch do not, and a policy trained on sampled
-    rule sets never does."""
+    False``, so that they read as one): other switches warn (naming them, and the bundled agent that
+    trained on every rule set), the default rules and a game-level switch do not, and a policy
+    trained on sampled rule sets never does."""
     import warnings
 
     import torch
