@@ -202,3 +202,35 @@ def test_node_limit_stops_the_search_and_leaves_the_position_as_it_was():
     assert stopped >= 20
     with pytest.raises(ValueError, match="node_limit"):
         solver.solve_value(state, node_limit=0)
+
+
+@pytest.mark.parametrize("index", [0, 1, 3, 4, 5, 7])
+def test_quick_tricks_are_points_the_side_on_lead_takes_whatever_is_played(index):
+    """At a trick start, the quick tricks' points of the side on lead bound minimax's value: from
+    below where the maximising side leads, from above (the points left less them) where the other
+    side does; and the bound is met exactly at some positions, so it is no looser than it must be."""
+    from pinochle_env.kernel.compiled import solver as S
+    from pinochle_env.kernel.compiled.tricks import LAST_TRICK_BONUS, R_TRUMP
+
+    rules = SOLVER_RULES[index]
+    counted, tight = 0, 0
+    for game in solver.end_positions(rules, 400, seed=500 + index, most_tricks=4, least_tricks=2):
+        state = PlayState.from_game(game)
+        if state.n:
+            continue
+        hands, _, _, work = _compiled_inputs(state)
+        S.holdings(hands, state.seats, state.values, work)
+        tricks, sure = S.quick_points(hands, work.codes, work.held, state.leader, state.seats,
+                                      state.rules_vector[R_TRUMP], state.values, state.left)  # fmt: skip
+        if not tricks:
+            continue
+        future = solver.minimax_value(state, prune=True) - state.side_points()
+        if state.side[state.leader] == 1:
+            assert future >= sure
+            tight += future == sure
+        else:
+            most = int(work.points[0]) + LAST_TRICK_BONUS - sure
+            assert future <= most
+            tight += future == most
+        counted += 1
+    assert counted >= 40 and tight >= 3

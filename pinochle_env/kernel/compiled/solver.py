@@ -9,7 +9,9 @@ other side has one); hand scores are non-decreasing in that value, so its minima
 :func:`_search` is an explicit-stack alpha-beta (fail-soft) with a transposition table at trick
 starts keyed on the cards left *relative to each other* (:func:`position_key`), moves ordered by
 cheap rules (a lead first that cut off last time the same seat led with as many tricks left: a
-killer move), equal cards merged, the last trick played out in closed form and a node budget.
+killer move), equal cards merged, bounds at trick starts from the points still out and from the
+quick tricks of the side on lead (:func:`quick_points`), the last trick played out in closed form
+and a node budget.
 :func:`solve_node` and :func:`solve_values` find exact values by null-window searches (MTD(f)).
 The tests hold each piece to plain :func:`minimax`.
 """
@@ -358,6 +360,82 @@ def last_trick(hands, trick, n, leader, flags, side, rules, values, mode):
     return _sweep_adjustment(flags | 2, mode)
 
 
+@njit(cache=True)
+def quick_points(hands, codes, held, leader, seats, trump, values, left):
+    """(tricks, points) the side of ``leader`` takes for sure at a trick start by leading its top
+    cards, suit by suit (quick tricks, as bridge solvers count them), the trump suit last
+    (``codes``: the holdings codes of :class:`Work`).
+
+    In a suit, the leader's cards from the top down while it holds every copy still out of each
+    rank, and one more where it holds one of two copies (of equal cards the first played wins), are
+    masters; in a plain suit, a follower holding trumps could trump in once it runs out of the
+    suit, so those cashes count only up to the fewest cards of the suit such a follower holds
+    (partner included: its trump would take the lead away). Followers holding trumps always
+    follow suit while cashing, so their other suits stay as they are, and no trump is played
+    before the trump suit's turn. Points: the leader's cards, the lowest-valued cards of the suit
+    that each follower with trumps must play, and, for a follower without trumps, the lowest
+    values in its hand for as many cards as tricks are cashed; the last trick's bonus when every
+    trick left is cashed. (Under every counting a card is worth no less than those below it in
+    its suit, so the lowest-valued cards are the lowest-ranked.)
+    """
+    trump_bits = SUIT_BITS[trump]
+    weight = SEAT_WEIGHT[leader]
+    tricks, points = 0, 0
+    for step in range(4):
+        suit = (trump + 1 + step) % 4  # the trump suit last
+        k = 0
+        for c in range(6 * suit + 5, 6 * suit - 1, -1):
+            if not codes[c]:
+                continue
+            mine = hands[leader, c]
+            if codes[c] == mine * weight:
+                k += mine
+                continue
+            if mine > 0:
+                k += 1
+            break
+        if k == 0:
+            continue
+        if suit != trump:
+            for p in range(seats):
+                if p != leader and held[p] & trump_bits:
+                    length = 0
+                    for c in range(6 * suit, 6 * suit + 6):
+                        length += hands[p, c]
+                    k = min(k, length)
+            if k == 0:
+                continue
+        taken = 0
+        for c in range(6 * suit + 5, 6 * suit - 1, -1):  # the leader's top k cards
+            copies = min(hands[leader, c], k - taken)
+            points += copies * values[c]
+            taken += copies
+        for p in range(seats):  # the followers with trumps: their k lowest of the suit
+            if p == leader or not held[p] & trump_bits:
+                continue
+            taken = 0
+            for c in range(6 * suit, 6 * suit + 6):
+                copies = min(hands[p, c], k - taken)
+                points += copies * values[c]
+                taken += copies
+        tricks += k
+    if tricks == 0:
+        return 0, 0
+    for p in range(seats):  # the followers without trumps: their lowest values, a card per trick
+        if p == leader or held[p] & trump_bits:
+            continue
+        wanted = tricks
+        for rank in range(6):
+            for suit in range(4):
+                c = 6 * suit + rank
+                copies = min(hands[p, c], wanted)
+                points += copies * values[c]
+                wanted -= copies
+    if tricks == left:
+        points += LAST_TRICK_BONUS
+    return tricks, points
+
+
 # ------------------------------------------------------------------------------------------------
 # The search
 
@@ -419,6 +497,12 @@ def _search(hands, root, alpha, beta, rules, values, solver, work):
                         result, done = high, True
                     else:
                         alpha, beta = max(alpha, low), min(beta, high)
+                if not done:
+                    quick, sure = quick_points(hands, codes, held, leader, seats, trump, values, left)
+                    if quick and side[leader] == 1 and sure >= beta:  # the side takes at least its quick tricks
+                        result, done = sure, True
+                    elif quick and side[leader] != 1 and points[0] + LAST_TRICK_BONUS - sure <= alpha:
+                        result, done = points[0] + LAST_TRICK_BONUS - sure, True
             if done:
                 if ply == 0:
                     return result
