@@ -361,6 +361,19 @@ def last_trick(hands, trick, n, leader, flags, side, rules, values, mode):
 
 
 @njit(cache=True)
+def _suit_points(hands, values, seat, suit, count, from_top):
+    """The trick points of ``count`` of ``seat``'s cards of ``suit`` (all of them if it holds
+    fewer), taken from the highest rank down (``from_top``) or from the lowest up."""
+    points, taken = 0, 0
+    for step in range(6):
+        c = 6 * suit + (5 - step if from_top else step)
+        copies = min(hands[seat, c], count - taken)
+        points += copies * values[c]
+        taken += copies
+    return points
+
+
+@njit(cache=True)
 def quick_points(hands, codes, held, leader, seats, trump, values, left):
     """(tricks, points) the side of ``leader`` takes for sure at a trick start by leading its top
     cards, suit by suit (quick tricks, as bridge solvers count them), the trump suit last
@@ -405,19 +418,10 @@ def quick_points(hands, codes, held, leader, seats, trump, values, left):
                     k = min(k, length)
             if k == 0:
                 continue
-        taken = 0
-        for c in range(6 * suit + 5, 6 * suit - 1, -1):  # the leader's top k cards
-            copies = min(hands[leader, c], k - taken)
-            points += copies * values[c]
-            taken += copies
+        points += _suit_points(hands, values, leader, suit, k, True)  # the leader's top k cards
         for p in range(seats):  # the followers with trumps: their k lowest of the suit
-            if p == leader or not held[p] & trump_bits:
-                continue
-            taken = 0
-            for c in range(6 * suit, 6 * suit + 6):
-                copies = min(hands[p, c], k - taken)
-                points += copies * values[c]
-                taken += copies
+            if p != leader and held[p] & trump_bits:
+                points += _suit_points(hands, values, p, suit, k, False)
         tricks += k
     if tricks == 0:
         return 0, 0
