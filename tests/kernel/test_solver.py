@@ -114,6 +114,32 @@ def test_null_window_searches_converge_on_the_full_window_value(index):
             assert (bound >= threshold) == (expected >= threshold)
 
 
+@pytest.mark.parametrize("index", [0, 2, 5, 7])
+def test_ordered_playout_plays_the_hand_out_and_leaves_the_position_as_it_was(index):
+    """MTD(f)'s first guess is the value of one legal play of the hand: what minimax gives where
+    every card is forced (the last trick), between nothing and every point still to take otherwise; the hands
+    and the trick in progress stay as they were."""
+    from pinochle_env.kernel.compiled import solver as S
+    from pinochle_env.kernel.compiled.tricks import LAST_TRICK_BONUS
+
+    rules = SOLVER_RULES[index]
+    for most in (1, 4):
+        for game in solver.end_positions(rules, 30, seed=300 + index, most_tricks=most, least_tricks=most):
+            state = PlayState.from_game(game)
+            hands, settings, root, work = _compiled_inputs(state)
+            work.tricks[state.left] = state.trick
+            before_hands, before_tricks = hands.copy(), work.tricks.copy()
+            value = S.ordered_playout(hands, root, state.rules_vector, state.values, settings, work)
+            assert (hands == before_hands).all() and (work.tricks == before_tricks).all()
+            future = solver.minimax_value(state) - state.side_points()
+            if most == 1:
+                assert value == future
+            else:
+                on_table = sum(int(state.values[c]) for c in state.trick[: state.n])
+                left = S.points_in_hands(hands, state.seats, state.values) + on_table + LAST_TRICK_BONUS
+                assert -1 <= value <= left + 1  # +-1: a sweep under save_meld="trick"
+
+
 def _close_a_gap(hands: np.ndarray, values: np.ndarray, rng: np.random.Generator) -> np.ndarray | None:
     """``hands`` with every copy of one card type moved to the next lower rank of its suit that no
     hand holds, where both ranks have the same trick points (None where no such move exists)."""
