@@ -21,7 +21,7 @@ from .adapter import adapter_for
 from .compiled import solver as S
 from .state import PlayState, card_values, rules_vector
 
-#: log2 of the transposition table's entries (1M entries, 10 MB per process).
+#: log2 of the transposition table's entries (1M entries of 16 bytes, 16 MB per process).
 TABLE_BITS = 20
 #: A node budget no search reaches.
 UNLIMITED = S.UNLIMITED
@@ -32,10 +32,7 @@ class _Table:
 
     def __init__(self) -> None:
         size = 1 << TABLE_BITS
-        self.key = np.zeros(size, dtype=np.uint64)
-        self.low = np.zeros(size, dtype=np.int32)
-        self.high = np.zeros(size, dtype=np.int32)
-        self.move = np.zeros(size, dtype=np.int8)
+        self.entries = np.zeros((size, 2), dtype=np.uint64)  # per entry: key, packed bounds and move
         self.budget = np.array([0, UNLIMITED], dtype=np.int64)
 
 
@@ -69,7 +66,7 @@ def solver_for(state: PlayState, equivalent: bool = True) -> S.Solver:
     t = table()
     mode = state.mode
     salt = _salt(state.rules_vector, state.side, state.values, mode)
-    return S.Solver(state.side, mode, equivalent, salt, t.key, t.low, t.high, t.move, t.budget)
+    return S.Solver(state.side, mode, equivalent, salt, t.entries, t.budget)
 
 
 def hands_solver(rules: Rules) -> S.Solver:
@@ -79,7 +76,7 @@ def hands_solver(rules: Rules) -> S.Solver:
     mode = adapter_for(rules).mode
     side = np.zeros(rules.num_seats, dtype=np.int64)
     salt = _salt(rules_vector(rules, 0, 0, simple_last=False), side, card_values(rules), mode)
-    return S.Solver(side, mode, True, salt, t.key, t.low, t.high, t.move, t.budget)
+    return S.Solver(side, mode, True, salt, t.entries, t.budget)
 
 
 def trick_flags(state: PlayState) -> int:
@@ -97,7 +94,7 @@ def as_hands(hands: Any) -> np.ndarray:
 def clear_table() -> None:
     """Forget every stored position (a benchmark's cold start; results never need it)."""
     t = table()
-    t.key[:] = 0
+    t.entries[:, 0] = 0
     t.budget[S.B_NODES] = 0
 
 

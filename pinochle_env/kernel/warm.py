@@ -33,7 +33,7 @@ def _warm_up() -> None:
     per_seat_card = np.zeros((4, NUM_TYPES), dtype=np.int64)
     rules = np.zeros(T.RULES_SIZE, dtype=np.int64)
     rules[T.R_SEATS] = 4
-    solver = S.Solver(per_seat, 0, True, np.uint64(0), t.key, t.low, t.high, t.move, t.budget)
+    solver = S.Solver(per_seat, 0, True, np.uint64(0), t.entries, t.budget)
     work = S.work_arrays(0, 4)
     S.solve_values(hands, trick, (0, 0, 0, 0), rules, per_card, solver, work, np.zeros(NUM_TYPES, dtype=np.int64))
     S.solve_node(hands, trick, (0, 0, 0, 0), rules, per_card, solver, work)

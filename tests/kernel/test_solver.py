@@ -140,6 +140,16 @@ def test_ordered_playout_plays_the_hand_out_and_leaves_the_position_as_it_was(in
                 assert -1 <= value <= left + 1  # +-1: a sweep under save_meld="trick"
 
 
+def test_a_table_entry_keeps_its_bounds_and_move_at_the_extremes():
+    """The packed second word of a table entry gives back any bounds a search stores (values,
+    +-INFINITY for a side not yet bounded) and any move code (-1: none, up to the last suit's)."""
+    from pinochle_env.kernel.compiled import solver as S
+
+    for low, high in ((-S.INFINITY, S.INFINITY), (-1, 251), (0, 0), (130, S.INFINITY), (-S.INFINITY, -2)):
+        for code in (-1, 0, 5, 8 * 3 + 5):
+            assert S._unpack(S._pack(low, high, code)) == (low, high, code)
+
+
 def _close_a_gap(hands: np.ndarray, values: np.ndarray, rng: np.random.Generator) -> np.ndarray | None:
     """``hands`` with every copy of one card type moved to the next lower rank of its suit that no
     hand holds, where both ranks have the same trick points (None where no such move exists)."""

@@ -72,7 +72,7 @@ def _warm_up() -> None:
     position = T.Position(np.zeros(4, dtype=np.int64), 0, 0, 0, per_seat, per_seat, per_card, per_seat_card,
                           per_seat, per_seat_card)  # fmt: skip
     playout = P.PlayOut(0, per_card, np.zeros(0, dtype=np.uint64))
-    solver = S.Solver(per_seat, 0, True, np.uint64(0), t.key, t.low, t.high, t.move, t.budget)
+    solver = S.Solver(per_seat, 0, True, np.uint64(0), t.entries, t.budget)
     P.evaluate_cards(empty_deals, empty_gifts, position, rules, per_card, playout, 0, False, per_card, solver,
                      np.zeros((0, 1), dtype=np.int64))  # fmt: skip
     P.play_out_many(empty_deals, empty_gifts, position, rules, per_card, playout, np.zeros((0, 4), dtype=np.int64),

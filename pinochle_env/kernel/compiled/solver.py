@@ -46,6 +46,9 @@ from .tricks import (
 
 #: Solver values are far inside this bound.
 INFINITY = 1 << 20
+#: A table entry's second word: its lower and upper bounds, each plus ``BOUND_OFFSET``, in bits 0-23
+#: and 24-47, and its best move's code plus one in bits 48-55 (so one entry is one 16-byte row).
+BOUND_OFFSET = 1 << 23
 #: What :func:`_search` returns when the node budget ran out (its value means nothing).
 STOPPED = -(1 << 30)
 #: Fields of a search frame (one row of ``frames`` per ply).
@@ -73,18 +76,17 @@ SIDE_KEYS = _KEYS[-4:].astype(np.uint64)
 class Solver(NamedTuple):
     """What a search needs besides the position: the maximising ``side`` (1 per seat on it), the
     ``mode`` (1: tricks taken count beyond their points), whether equal cards are merged
-    (``equivalent``), the table ``salt`` of the rule set and sides, the transposition table
-    (``key``, ``low``, ``high``, ``move``) and the ``budget`` (int64: nodes visited, node count at
-    which a search stops and returns :data:`STOPPED`)."""
+    (``equivalent``), the table ``salt`` of the rule set and sides, the transposition ``table``
+    (uint64, a power of two rows of two words: the key, then the bounds and best move packed as
+    :data:`BOUND_OFFSET` says; one row is read at once, where four arrays cost four cache misses)
+    and the ``budget`` (int64: nodes visited, node count at which a search stops and returns
+    :data:`STOPPED`)."""
 
     side: np.ndarray
     mode: int
     equivalent: bool
     salt: np.uint64
-    key: np.ndarray
-    low: np.ndarray
-    high: np.ndarray
-    move: np.ndarray
+    table: np.ndarray
     budget: np.ndarray
 
 
@@ -117,8 +119,7 @@ def solver_for_hand(solver, side, trump):
     for p in range(side.size):
         if side[p] == 1:
             salt ^= SIDE_KEYS[p]
-    return Solver(side, solver.mode, solver.equivalent, salt, solver.key, solver.low, solver.high, solver.move,
-                  solver.budget)  # fmt: skip
+    return Solver(side, solver.mode, solver.equivalent, salt, solver.table, solver.budget)
 
 
 @njit(cache=True)
@@ -503,6 +504,22 @@ def ordered_playout(hands, root, rules, values, solver, work):
     return total + _sweep_adjustment(flags, solver.mode)
 
 
+@njit(cache=True, inline="always")
+def _unpack(packed):
+    """(lower bound, upper bound, move code) of a table entry's second word."""
+    mask = np.uint64(0xFFFFFF)
+    low = np.int64(packed & mask) - BOUND_OFFSET
+    high = np.int64((packed >> np.uint64(24)) & mask) - BOUND_OFFSET
+    return low, high, np.int64(packed >> np.uint64(48)) - 1
+
+
+@njit(cache=True, inline="always")
+def _pack(low, high, code):
+    """A table entry's second word from its bounds and move code (-1: none)."""
+    bounds = np.uint64(low + BOUND_OFFSET) | (np.uint64(high + BOUND_OFFSET) << np.uint64(24))
+    return bounds | (np.uint64(code + 1) << np.uint64(48))
+
+
 # ------------------------------------------------------------------------------------------------
 # The search
 
@@ -516,10 +533,10 @@ def _search(hands, root, alpha, beta, rules, values, solver, work):
     (numba's cache cannot reload recursive functions reliably). The table is read and written at
     trick starts (:func:`position_key`).
     """
-    side, mode, equivalent, salt, tt_key, tt_low, tt_high, tt_move, budget = solver  # the fields, in order
+    side, mode, equivalent, salt, table, budget = solver  # the fields, in order
     moves, scores, groups, frames, keys, tricks, codes, held, points, killers = work  # the fields, in order
     seats, trump = rules[R_SEATS], rules[R_TRUMP]
-    mask = np.uint64(tt_key.size - 1)
+    mask = np.uint64(table.shape[0] - 1)
     holdings(hands, seats, values, work)
     sweep = 1 if mode == 1 else 0
     ply = 0
@@ -554,9 +571,9 @@ def _search(hands, root, alpha, beta, rules, values, solver, work):
                 full = position_key(codes, leader, flags if mode == 1 else 0, values, salt)
                 keys[ply] = full
                 slot = np.int64(full & mask)
-                if tt_key[slot] == full:
-                    low, high = tt_low[slot], tt_high[slot]
-                    stored = _absolute(tt_move[slot], codes)
+                if table[slot, 0] == full:
+                    low, high, code = _unpack(table[slot, 1])
+                    stored = _absolute(code, codes)
                     if low >= beta or low == high:
                         result, done = low, True
                     elif high <= alpha:
@@ -638,16 +655,18 @@ def _search(hands, root, alpha, beta, rules, values, solver, work):
         best, slot = frames[ply, F_BEST], frames[ply, F_SLOT]
         if slot >= 0:  # store the result with what it bounds
             full = keys[ply]
-            if tt_key[slot] != full:
-                tt_key[slot], tt_low[slot], tt_high[slot] = full, -INFINITY, INFINITY
+            low, high = -INFINITY, INFINITY
+            if table[slot, 0] == full:
+                low, high, _ = _unpack(table[slot, 1])
             if best <= frames[ply, F_ALPHA0]:
-                tt_high[slot] = min(tt_high[slot], best)
+                high = min(high, best)
             elif best >= frames[ply, F_BETA0]:
-                tt_low[slot] = max(tt_low[slot], best)
+                low = max(low, best)
             else:
-                tt_low[slot] = tt_high[slot] = best
+                low = high = best
             move = frames[ply, F_BEST_MOVE]
-            tt_move[slot] = _relative(move, codes) if move >= 0 else -1
+            table[slot, 0] = full
+            table[slot, 1] = _pack(low, high, _relative(move, codes) if move >= 0 else -1)
         result = best
         if ply == 0:
             return result
