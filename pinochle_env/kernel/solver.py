@@ -21,8 +21,9 @@ from .adapter import adapter_for
 from .compiled import solver as S
 from .state import PlayState, card_values, rules_vector
 
-#: log2 of the transposition table's entries (1M entries of 16 bytes, 16 MB per process).
-TABLE_BITS = 20
+#: log2 of the transposition table's entries (4M entries of 16 bytes, 64 MB per process: a fifth
+#: fewer nodes at the first lead than 1M entries, a tenth with 10 tricks left, level with 9).
+TABLE_BITS = 22
 #: A node budget no search reaches.
 UNLIMITED = S.UNLIMITED
 
