@@ -240,24 +240,29 @@ def test_node_limit_stops_the_search_and_leaves_the_position_as_it_was():
         solver.solve_value(state, node_limit=0)
 
 
-@pytest.mark.parametrize("index", [0, 1, 3, 4, 5, 7])
-def test_quick_tricks_are_points_the_side_on_lead_takes_whatever_is_played(index):
-    """At a trick start, the quick tricks' points of the side on lead bound minimax's value: from
-    below where the maximising side leads, from above (the points left less them) where the other
-    side does; and the bound is met exactly at some positions, so it is no looser than it must be."""
+def _sure_points_bound_minimax(rules: Rules, seed: int, bound: str, count: int) -> tuple[int, int]:
+    """Hold a trick start's sure points of the side on lead (``bound``: ``"quick"`` tricks, or
+    ``"entry"``, through the partner's entry) to minimax on random end positions: they bound the
+    value from below where the maximising side leads, from above (the points left less them) where
+    the other side does, on ``count`` positions. Returns (positions with sure points, positions
+    where the bound is exact)."""
     from pinochle_env.kernel.compiled import solver as S
     from pinochle_env.kernel.compiled.tricks import LAST_TRICK_BONUS, R_TRUMP
 
-    rules = SOLVER_RULES[index]
     counted, tight = 0, 0
-    for game in solver.end_positions(rules, 400, seed=500 + index, most_tricks=4, least_tricks=2):
+    for game in solver.end_positions(rules, count, seed=seed, most_tricks=4, least_tricks=2):
         state = PlayState.from_game(game)
         if state.n:
             continue
         hands, _, _, work = _compiled_inputs(state)
         S.holdings(hands, state.seats, state.values, work)
-        tricks, sure = S.quick_points(hands, work.codes, work.held, state.leader, state.seats,
-                                      state.rules_vector[R_TRUMP], state.values, state.left)  # fmt: skip
+        before = hands.copy(), work.codes.copy(), work.held.copy()
+        position = (hands, work.codes, work.held, state.leader, state.seats, state.rules_vector[R_TRUMP], state.values)
+        if bound == "quick":
+            tricks, sure = S.quick_points(*position, state.left, -1)
+        else:
+            tricks, sure = S.entry_points(*position, state.left)
+        assert all((now == then).all() for now, then in zip((hands, work.codes, work.held), before, strict=True))
         if not tricks:
             continue
         future = solver.minimax_value(state, prune=True) - state.side_points()
@@ -269,4 +274,21 @@ def test_quick_tricks_are_points_the_side_on_lead_takes_whatever_is_played(index
             assert future <= most
             tight += future == most
         counted += 1
+    return counted, tight
+
+
+@pytest.mark.parametrize("index", [0, 1, 3, 4, 5, 7])
+def test_quick_tricks_are_points_the_side_on_lead_takes_whatever_is_played(index):
+    """The quick tricks' points of the side on lead bound minimax's value (see
+    :func:`_sure_points_bound_minimax`), and the bound is met exactly at some positions, so it is
+    no looser than it must be."""
+    counted, tight = _sure_points_bound_minimax(SOLVER_RULES[index], 500 + index, "quick", 400)
     assert counted >= 40 and tight >= 3
+
+
+@pytest.mark.parametrize("index", [0, 1, 2, 3, 4])
+def test_partner_entry_points_are_points_the_side_on_lead_takes_whatever_is_played(index):
+    """The points of leading to the partner's master and cashing its quick tricks bound minimax's
+    value alike, in the partnership game's rule sets, and are met exactly at some positions."""
+    counted, tight = _sure_points_bound_minimax(SOLVER_RULES[index], 600 + index, "entry", 1500)
+    assert counted >= 50 and tight >= 3

@@ -379,10 +379,10 @@ def _suit_points(hands, values, seat, suit, count, from_top):
 
 
 @njit(cache=True, inline="always")
-def quick_points(hands, codes, held, leader, seats, trump, values, left):
+def quick_points(hands, codes, held, leader, seats, trump, values, left, skip):
     """(tricks, points) the side of ``leader`` takes for sure at a trick start by leading its top
-    cards, suit by suit (quick tricks, as bridge solvers count them), the trump suit last
-    (``codes``: the holdings codes of :class:`Work`).
+    cards, suit by suit (quick tricks, as bridge solvers count them), the trump suit last, leaving
+    out the suit ``skip`` (-1: none; ``codes``: the holdings codes of :class:`Work`).
 
     In a suit, the leader's cards from the top down while it holds every copy still out of each
     rank, and one more where it holds one of two copies (of equal cards the first played wins), are
@@ -401,6 +401,8 @@ def quick_points(hands, codes, held, leader, seats, trump, values, left):
     tricks, points = 0, 0
     for step in range(4):
         suit = (trump + 1 + step) % 4  # the trump suit last
+        if suit == skip:
+            continue
         k = 0
         for c in range(6 * suit + 5, 6 * suit - 1, -1):
             if not codes[c]:
@@ -504,6 +506,65 @@ def ordered_playout(hands, root, rules, values, solver, work):
     return total + _sweep_adjustment(flags, solver.mode)
 
 
+@njit(cache=True)
+def entry_points(hands, codes, held, leader, seats, trump, values, left):
+    """(tricks, points) the side of ``leader`` takes for sure at a trick start of the partnership
+    game by leading a low card to the partner's master and cashing the partner's quick tricks
+    (:func:`quick_points`) from there, the best such suit; (0, 0) where none qualifies.
+
+    The entry suit must be one in which the leader holds a card and the partner holds every copy
+    still out of the top rank, and (a plain suit) each opponent holds a card of it or no trump: then
+    neither opponent can beat or trump the partner's top card, which is always legal to follow
+    with (it heads anything). Points of the entry trick: the leader's lowest card of the suit, the
+    partner's top card, each opponent's lowest card of the suit, or its lowest-valued card where it
+    has none. The partner's cashes leave the entry suit out and see the opponents' hands as they
+    were: an opponent then has one card more than it holds, so its cheapest cards counted are no
+    dearer than those it must really play.
+    """
+    if seats != 4:
+        return 0, 0
+    partner = (leader + 2) % 4
+    best_tricks, best_points = 0, 0
+    for suit in range(4):
+        low, top = -1, -1
+        for c in range(6 * suit, 6 * suit + 6):
+            if low < 0 and hands[leader, c]:
+                low = c
+            if codes[c]:
+                top = c
+        if low < 0 or codes[top] != hands[partner, top] * SEAT_WEIGHT[partner]:
+            continue
+        points, blocked = values[low] + values[top], False
+        for step in (1, 3):
+            opponent = (leader + step) % 4
+            if held[opponent] & SUIT_BITS[suit]:
+                points += _suit_points(hands, values, opponent, suit, 1, False)
+            elif suit != trump and held[opponent] & SUIT_BITS[trump]:
+                blocked = True  # it could trump the partner's master
+            else:
+                cheapest = INFINITY
+                for c in range(NUM_TYPES):
+                    if hands[opponent, c]:
+                        cheapest = min(cheapest, values[c])
+                points += cheapest
+        if blocked:
+            continue
+        held_before = held[leader], held[partner]
+        for seat, c in ((leader, low), (partner, top)):
+            hands[seat, c] -= 1
+            codes[c] -= SEAT_WEIGHT[seat]
+            if not hands[seat, c]:
+                held[seat] &= ~(1 << c)
+        tricks, more = quick_points(hands, codes, held, partner, seats, trump, values, left - 1, suit)
+        for seat, c in ((leader, low), (partner, top)):
+            hands[seat, c] += 1
+            codes[c] += SEAT_WEIGHT[seat]
+        held[leader], held[partner] = held_before
+        if points + more > best_points:
+            best_tricks, best_points = 1 + tricks, points + more
+    return best_tricks, best_points
+
+
 @njit(cache=True, inline="always")
 def _unpack(packed):
     """(lower bound, upper bound, move code) of a table entry's second word."""
@@ -580,9 +641,14 @@ def _search(hands, root, alpha, beta, rules, values, solver, work):
                         result, done = high, True
                     else:
                         alpha, beta = max(alpha, low), min(beta, high)
-                if not done:
-                    quick, sure = quick_points(hands, codes, held, leader, seats, trump, values, left)
-                    if quick and side[leader] == 1 and sure >= beta:  # the side takes at least its quick tricks
+                for bound in range(2 if seats == 4 else 1):  # quick tricks, then through the partner's entry
+                    if done:
+                        break
+                    if bound == 0:
+                        quick, sure = quick_points(hands, codes, held, leader, seats, trump, values, left, -1)
+                    else:
+                        quick, sure = entry_points(hands, codes, held, leader, seats, trump, values, left)
+                    if quick and side[leader] == 1 and sure >= beta:  # the side takes at least its sure points
                         result, done = sure, True
                     elif quick and side[leader] != 1 and points[0] + LAST_TRICK_BONUS - sure <= alpha:
                         result, done = points[0] + LAST_TRICK_BONUS - sure, True
