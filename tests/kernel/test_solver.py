@@ -140,6 +140,19 @@ def test_ordered_playout_plays_the_hand_out_and_leaves_the_position_as_it_was(in
                 assert -1 <= value <= left + 1  # +-1: a sweep under save_meld="trick"
 
 
+def test_clearing_the_table_makes_the_next_solve_cold_again():
+    """A solve repeated on a warm table visits fewer nodes; after :func:`clear_table` it visits
+    exactly the nodes of the first solve again (no entry stored before matches)."""
+    game = next(iter(solver.end_positions(Rules(), 1, seed=77, most_tricks=6, least_tricks=6)))
+    state = PlayState.from_game(game)
+    solver.clear_table()
+    value = solver.solve_value(state)
+    cold = solver.take_nodes()
+    assert solver.solve_value(state) == value and solver.take_nodes() < cold
+    solver.clear_table()
+    assert solver.solve_value(state) == value and solver.take_nodes() == cold
+
+
 def test_a_table_entry_keeps_its_bounds_and_move_at_the_extremes():
     """The packed second word of a table entry gives back any bounds a search stores (values,
     +-INFINITY for a side not yet bounded) and any move code (-1: none, up to the last suit's)."""
