@@ -33,8 +33,10 @@ class _Table:
 
     def __init__(self) -> None:
         size = 1 << TABLE_BITS
-        self.entries = np.zeros((size, 2), dtype=np.uint64)  # per entry: key, packed bounds and move
-        self.entries.fill(0)  # map its pages now (tens of ms), not in the page faults of the first solves
+        # Per entry: key, packed bounds and move. Filled rather than np.zeros, whose pages the first
+        # solves would map by page faults: tens of ms once here, not inside a timed solve.
+        self.entries = np.empty((size, 2), dtype=np.uint64)
+        self.entries.fill(0)
         self.budget = np.array([0, UNLIMITED], dtype=np.int64)
         #: Part of every salt (:func:`_salt`): :func:`clear_table` moves it on, so that no later key
         #: matches an entry stored before.

@@ -117,8 +117,8 @@ def test_null_window_searches_converge_on_the_full_window_value(index):
 @pytest.mark.parametrize("index", [0, 2, 5, 7])
 def test_ordered_playout_plays_the_hand_out_and_leaves_the_position_as_it_was(index):
     """MTD(f)'s first guess is the value of one legal play of the hand: what minimax gives where
-    every card is forced (the last trick), between nothing and every point still to take otherwise; the hands
-    and the trick in progress stay as they were."""
+    every card is forced (the last trick), between nothing and every point still to take otherwise;
+    the hands and the trick in progress stay as they were."""
     from pinochle_env.kernel.compiled import solver as S
     from pinochle_env.kernel.compiled.tricks import LAST_TRICK_BONUS
 
@@ -136,8 +136,8 @@ def test_ordered_playout_plays_the_hand_out_and_leaves_the_position_as_it_was(in
                 assert value == future
             else:
                 on_table = sum(int(state.values[c]) for c in state.trick[: state.n])
-                left = S.points_in_hands(hands, state.seats, state.values) + on_table + LAST_TRICK_BONUS
-                assert -1 <= value <= left + 1  # +-1: a sweep under save_meld="trick"
+                to_take = S.points_in_hands(hands, state.seats, state.values) + on_table + LAST_TRICK_BONUS
+                assert -1 <= value <= to_take + 1  # +-1: a sweep under save_meld="trick"
 
 
 def test_clearing_the_table_makes_the_next_solve_cold_again():

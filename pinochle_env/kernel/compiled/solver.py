@@ -379,6 +379,20 @@ def _suit_points(hands, values, seat, suit, count, from_top):
 
 
 @njit(cache=True, inline="always")
+def _cheapest_points(hands, values, seat, count):
+    """The trick points of ``seat``'s ``count`` lowest-ranked cards (all of them if it holds fewer):
+    its cheapest, since card values go by rank alone and never fall with it."""
+    points, wanted = 0, count
+    for rank in range(6):
+        for suit in range(4):
+            c = 6 * suit + rank
+            copies = min(hands[seat, c], wanted)
+            points += copies * values[c]
+            wanted -= copies
+    return points
+
+
+@njit(cache=True, inline="always")
 def quick_points(hands, codes, held, leader, seats, trump, values, left, skip):
     """(tricks, points) the side of ``leader`` takes for sure at a trick start by leading its top
     cards, suit by suit (quick tricks, as bridge solvers count them), the trump suit last, leaving
@@ -433,15 +447,8 @@ def quick_points(hands, codes, held, leader, seats, trump, values, left, skip):
     if tricks == 0:
         return 0, 0
     for p in range(seats):  # the followers without trumps: their lowest values, a card per trick
-        if p == leader or held[p] & trump_bits:
-            continue
-        wanted = tricks
-        for rank in range(6):
-            for suit in range(4):
-                c = 6 * suit + rank
-                copies = min(hands[p, c], wanted)
-                points += copies * values[c]
-                wanted -= copies
+        if p != leader and not held[p] & trump_bits:
+            points += _cheapest_points(hands, values, p, tricks)
     if tricks == left:
         points += LAST_TRICK_BONUS
     return tricks, points
@@ -488,10 +495,10 @@ def ordered_playout(hands, root, rules, values, solver, work):
     tricks = work.tricks.copy()
     holdings(hands, seats, values, work)
     total = 0
+    rows = work.moves[0], work.scores[0], work.groups[0]
     while left > 0:
         seat = (leader + n) % seats
         node = (n, leader, -1, -1)
-        rows = work.moves[0], work.scores[0], work.groups[0]
         ordered_moves(rows, work.held, tricks[left], node, rules, values, solver.side, solver.equivalent)
         c = work.moves[0, 0]
         hands[seat, c] -= 1
@@ -542,11 +549,7 @@ def entry_points(hands, codes, held, leader, seats, trump, values, left):
             elif suit != trump and held[opponent] & SUIT_BITS[trump]:
                 blocked = True  # it could trump the partner's master
             else:
-                cheapest = INFINITY
-                for c in range(NUM_TYPES):
-                    if hands[opponent, c]:
-                        cheapest = min(cheapest, values[c])
-                points += cheapest
+                points += _cheapest_points(hands, values, opponent, 1)
         if blocked:
             continue
         held_before = held[leader], held[partner]
@@ -766,9 +769,8 @@ def solve_values(hands, trick, root, rules, values, solver, work, out):
 
     Each representative card (see :func:`representatives`) is played and the rest solved by
     null-window searches from the last card's value (the first from :func:`ordered_playout`), all
-    sharing one table; the cards of a group
-    get its value. ``work`` (:func:`work_arrays`) holds at least ``left`` tricks. ``hands`` and
-    ``trick`` are left as they were.
+    sharing one table; the cards of a group get its value. ``work`` (:func:`work_arrays`) holds at
+    least ``left`` tricks. ``hands`` and ``trick`` are left as they were.
     """
     n, leader, left, flags = root
     seats = rules[R_SEATS]
