@@ -241,6 +241,8 @@ GUIDED_PARAMETERS: dict[str, type] = {
     "bidding": str,
     "samples": int,
     "budget": float,
+    "infer": float,
+    "infer_play": float,
 }
 GUIDED_CHECKPOINT = "bundled"
 #: ``openspiel``'s parameters (:mod:`agents.openspiel.bots`, which needs OpenSpiel: kept here so

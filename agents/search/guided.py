@@ -21,8 +21,9 @@ bidding (:mod:`agents.search.simulation`) plays out a few dozen deals per decisi
 
 Parameters, with their defaults
 (``guided:checkpoint=bundled,prior=2,bidding=network,samples=24,budget=1.0``): ``checkpoint`` (a
-``checkpoint:`` path or bundled name), ``prior``, ``bidding``, and ``pimc``'s ``samples`` and
-``budget``. The plain search bot stays free of PyTorch; this agent needs it (the ``train`` extra).
+``checkpoint:`` path or bundled name), ``prior``, ``bidding``, and ``pimc``'s ``samples``,
+``budget``, ``infer`` and ``infer_play`` (with ``pimc``'s defaults). The plain search bot
+stays free of PyTorch; this agent needs it (the ``train`` extra).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import math
 import numpy as np
 
 from agents.base import check_plays, prepare
-from agents.search.pimc import PLAY_PHASES, PIMCAgent
+from agents.search.pimc import DEFAULT_INFER, DEFAULT_INFER_PLAY, PLAY_PHASES, PIMCAgent
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.protocol import View
 from pinochle_env.rules.switches import Rules
@@ -55,6 +56,8 @@ class GuidedSearchAgent:
         bidding: str = "network",
         samples: int | None = None,
         budget: float | None = None,
+        infer: float = DEFAULT_INFER,
+        infer_play: float = DEFAULT_INFER_PLAY,
     ) -> None:
         if not (math.isfinite(prior) and prior >= 0):
             raise ValueError(f"guided parameter prior must be a number >= 0 (points per log-probability), got {prior}")
@@ -64,7 +67,7 @@ class GuidedSearchAgent:
         self.name = f"guided:checkpoint={checkpoint},prior={prior:g},bidding={bidding}"
         self.prior = prior
         self.bidding = bidding
-        self.search = PIMCAgent(seed, samples=samples, budget=budget)
+        self.search = PIMCAgent(seed, samples=samples, budget=budget, infer=infer, infer_play=infer_play)
 
     def reset(self, seed: int | None = None) -> None:
         self.search.reset(seed)

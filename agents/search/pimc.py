@@ -67,6 +67,9 @@ PLAY_PHASES = ("PLAY", "PLAY2")
 #: Deals per card decision and seconds per decision, per evaluator, where not given.
 DEFAULT_SAMPLES = {"search": 24, "heuristic": 16}
 DEFAULT_BUDGET = {"search": 1.0, "heuristic": 1.0}
+#: A drawn deal's weight per call and per card play of another seat that the heuristic would not
+#: have made (:mod:`agents.search.inference`), where not given.
+DEFAULT_INFER, DEFAULT_INFER_PLAY = 0.05, 0.2
 
 
 class PIMCAgent:
@@ -82,8 +85,8 @@ class PIMCAgent:
         solve: int | None = None,
         leaf: int = 3,
         simulations: int = 64,
-        infer: float = 0.05,
-        infer_play: float = 0.2,
+        infer: float = DEFAULT_INFER,
+        infer_play: float = DEFAULT_INFER_PLAY,
         pool: int = 3,
     ) -> None:
         if evaluate not in EVALUATORS:

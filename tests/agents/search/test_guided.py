@@ -82,6 +82,14 @@ def test_the_auction_calls_are_the_policys_or_the_searchs(monkeypatch, bidding):
     assert asked == [bidding]
 
 
+def test_the_searchs_inference_parameters_reach_it():
+    """``infer`` and ``infer_play`` are the search's; left out, they are ``pimc``'s defaults."""
+    agent = load_agent("guided:infer=0.5,infer_play=1", seed=0)
+    assert (agent.search.infer, agent.search.infer_play) == (0.5, 1.0)
+    default, pimc = load_agent("guided", seed=0), load_agent("pimc", seed=0)
+    assert (default.search.infer, default.search.infer_play) == (pimc.infer, pimc.infer_play)
+
+
 @pytest.mark.parametrize("variant", ["partnership", "two_hand"])
 def test_guided_search_plays_legal_hands_and_records_its_checkpoint(variant):
     """A whole hand of each game (the driver checks every action), with the bundled policy of that
@@ -104,5 +112,7 @@ def test_bad_guided_parameters_are_refused_by_name():
         load_agent("guided:checkpoint=nosuch.pt")
     with pytest.raises(ValueError, match="bidding must be one of network, search, got 'heuristic'"):
         load_agent("guided:bidding=heuristic")
+    with pytest.raises(ValueError, match="infer_play must be in"):
+        load_agent("guided:infer_play=0")
     with pytest.raises(ValueError, match="unknown parameter 'depth=2' for agent 'guided'"):
         load_agent("guided:depth=2")
