@@ -6,6 +6,8 @@ runs as it says.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -223,6 +225,58 @@ def test_table_key_sees_through_ranks_and_only_through_ranks():
             assert key(hands, richer) != key(hands, state.values)
             checked += 1
     assert checked >= 50
+
+
+def _blocks(hands: np.ndarray, values: np.ndarray, equal: bool) -> list[tuple[int, int, int]]:
+    """(seat, lower, upper): two card types of a suit, next to each other among the ranks still held,
+    every copy of both in that seat's hand, with equal trick points (``equal``) or not."""
+    found = []
+    for suit in range(4):
+        held = [c for c in range(6 * suit, 6 * suit + 6) if hands[:, c].sum()]
+        for lower, upper in itertools.pairwise(held):
+            seats = np.flatnonzero(hands[:, lower] + hands[:, upper])
+            if len(seats) == 1 and (values[lower] == values[upper]) == equal:
+                found.append((int(seats[0]), lower, upper))
+    return found
+
+
+def _reshaped(hands: np.ndarray, block: tuple[int, int, int]) -> np.ndarray:
+    """``hands`` with one card of the block's seat turned into the block's other card type."""
+    seat, lower, upper = block
+    reshaped = hands.copy()
+    source, target = (lower, upper) if hands[seat, upper] < 2 else (upper, lower)
+    reshaped[seat, source] -= 1
+    reshaped[seat, target] += 1
+    return reshaped
+
+
+def test_table_key_sees_a_seats_run_of_equal_cards_as_one_block():
+    """Trick starts that differ only in which cards of a run one seat holds alone (ranks next to each
+    other among those still held, with the same points) share a table key and have the same minimax
+    value; where the two ranks' points differ, the key differs."""
+    rng = np.random.default_rng(11)
+    merged = kept_apart = 0
+    for index in (0, 2, 3, 5, 7):
+        rules = SOLVER_RULES[index]
+        for game in solver.end_positions(rules, 150, seed=500 + index, most_tricks=4):
+            state = PlayState.from_game(game)
+            if state.n:
+                continue
+            hands = state.hands
+            equal, unequal = _blocks(hands, state.values, True), _blocks(hands, state.values, False)
+            if equal:
+                block = equal[int(rng.integers(len(equal)))]
+                reshaped = _reshaped(hands, block)
+                assert _table_key(state, reshaped, state.values) == _table_key(state, hands, state.values)
+                other = PlayState.from_game(game)
+                other.hands = reshaped
+                assert solver.minimax_value(other) == solver.minimax_value(state)
+                merged += 1
+            if unequal:
+                reshaped = _reshaped(hands, unequal[0])
+                assert _table_key(state, reshaped, state.values) != _table_key(state, hands, state.values)
+                kept_apart += 1
+    assert merged >= 40 and kept_apart >= 20
 
 
 def test_node_limit_stops_the_search_and_leaves_the_position_as_it_was():
