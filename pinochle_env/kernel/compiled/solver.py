@@ -71,13 +71,12 @@ FLAG_KEYS = _KEYS[-12:-8].astype(np.uint64)
 #: Salts of a hand set inside compiled code (:func:`solver_for_hand`): per trump, per seat on the side.
 TRUMP_KEYS = _KEYS[-8:-4].astype(np.uint64)
 SIDE_KEYS = _KEYS[-4:].astype(np.uint64)
-#: Hash keys of a block (:func:`position_key`): per suit, order, seat and number of cards (1-12).
-BLOCK_KEYS = np.random.default_rng(20261205).integers(0, 2**63, size=(4, 6, 4, 13), dtype=np.int64).astype(np.uint64)
-#: Per holdings code, the one seat holding the card type (-1: none or several) and how many it holds.
+#: Hash keys of a block (:func:`position_key`): per suit, order, and 16 x seat + number of cards (1-12).
+BLOCK_KEYS = np.random.default_rng(20261205).integers(0, 2**63, size=(4, 6, 64), dtype=np.int64).astype(np.uint64)
+#: Per holdings code, 16 x the one seat holding the card type + how many it holds (-1: several seats).
 _DIGITS = [[code // 3**p % 3 for p in range(4)] for code in range(81)]
-_ALONE = [digits.index(max(digits)) if np.count_nonzero(digits) == 1 else -1 for digits in _DIGITS]
-CODE_SEAT = np.array(_ALONE, dtype=np.int64)
-CODE_COUNT = np.array([sum(digits) for digits in _DIGITS], dtype=np.int64)
+_ALONE = [16 * digits.index(max(digits)) + max(digits) if np.count_nonzero(digits) == 1 else -1 for digits in _DIGITS]
+CODE_ALONE = np.array(_ALONE, dtype=np.int64)
 
 
 class Solver(NamedTuple):
@@ -216,26 +215,24 @@ def position_key(codes, leader, flags, values, salt):
     """
     key = salt ^ LEADER_KEYS[leader] ^ FLAG_KEYS[flags]
     for suit in range(4):
-        order, block_seat, block_count, block_value = 0, -1, 0, 0
+        order, block, block_value = 0, -1, 0  # block: 16 x seat + cards, -1: none open
         for c in range(6 * suit, 6 * suit + 6):
             code = codes[c]
             if not code:
                 continue
-            seat = CODE_SEAT[code]
-            if seat >= 0 and seat == block_seat and values[c] == block_value:
-                block_count += CODE_COUNT[code]  # the block goes on
+            alone = CODE_ALONE[code]
+            if alone >= 0 and block >= 0 and alone >> 4 == block >> 4 and values[c] == block_value:
+                block += alone & 15  # the block goes on
                 continue
-            if block_seat >= 0:  # the block before ends
-                key ^= BLOCK_KEYS[suit, order, block_seat, block_count] ^ VALUE_KEYS[suit, order, block_value]
+            if block >= 0:  # the block before ends
+                key ^= BLOCK_KEYS[suit, order, block] ^ VALUE_KEYS[suit, order, block_value]
                 order += 1
-            if seat >= 0:
-                block_seat, block_count, block_value = seat, CODE_COUNT[code], values[c]
-            else:
-                block_seat = -1
-                key ^= HOLDING_KEYS[suit, order, code] ^ VALUE_KEYS[suit, order, values[c]]
+            block, block_value = alone, values[c]
+            if alone < 0:
+                key ^= HOLDING_KEYS[suit, order, code] ^ VALUE_KEYS[suit, order, block_value]
                 order += 1
-        if block_seat >= 0:
-            key ^= BLOCK_KEYS[suit, order, block_seat, block_count] ^ VALUE_KEYS[suit, order, block_value]
+        if block >= 0:
+            key ^= BLOCK_KEYS[suit, order, block] ^ VALUE_KEYS[suit, order, block_value]
     return key
 
 
