@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import NUM_TYPES
+from ..rules.switches import Rules
 from .compiled import deals as D
 from .compiled import solver as S
 from .compiled import tricks as T
-from .solver import table
+from .solver import hands_solver
 
 _READY = False
 
@@ -25,7 +26,6 @@ def compile_kernel() -> None:
 
 def _warm_up() -> None:
     """Call each entry point on empty inputs of the types every real call uses."""
-    t = table()
     hands = np.zeros((4, NUM_TYPES), dtype=np.int8)
     trick = np.zeros(4, dtype=np.int64)
     per_seat = np.zeros(4, dtype=np.int64)
@@ -33,7 +33,7 @@ def _warm_up() -> None:
     per_seat_card = np.zeros((4, NUM_TYPES), dtype=np.int64)
     rules = np.zeros(T.RULES_SIZE, dtype=np.int64)
     rules[T.R_SEATS] = 4
-    solver = S.Solver(per_seat, 0, True, np.uint64(0), t.entries, t.budget)
+    solver = hands_solver(Rules())  # on the process's table, as every real call
     work = S.work_arrays(0, 4)
     S.solve_values(hands, trick, (0, 0, 0, 0), rules, per_card, solver, work, np.zeros(NUM_TYPES, dtype=np.int64))
     S.solve_node(hands, trick, (0, 0, 0, 0), rules, per_card, solver, work)

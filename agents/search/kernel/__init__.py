@@ -21,9 +21,8 @@ import numpy as np
 from pinochle_env.cards import NUM_TYPES
 from pinochle_env.kernel import compile_kernel
 from pinochle_env.kernel.compiled import deals as D
-from pinochle_env.kernel.compiled import solver as S
 from pinochle_env.kernel.compiled import tricks as T
-from pinochle_env.kernel.solver import table
+from pinochle_env.kernel.solver import hands_solver
 from pinochle_env.rules.switches import Rules
 
 from .compiled import inference as M
@@ -59,7 +58,6 @@ def compile_search_kernel() -> None:
 
 def _warm_up() -> None:
     """Call each entry point on empty inputs of the types every real call uses."""
-    t = table()
     empty_deals = np.zeros((0, 4, NUM_TYPES), dtype=np.int8)
     empty_gifts = np.zeros((0, 4, NUM_TYPES), dtype=np.int64)
     hands = np.zeros((4, NUM_TYPES), dtype=np.int8)
@@ -72,7 +70,7 @@ def _warm_up() -> None:
     position = T.Position(np.zeros(4, dtype=np.int64), 0, 0, 0, per_seat, per_seat, per_card, per_seat_card,
                           per_seat, per_seat_card)  # fmt: skip
     playout = P.PlayOut(0, per_card, np.zeros(0, dtype=np.uint64))
-    solver = S.Solver(per_seat, 0, True, np.uint64(0), t.entries, t.budget)
+    solver = hands_solver(Rules())  # on the process's table, as every real call
     P.evaluate_cards(empty_deals, empty_gifts, position, rules, per_card, playout, 0, False, per_card, solver,
                      np.zeros((0, 1), dtype=np.int64))  # fmt: skip
     P.play_out_many(empty_deals, empty_gifts, position, rules, per_card, playout, np.zeros((0, 4), dtype=np.int64),
