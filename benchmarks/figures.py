@@ -487,6 +487,7 @@ BLOCKS: dict[str, Callable[..., str]] = {
     "expert_iteration": expert_iteration_block,
     "expert_iteration_any_rules": expert_iteration_block,
     "solver_speed": solver_speed_block,
+    "solver_speed_first_leads": solver_speed_block,
     "kernel_sweep": kernel_sweep_block,
     "kernel_sweep_deep": kernel_sweep_block,
     "pimc_profile": pimc_profile_block,

@@ -12,9 +12,12 @@ Usage::
     python benchmarks/solver_speed.py                       # 40 positions per row (20 first leads)
     python benchmarks/solver_speed.py --positions 10 --cap 2  # a quick look
     python benchmarks/solver_speed.py --left 4 5 6 --positions 100   # to choose pimc's solve=N
+    python benchmarks/solver_speed.py --left 12 --positions 2000 --workers 2 --figures solver_speed_first_leads
 
-The figures go to ``benchmarks/results/solver_speed.json`` (:mod:`figures`), from which the table
-of ``docs/benchmarks.md`` is made; ``--dry-run`` writes nothing.
+The figures go to ``benchmarks/results/solver_speed.json`` (or ``NAME.json`` with ``--figures
+NAME``; :mod:`figures`), from which the tables of ``docs/benchmarks.md`` are made; ``--dry-run``
+writes nothing. With ``--workers N`` positions are solved N at a time, one worker process each
+(give each a core of its own: the times are wall-clock).
 """
 
 from __future__ import annotations
@@ -22,7 +25,9 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import sys
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -65,28 +70,38 @@ def solve_times(game: Game) -> tuple[float, int, float, int]:
 
 
 def _start_worker() -> multiprocessing.pool.Pool:
-    from pinochle_env.kernel import compile_kernel
-
-    compile_kernel()  # here first, so that the worker only loads the cached code
     pool = multiprocessing.get_context("spawn").Pool(1)
     pool.apply(solve_times, (positions(1, 1, 0)[0],))  # load the kernel in the worker
     return pool
 
 
-def measure(games: list[Game], cap: float) -> list[tuple[float, int, float, int] | None]:
-    """Each position's solve times, or None when it ran past ``cap`` seconds."""
-    results: list[tuple[float, int, float, int] | None] = []
-    pool = _start_worker()
-    for game in games:
-        try:
-            results.append(pool.apply_async(solve_times, (game,)).get(timeout=2 * cap))
-        except multiprocessing.TimeoutError:
-            results.append(None)
-            pool.terminate()
-            pool = _start_worker()
-    pool.terminate()
-    capped = [None if r is None or r[0] > cap or r[2] > cap else r for r in results]
-    return capped
+def measure(games: list[Game], cap: float, workers: int = 1) -> list[tuple[float, int, float, int] | None]:
+    """Each position's solve times, or None when it ran past ``cap`` seconds; ``workers`` positions
+    at a time, each in a worker process of its own (replaced when a solve overruns)."""
+    from pinochle_env.kernel import compile_kernel
+
+    compile_kernel()  # here first, so that the workers only load the cached code
+    results: list[tuple[float, int, float, int] | None] = [None] * len(games)
+    done = [0]
+    lock = threading.Lock()
+
+    def solve_share(share: range) -> None:
+        pool = _start_worker()
+        for index in share:
+            try:
+                results[index] = pool.apply_async(solve_times, (games[index],)).get(timeout=2 * cap)
+            except multiprocessing.TimeoutError:
+                pool.terminate()
+                pool = _start_worker()
+            with lock:
+                done[0] += 1
+                if len(games) >= 100 and done[0] % 50 == 0:
+                    print(f"  {done[0]} of {len(games)} positions", file=sys.stderr, flush=True)
+        pool.terminate()
+
+    with ThreadPoolExecutor(workers) as threads:
+        list(threads.map(solve_share, [range(w, len(games), workers) for w in range(workers)]))
+    return [None if r is None or r[0] > cap or r[2] > cap else r for r in results]
 
 
 def summarise(left: int, results: list[tuple[float, int, float, int] | None]) -> dict[str, Any]:
@@ -123,10 +138,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=40, help="positions per row (first leads: half)")
     parser.add_argument("--cap", type=float, default=10.0, help="seconds a solve may take")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1, help="positions solved at a time (a process and core each)")
+    parser.add_argument("--figures", metavar="NAME", default="solver_speed", help="write benchmarks/results/NAME.json")
     parser.add_argument("--dry-run", action="store_true", help="print only: write no benchmarks/results/ file")
     args = parser.parse_args(argv)
-    if args.positions < 1 or args.cap <= 0 or any(not 1 <= left <= 12 for left in args.left):
-        parser.error("need --positions >= 1, --cap > 0 and --left between 1 and 12")
+    if args.positions < 1 or args.cap <= 0 or args.workers < 1 or any(not 1 <= left <= 12 for left in args.left):
+        parser.error("need --positions >= 1, --cap > 0, --workers >= 1 and --left between 1 and 12")
     print(f"Solver speed (default rules, seed {args.seed}, cap {args.cap:g} s; times in ms, from an empty table)")
     print(f"{'tricks left':>12} {'positions':>9} {'solved':>7} " + " ".join(
         f"{'median':>10} {'p95':>10} {'nodes':>12}" for _ in range(2)))  # fmt: skip
@@ -134,10 +151,11 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for left in args.left:
         count = args.positions if left < 12 else max(1, args.positions // 2)
-        rows.append(summarise(left, measure(positions(left, count, args.seed + left), args.cap)))
+        rows.append(summarise(left, measure(positions(left, count, args.seed + left), args.cap, args.workers)))
         print(format_row(rows[-1]), flush=True)
     if not args.dry_run:
-        record("solver_speed", {"seed": args.seed, "cap_seconds": args.cap, "rows": rows}, command_line())
+        figures = {"seed": args.seed, "cap_seconds": args.cap, "workers": args.workers, "rows": rows}
+        record(args.figures, figures, command_line())
     return 0
 
 
