@@ -241,6 +241,8 @@ GUIDED_PARAMETERS: dict[str, type] = {
     "bidding": str,
     "samples": int,
     "budget": float,
+    "solve": int,
+    "leaf": int,
     "infer": float,
     "infer_play": float,
 }

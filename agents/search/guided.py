@@ -22,7 +22,7 @@ bidding (:mod:`agents.search.simulation`) plays out a few dozen deals per decisi
 Parameters, with their defaults
 (``guided:checkpoint=bundled,prior=2,bidding=network,samples=24,budget=1.0``): ``checkpoint`` (a
 ``checkpoint:`` path or bundled name), ``prior``, ``bidding``, and ``pimc``'s ``samples``,
-``budget``, ``infer`` and ``infer_play`` (with ``pimc``'s defaults). The plain search bot
+``budget``, ``solve``, ``leaf``, ``infer`` and ``infer_play`` (with ``pimc``'s defaults). The plain search bot
 stays free of PyTorch; this agent needs it (the ``train`` extra).
 """
 
@@ -33,7 +33,7 @@ import math
 import numpy as np
 
 from agents.base import check_plays, prepare
-from agents.search.pimc import DEFAULT_INFER, DEFAULT_INFER_PLAY, PLAY_PHASES, PIMCAgent
+from agents.search.pimc import DEFAULT_INFER, DEFAULT_INFER_PLAY, DEFAULT_LEAF, PLAY_PHASES, PIMCAgent
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.protocol import View
 from pinochle_env.rules.switches import Rules
@@ -56,6 +56,8 @@ class GuidedSearchAgent:
         bidding: str = "network",
         samples: int | None = None,
         budget: float | None = None,
+        solve: int | None = None,
+        leaf: int = DEFAULT_LEAF,
         infer: float = DEFAULT_INFER,
         infer_play: float = DEFAULT_INFER_PLAY,
     ) -> None:
@@ -67,7 +69,9 @@ class GuidedSearchAgent:
         self.name = f"guided:checkpoint={checkpoint},prior={prior:g},bidding={bidding}"
         self.prior = prior
         self.bidding = bidding
-        self.search = PIMCAgent(seed, samples=samples, budget=budget, infer=infer, infer_play=infer_play)
+        self.search = PIMCAgent(
+            seed, samples=samples, budget=budget, solve=solve, leaf=leaf, infer=infer, infer_play=infer_play
+        )
 
     def reset(self, seed: int | None = None) -> None:
         self.search.reset(seed)

@@ -70,6 +70,8 @@ DEFAULT_BUDGET = {"search": 1.0, "heuristic": 1.0}
 #: A drawn deal's weight per call and per card play of another seat that the heuristic would not
 #: have made (:mod:`agents.search.inference`), where not given.
 DEFAULT_INFER, DEFAULT_INFER_PLAY = 0.05, 0.2
+#: Tricks left from which play-outs stop and each deal is solved exactly, where not given.
+DEFAULT_LEAF = 3
 
 
 class PIMCAgent:
@@ -83,7 +85,7 @@ class PIMCAgent:
         budget: float | None = None,
         nodes: int = 5_000_000,
         solve: int | None = None,
-        leaf: int = 3,
+        leaf: int = DEFAULT_LEAF,
         simulations: int = 64,
         infer: float = DEFAULT_INFER,
         infer_play: float = DEFAULT_INFER_PLAY,
