@@ -343,25 +343,24 @@ def _opponent_name(tag: str) -> str:
 
 
 def solver_speed_block(data: dict[str, Any]) -> str:
-    """The solver's times by tricks left: share solved within the cap, median and 95th percentile."""
+    """The solver's times by tricks left, per kind of solve: share solved within the cap, median and
+    95th percentile of those."""
     figures = data["figures"]
     rows = []
     for row in figures["rows"]:
-        cells = [
-            "first lead" if row["left"] == 12 else str(row["left"]),
-            f"{row['positions']:,}",
-            f"{row['solved'] / row['positions']:.0%}",
-        ]
+        cells = ["first lead" if row["left"] == 12 else str(row["left"]), f"{row['positions']:,}"]
         for key in ("value", "cards"):
-            times = row.get(key)  # absent when no position of the row was solved within the cap
-            if times is None:
-                cells += ["", "", ""]
-            else:
+            times = row[key]
+            cells.append(f"{times['solved'] / row['positions']:.1%}")
+            if "median_ms" in times:  # absent when no position of the row was solved within the cap
                 cells += [f"{times['median_ms']:,.2f}", f"{times['p95_ms']:,.2f}", f"{times['median_nodes']:,.0f}"]
+            else:
+                cells += ["", "", ""]
         rows.append(cells)
+    cap = f"{figures['cap_seconds']:g} s"
     headers = [
-        "tricks left", "positions", f"solved within {figures['cap_seconds']:g} s",
-        "value: median ms", "p95 ms", "median nodes", "every card: median ms", "p95 ms", "median nodes",
+        "tricks left", "positions", f"value: solved within {cap}", "median ms", "p95 ms", "median nodes",
+        f"every card: solved within {cap}", "median ms", "p95 ms", "median nodes",
     ]  # fmt: skip
     return "\n".join([measured_line(data) + f" Seed {figures['seed']}.", "", *_table(headers, rows)])
 

@@ -3,9 +3,10 @@
 Positions come from heuristic self-play hands (every hand known): the start of the trick with 3,
 6 and 9 tricks left, and the first lead. Each is solved twice: its value alone (what a search
 leaf needs) and the value of every legal card of the seat to lead (what a card decision needs),
-each from an empty transposition table. A solve that runs past ``--cap`` seconds (default 10) is
-stopped (it runs in a worker process that is then replaced) and counted as not solved; the times
-of the solved ones give the median and 95th percentile, the share solved within the cap is shown.
+each from an empty transposition table and each under its own cap. A solve that runs past
+``--cap`` seconds (default 10) is stopped (it runs in a worker process that is then replaced) and
+counted as not solved; per kind of solve, the share solved within the cap is shown and the times
+of the solved ones give the median and 95th percentile.
 
 Usage::
 
@@ -53,46 +54,54 @@ def positions(left: int, count: int, seed: int) -> list[Game]:
     return found
 
 
-def solve_times(game: Game) -> tuple[float, int, float, int]:
-    """(seconds, nodes) of the position's value, then of every legal card's value."""
+def solve_time(game: Game, every_card: bool) -> tuple[float, int]:
+    """(seconds, nodes) of the position's value, or with ``every_card`` of every legal card's value,
+    from an empty table."""
     from pinochle_env.kernel import solver
     from pinochle_env.kernel.state import PlayState
 
     state = PlayState.from_game(game)
     solver.clear_table()
     start = time.perf_counter()
-    solver.solve_value(state)
-    value_time, value_nodes = time.perf_counter() - start, solver.take_nodes()
-    solver.clear_table()
-    start = time.perf_counter()
-    solver.solve_side_values(state)
-    return value_time, value_nodes, time.perf_counter() - start, solver.take_nodes()
+    if every_card:
+        solver.solve_side_values(state)
+    else:
+        solver.solve_value(state)
+    return time.perf_counter() - start, solver.take_nodes()
+
+
+#: The kinds of solve, in the order of a position's results: its value, every legal card's value.
+KINDS = ("value", "cards")
+Times = tuple[float, int]
 
 
 def _start_worker() -> multiprocessing.pool.Pool:
     pool = multiprocessing.get_context("spawn").Pool(1)
-    pool.apply(solve_times, (positions(1, 1, 0)[0],))  # load the kernel in the worker
+    pool.apply(solve_time, (positions(1, 1, 0)[0], False))  # load the kernel in the worker
     return pool
 
 
-def measure(games: list[Game], cap: float, workers: int = 1) -> list[tuple[float, int, float, int] | None]:
-    """Each position's solve times, or None when it ran past ``cap`` seconds; ``workers`` positions
-    at a time, each in a worker process of its own (replaced when a solve overruns)."""
+def measure(games: list[Game], cap: float, workers: int = 1) -> list[list[Times | None]]:
+    """Each position's (seconds, nodes) per kind of solve (:data:`KINDS`), None where it ran past
+    ``cap`` seconds; ``workers`` positions at a time, each in a worker process of its own (replaced
+    when a solve overruns)."""
     from pinochle_env.kernel import compile_kernel
 
     compile_kernel()  # here first, so that the workers only load the cached code
-    results: list[tuple[float, int, float, int] | None] = [None] * len(games)
+    results: list[list[Times | None]] = [[None] * len(KINDS) for _ in games]
     done = [0]
     lock = threading.Lock()
 
     def solve_share(share: range) -> None:
         pool = _start_worker()
         for index in share:
-            try:
-                results[index] = pool.apply_async(solve_times, (games[index],)).get(timeout=2 * cap)
-            except multiprocessing.TimeoutError:
-                pool.terminate()
-                pool = _start_worker()
+            for kind in range(len(KINDS)):
+                try:
+                    times = pool.apply_async(solve_time, (games[index], kind == 1)).get(timeout=cap + 1)
+                    results[index][kind] = times if times[0] <= cap else None
+                except multiprocessing.TimeoutError:
+                    pool.terminate()
+                    pool = _start_worker()
             with lock:
                 done[0] += 1
                 if len(games) >= 100 and done[0] % 50 == 0:
@@ -101,35 +110,37 @@ def measure(games: list[Game], cap: float, workers: int = 1) -> list[tuple[float
 
     with ThreadPoolExecutor(workers) as threads:
         list(threads.map(solve_share, [range(w, len(games), workers) for w in range(workers)]))
-    return [None if r is None or r[0] > cap or r[2] > cap else r for r in results]
+    return results
 
 
-def summarise(left: int, results: list[tuple[float, int, float, int] | None]) -> dict[str, Any]:
-    """A row of figures: positions, how many were solved within the cap, and for the position's value
-    and for every legal card's value the median and 95th percentile time (ms) and median nodes."""
-    solved = [r for r in results if r is not None]
-    row: dict[str, Any] = {"left": left, "positions": len(results), "solved": len(solved)}
-    for key, index in (("value", 0), ("cards", 2)):
+def summarise(left: int, results: list[list[Times | None]]) -> dict[str, Any]:
+    """A row of figures: positions, and per kind of solve (:data:`KINDS`) how many were solved within
+    the cap and, of those, the median and 95th percentile time (ms) and the median nodes."""
+    row: dict[str, Any] = {"left": left, "positions": len(results)}
+    for index, key in enumerate(KINDS):
+        solved = [r[index] for r in results if r[index] is not None]
+        row[key] = {"solved": len(solved)}
         if solved:
-            times = np.array([r[index] for r in solved]) * 1e3
-            nodes = np.array([r[index + 1] for r in solved])
-            row[key] = {
+            times = np.array([t for t, _ in solved]) * 1e3
+            row[key] |= {
                 "median_ms": float(np.median(times)),
                 "p95_ms": float(np.percentile(times, 95)),
-                "median_nodes": float(np.median(nodes)),
+                "median_nodes": float(np.median([n for _, n in solved])),
             }
     return row
 
 
 def format_row(row: dict[str, Any]) -> str:
     label = "first lead" if row["left"] == 12 else str(row["left"])
-    share = row["solved"] / row["positions"]
-    cells = [
-        f"{row[key]['median_ms']:>10.2f} {row[key]['p95_ms']:>10.2f} {row[key]['median_nodes']:>12,.0f}"
-        for key in ("value", "cards")
-        if key in row
-    ]
-    return f"{label:>12} {row['positions']:>9} {share:>7.0%} " + " ".join(cells)
+    cells = []
+    for key in KINDS:
+        figures = row[key]
+        cells.append(f"{figures['solved'] / row['positions']:>7.0%}")
+        if "median_ms" in figures:
+            cells.append(f"{figures['median_ms']:>10.2f} {figures['p95_ms']:>10.2f} {figures['median_nodes']:>12,.0f}")
+        else:
+            cells.append(f"{'':>34}")
+    return f"{label:>12} {row['positions']:>9} " + " ".join(cells)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -145,9 +156,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.positions < 1 or args.cap <= 0 or args.workers < 1 or any(not 1 <= left <= 12 for left in args.left):
         parser.error("need --positions >= 1, --cap > 0, --workers >= 1 and --left between 1 and 12")
     print(f"Solver speed (default rules, seed {args.seed}, cap {args.cap:g} s; times in ms, from an empty table)")
-    print(f"{'tricks left':>12} {'positions':>9} {'solved':>7} " + " ".join(
-        f"{'median':>10} {'p95':>10} {'nodes':>12}" for _ in range(2)))  # fmt: skip
-    print(f"{'':>12} {'':>9} {'':>7} {'position value':^34} {'every legal card':^34}")
+    print(f"{'tricks left':>12} {'positions':>9} " + " ".join(
+        f"{'solved':>7} {'median':>10} {'p95':>10} {'nodes':>12}" for _ in KINDS))  # fmt: skip
+    print(f"{'':>12} {'':>9} {'position value':^42} {'every legal card':^42}")
     rows = []
     for left in args.left:
         count = args.positions if left < 12 else max(1, args.positions // 2)
