@@ -89,23 +89,24 @@ def measure(games: list[Game], cap: float, workers: int = 1) -> list[list[Times 
 
     compile_kernel()  # here first, so that the workers only load the cached code
     results: list[list[Times | None]] = [[None] * len(KINDS) for _ in games]
-    done = [0]
+    done = 0
     lock = threading.Lock()
 
     def solve_share(share: range) -> None:
+        nonlocal done
         pool = _start_worker()
         for index in share:
-            for kind in range(len(KINDS)):
+            for kind, name in enumerate(KINDS):
                 try:
-                    times = pool.apply_async(solve_time, (games[index], kind == 1)).get(timeout=cap + 1)
+                    times = pool.apply_async(solve_time, (games[index], name == "cards")).get(timeout=cap + 1)
                     results[index][kind] = times if times[0] <= cap else None
                 except multiprocessing.TimeoutError:
                     pool.terminate()
                     pool = _start_worker()
             with lock:
-                done[0] += 1
-                if len(games) >= 100 and done[0] % 50 == 0:
-                    print(f"  {done[0]} of {len(games)} positions", file=sys.stderr, flush=True)
+                done += 1
+                if len(games) >= 100 and done % 50 == 0:
+                    print(f"  {done} of {len(games)} positions", file=sys.stderr, flush=True)
         pool.terminate()
 
     with ThreadPoolExecutor(workers) as threads:

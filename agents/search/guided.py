@@ -22,8 +22,8 @@ bidding (:mod:`agents.search.simulation`) plays out a few dozen deals per decisi
 Parameters, with their defaults
 (``guided:checkpoint=bundled,prior=2,bidding=network,samples=24,budget=1.0``): ``checkpoint`` (a
 ``checkpoint:`` path or bundled name), ``prior``, ``bidding``, and ``pimc``'s ``samples``,
-``budget``, ``solve``, ``leaf``, ``infer`` and ``infer_play`` (with ``pimc``'s defaults). The plain search bot
-stays free of PyTorch; this agent needs it (the ``train`` extra).
+``budget``, ``solve``, ``leaf``, ``infer`` and ``infer_play`` (with ``pimc``'s defaults). The plain
+search bot stays free of PyTorch; this agent needs it (the ``train`` extra).
 """
 
 from __future__ import annotations
