@@ -8,7 +8,7 @@ import json
 import time
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
@@ -97,11 +97,22 @@ def test_any_bytes_as_a_body_are_refused_cleanly(client, raw, content_type):
 
 @FAST
 @given(body=st.dictionaries(st.sampled_from(["action", "other"]), json_values, max_size=2) | json_values)
+@example(body={"action": 0})  # legal: the person bids first at this table (bid 250)
+@example(body={"action": 2})  # an id, not legal now
 def test_any_action_body_is_applied_or_refused(client, body):
     table = client.post("/api/tables", json={"agents": ["human", "random", "random", "random"], "seed": 1})
     table_id = table.json()["table"]
     before = settled(client, table_id)
-    answer = answered(post(client, f"/api/tables/{table_id}/actions", body), 200)
-    if "error" in answer:  # a refusal changes nothing
+    legal = {entry["action"] for entry in before["legal"]}
+    response = post(client, f"/api/tables/{table_id}/actions", body)
+    answer = answered(response, 200)
+    applied = isinstance(body, dict) and type(body.get("action")) is int and body["action"] in legal
+    if applied:  # the person's move follows the log as it was (every state carries "error": None)
+        names = {entry["action"]: entry["name"] for entry in before["legal"]}
+        assert response.status_code == 200 and answer["error"] is None
+        moved = answer["log"][len(before["log"])]
+        assert (moved["seat"], moved["name"]) == (before["viewer"], names[body["action"]])
+    else:  # a refusal changes nothing
+        assert response.status_code != 200
         assert client.get(f"/api/tables/{table_id}").json() == before
     answered(post(client, f"/api/tables/{table_id}/next", body), 200)
