@@ -53,6 +53,41 @@ def test_solver_equals_plain_minimax(index):
         assert nodes[True] < nodes[False]
 
 
+@pytest.mark.parametrize("counting", ["counters", "ak10_kq5", "classic"])
+def test_equivalent_cards_are_grouped_by_their_definition(counting):
+    """The search's equivalent cards (its lookup per suit) against the definition: two legal cards of
+    a suit are one group when they have the same points and no rank from one to the other (both
+    included) is held by another hand, lies in the trick, or is the seat's own card it may not play;
+    each group is searched through its lowest card."""
+    from pinochle_env.kernel.compiled import solver as S
+
+    values = PlayState.of(next(solver.end_positions(Rules(counting=counting), 1, seed=0))).values
+    rng = np.random.default_rng(17)
+    merged = 0
+    for _ in range(3000):
+        held = rng.integers(0, 1 << 24, size=4) & rng.integers(0, 1 << 24, size=4)
+        seat, n = int(rng.integers(4)), int(rng.integers(4))
+        trick = np.array([int(c) for c in rng.choice(24, size=4, replace=False)])
+        legal = int(held[seat] & rng.choice([(1 << 24) - 1, int(rng.integers(0, 1 << 24))]))
+        groups = np.full(24, -1)
+        chosen = S.representatives(legal, seat, held, trick, n, 4, values, True, groups)
+        stops = int(held[seat]) & ~legal
+        for p in range(4):
+            stops |= int(held[p]) if p != seat else 0
+        for position in range(n):
+            stops |= 1 << int(trick[position])
+        cards = [c for c in range(24) if legal >> c & 1]
+        for c in cards:
+            alike = [d for d in cards if d == c or (d // 6 == c // 6 and values[d] == values[c]
+                     and not any(stops >> r & 1 for r in range(min(c, d), max(c, d) + 1)))]  # fmt: skip
+            assert groups[c] == min(alike)
+            assert (chosen >> c & 1) == (groups[c] == c)
+            merged += groups[c] != c
+        assert S.representatives(legal, seat, held, trick, n, 4, values, True, None) == chosen
+        assert S.representatives(legal, seat, held, trick, n, 4, values, False, None) == legal
+    assert merged == 0 if counting == "classic" else merged > 100  # classic: every rank its own points
+
+
 def test_readme_search_example_runs_and_prints_what_it_says():
     """The README's kernel example runs, and its solve() prints the solution its comment shows."""
     import contextlib

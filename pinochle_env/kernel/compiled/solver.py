@@ -79,6 +79,43 @@ _ALONE = [16 * digits.index(max(digits)) + max(digits) if np.count_nonzero(digit
 CODE_ALONE = np.array(_ALONE, dtype=np.int64)
 
 
+def _searched_in_suit() -> np.ndarray:
+    """``SEARCHED_IN_SUIT[equal << 12 | stops << 6 | legal]``: of one suit's ``legal`` cards (6 bits,
+    lowest rank first), those :func:`representatives` searches, where ``stops`` marks the ranks
+    another hand or the trick holds and the seat's own cards it may not play, and bit ``r - 1`` of
+    ``equal`` says rank ``r`` has the points of rank ``r - 1``. A legal card is searched unless the
+    card held below it nearest in rank is a legal card of the same points with no stop on either."""
+    index = np.arange(1 << 17)
+    legal, stops, equal = index & 63, index >> 6 & 63, index >> 12
+    searched = np.zeros(index.size, dtype=np.int64)
+    head = np.full(index.size, -1)  # the rank of the group the next legal card may join (-1: none)
+    for rank in range(6):
+        is_legal, is_stop = legal >> rank & 1, stops >> rank & 1
+        same = np.ones(index.size, dtype=bool)  # ranks head + 1 .. rank all with head's points
+        for between in range(1, rank + 1):
+            same &= (head >= between) | (equal >> (between - 1) & 1 == 1)
+        joins = (is_legal == 1) & (is_stop == 0) & (head >= 0) & same
+        starts = (is_legal == 1) & ~joins
+        searched |= np.where(starts, 1 << rank, 0)
+        head = np.where(is_stop == 1, -1, np.where(starts, rank, head))
+    return searched.astype(np.uint8)
+
+
+SEARCHED_IN_SUIT = _searched_in_suit()
+
+#: The lowest set bit of a card mask times this constant has the bit's index in its top 6 bits,
+#: distinct for each of the 64 (a de Bruijn sequence); :data:`BIT_INDEX` reads it back.
+DE_BRUIJN = 0x03F79D71B4CB0A89
+BIT_INDEX = np.zeros(64, dtype=np.int64)
+BIT_INDEX[[(DE_BRUIJN << bit) % 2**64 >> 58 for bit in range(64)]] = np.arange(64)
+
+
+@njit(cache=True, inline="always")
+def lowest_card(cards):
+    """The lowest card type of a nonzero card mask."""
+    return BIT_INDEX[((cards & -cards) * DE_BRUIJN) >> 58 & 63]
+
+
 class Solver(NamedTuple):
     """What a search needs besides the position: the maximising ``side`` (1 per seat on it), the
     ``mode`` (1: tricks taken count beyond their points), whether equal cards are merged
@@ -98,7 +135,7 @@ class Solver(NamedTuple):
 
 class Work(NamedTuple):
     """The work arrays of a search (:func:`work_arrays`): per ply, candidate ``moves`` and their
-    ``scores``, card ``groups``, the search ``frames`` and the table ``keys``; the ``tricks`` (row
+    ``scores``, the search ``frames`` and the table ``keys``; the ``tricks`` (row
     ``left``: the trick in progress at ``left`` tricks to go); per card type its holdings
     ``codes`` (the count in each seat's hand, base 3), per seat the card types it ``held`` (bits),
     and in ``points[0]`` the trick points of the cards still in hands, all kept as cards are
@@ -106,7 +143,6 @@ class Work(NamedTuple):
 
     moves: np.ndarray
     scores: np.ndarray
-    groups: np.ndarray
     frames: np.ndarray
     keys: np.ndarray
     tricks: np.ndarray
@@ -133,7 +169,6 @@ def work_arrays(left, seats):
     """The work arrays of searches from positions with up to ``left`` tricks to go."""
     depth = left * seats + 2
     return Work(
-        np.zeros((depth, NUM_TYPES), dtype=np.int64),
         np.zeros((depth, NUM_TYPES), dtype=np.int64),
         np.zeros((depth, NUM_TYPES), dtype=np.int64),
         np.zeros((depth, FRAME_FIELDS), dtype=np.int64),
@@ -307,7 +342,8 @@ def _sort_moves(moves, scores, count, first, killer):
 @njit(cache=True, inline="always")
 def representatives(legal, seat, held, trick, n, seats, values, equivalent, groups):
     """The legal cards worth searching (a bit mask), and in ``groups[c]`` the card whose value each
-    legal card ``c`` shares (``held[p]``: the card types seat ``p`` holds, as bits).
+    legal card ``c`` shares (``held[p]``: the card types seat ``p`` holds, as bits; ``groups`` None:
+    the mask alone, as the search needs it).
 
     With ``equivalent``, cards of one suit in the seat's hand with the same points, between which
     no other hand and the trick in progress hold a card of a rank in their span (bounds included),
@@ -315,11 +351,13 @@ def representatives(legal, seat, held, trick, n, seats, values, equivalent, grou
     compare alike against each (the first of two identical cards wins, so another hand's copy of
     either bound breaks the span too), every head and over-trump rule asks the followers the same
     of each, and what stays in the hand is alike for the same reason. Only the lowest of such a
-    group is searched. Without ``equivalent`` every legal card is its own group.
+    group is searched (looked up per suit in :data:`SEARCHED_IN_SUIT`). Without ``equivalent``
+    every legal card is its own group.
     """
     if not equivalent:
-        for c in range(NUM_TYPES):
-            groups[c] = c
+        if groups is not None:
+            for c in range(NUM_TYPES):
+                groups[c] = c
         return legal
     others = 0
     for p in range(seats):
@@ -327,31 +365,26 @@ def representatives(legal, seat, held, trick, n, seats, values, equivalent, grou
             others |= held[p]
     for position in range(n):
         others |= 1 << trick[position]
-    mine = held[seat]
+    stops = others | (held[seat] & ~legal)
+    equal = 0
+    for rank in range(1, 6):
+        if values[rank] == values[rank - 1]:
+            equal |= 1 << (rank - 1)
     chosen = 0
     for suit in range(4):
-        if not legal & SUIT_BITS[suit]:
-            continue
+        shift = 6 * suit
+        suit_legal = legal >> shift & 63
+        if suit_legal:
+            chosen |= np.int64(SEARCHED_IN_SUIT[equal << 12 | (stops >> shift & 63) << 6 | suit_legal]) << shift
+    if groups is not None:  # each legal card with the searched card nearest below it in its suit
         head = -1
-        for rank in range(6):
-            c = 6 * suit + rank
-            if others >> c & 1:
+        for c in range(NUM_TYPES):
+            if RANK[c] == 0:
                 head = -1
-                if legal >> c & 1:
-                    groups[c] = c
-                    chosen |= 1 << c
-                continue
-            if not mine >> c & 1:
-                continue  # played out: no longer between anything
-            if not legal >> c & 1:
-                head = -1
-                continue
-            if head >= 0 and values[c] == values[head]:
-                groups[c] = head
-            else:
+            if chosen >> c & 1:
                 head = c
-                groups[c] = c
-                chosen |= 1 << c
+            if legal >> c & 1:
+                groups[c] = head
     return chosen
 
 
@@ -483,20 +516,18 @@ def ordered_moves(rows, held, trick, node, rules, values, side, equivalent):
     """Fill ``rows``' moves with the cards worth searching of the seat to act at ``node`` (n, leader,
     the stored best move and the killer, -1 where none; the trick in progress is ``trick``, ``held``
     the card types per seat as bits), best first, and return how many there are (``rows``: one
-    ply's moves, scores and groups of :class:`Work`)."""
-    moves, scores, groups = rows
+    ply's moves and scores of :class:`Work`)."""
+    moves, scores = rows
     n, leader, first, killer = node
     seats = rules[R_SEATS]
     seat = (leader + n) % seats
     legal = legal_bits(held[seat], trick, n, rules[R_TRUMP], rules[R_HEAD], rules[R_OVERTRUMP])
-    chosen = representatives(legal, seat, held, trick, n, seats, values, equivalent, groups)
-    count, c = 0, 0
+    chosen = representatives(legal, seat, held, trick, n, seats, values, equivalent, None)
+    count = 0
     while chosen:
-        if chosen & 1:
-            moves[count] = c
-            count += 1
-        chosen >>= 1
-        c += 1
+        moves[count] = lowest_card(chosen)
+        count += 1
+        chosen &= chosen - 1
     if count > 1:  # a forced move needs no order
         if n == 0:
             _lead_scores(moves, scores, count, values)
@@ -519,7 +550,7 @@ def ordered_playout(hands, root, rules, values, solver, work):
     tricks = work.tricks.copy()
     holdings(hands, seats, values, work)
     total = 0
-    rows = work.moves[0], work.scores[0], work.groups[0]
+    rows = work.moves[0], work.scores[0]
     while left > 0:
         seat = (leader + n) % seats
         node = (n, leader, -1, -1)
@@ -622,7 +653,7 @@ def _search(hands, root, alpha, beta, rules, values, solver, work):
     trick starts (:func:`position_key`).
     """
     side, mode, equivalent, salt, table, budget = solver  # the fields, in order
-    moves, scores, groups, frames, keys, tricks, codes, held, points, killers = work  # the fields, in order
+    moves, scores, frames, keys, tricks, codes, held, points, killers = work  # the fields, in order
     seats, trump = rules[R_SEATS], rules[R_TRUMP]
     mask = np.uint64(table.shape[0] - 1)
     holdings(hands, seats, values, work)
@@ -688,7 +719,7 @@ def _search(hands, root, alpha, beta, rules, values, solver, work):
             seat = (leader + n) % seats
             killer = killers[left, leader] if n == 0 else -1
             node = (n, leader, stored, killer)
-            rows = moves[ply], scores[ply], groups[ply]
+            rows = moves[ply], scores[ply]
             count = ordered_moves(rows, held, tricks[left], node, rules, values, side, equivalent)
             maximising = side[seat] == 1
             frames[ply, F_SLOT], frames[ply, F_SEAT], frames[ply, F_COUNT], frames[ply, F_INDEX] = slot, seat, count, 0
