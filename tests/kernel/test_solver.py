@@ -216,14 +216,32 @@ def _close_a_gap(hands: np.ndarray, values: np.ndarray, rng: np.random.Generator
     return renamed
 
 
-def _table_key(state: PlayState, hands: np.ndarray, values: np.ndarray) -> int:
-    """The compiled table key of ``state``'s trick start with these ``hands`` and card ``values``."""
+def _table_key(state: PlayState, hands: np.ndarray, values: np.ndarray, work: object = None) -> int:
+    """The compiled table key of ``state``'s trick start with these ``hands`` and card ``values``
+    (``work``: the work arrays to use, their cache of suit keys as it is; default: new ones)."""
     from pinochle_env.kernel.compiled import solver as S
 
-    work = S.work_arrays(state.left, state.seats)
+    work = work if work is not None else S.work_arrays(state.left, state.seats)
     S.holdings(solver.as_hands(hands), state.seats, values, work)
     flags = solver.trick_flags(state)
-    return int(S.position_key(work.codes, state.leader, flags, values, solver.solver_for(state).salt))
+    return int(S.position_key(work.holding, work.suit_keys, state.leader, flags, values, solver.solver_for(state).salt))
+
+
+def test_table_key_from_the_cache_of_suit_keys_is_the_key_worked_out_afresh():
+    """Work arrays that keyed many other positions, under other card values too, give each trick
+    start the key that new work arrays give it (the cache of suit keys is a memo, never a guess)."""
+    from pinochle_env.kernel.compiled import solver as S
+
+    shared = S.work_arrays(12, 4)
+    checked = 0
+    for rules in (Rules(), Rules(counting="classic"), Rules()):
+        for game in solver.end_positions(rules, 150, seed=41, most_tricks=4):
+            state = PlayState.from_game(game)
+            if state.n or state.seats != 4:
+                continue
+            assert _table_key(state, state.hands, state.values, shared) == _table_key(state, state.hands, state.values)
+            checked += 1
+    assert checked >= 100
 
 
 def test_table_key_sees_through_ranks_and_only_through_ranks():
