@@ -294,7 +294,7 @@ def suit_key(suit, cards, values):
     order, block, block_value = 0, -1, 0  # block: 16 x seat + cards, -1: none open
     for rank in range(6):
         c = 6 * suit + rank
-        code = cards >> (HOLDING_BITS * rank) & 127
+        code = cards >> (HOLDING_BITS * rank) & ((1 << HOLDING_BITS) - 1)
         if not code:
             continue
         alone = CODE_ALONE[code]
@@ -408,7 +408,7 @@ def representatives(legal, seat, held, trick, n, seats, values, equivalent, grou
     for position in range(n):
         others |= 1 << trick[position]
     stops = others | (held[seat] & ~legal)
-    equal = 0
+    equal = 0  # read from the first suit: card values go by rank (every counting's do)
     for rank in range(1, 6):
         if values[rank] == values[rank - 1]:
             equal |= 1 << (rank - 1)
