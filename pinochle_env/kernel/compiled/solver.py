@@ -685,6 +685,19 @@ def _pack(low, high, code):
 # The search
 
 
+@njit(cache=True, inline="always")
+def _put_back(ply, hands, values, work):
+    """Return the card played at ``ply`` of :func:`_search`'s frames to its seat's hand, and to the
+    holdings, held cards and points kept in ``work``; the card."""
+    seat, c = work.frames[ply, F_SEAT], work.moves[ply, work.frames[ply, F_INDEX]]
+    hands[seat, c] = work.frames[ply, F_HELD]
+    work.codes[c] += SEAT_WEIGHT[seat]
+    work.holding[SUIT[c]] += SEAT_WEIGHT[seat] << (HOLDING_BITS * RANK[c])
+    work.held[seat] |= 1 << c
+    work.points[0] += values[c]
+    return c
+
+
 @njit(cache=True)
 def _search(hands, root, alpha, beta, rules, values, solver, work):
     """Alpha-beta value of the node ``root`` (n, leader, left, flags; its trick in progress is
@@ -712,12 +725,7 @@ def _search(hands, root, alpha, beta, rules, values, solver, work):
             budget[B_NODES] += 1
             if budget[B_NODES] > budget[B_LIMIT]:  # put back the cards on the stack, and stop
                 for q in range(ply):
-                    seat, c = frames[q, F_SEAT], moves[q, frames[q, F_INDEX]]
-                    hands[seat, c] = frames[q, F_HELD]
-                    codes[c] += SEAT_WEIGHT[seat]
-                    holding[SUIT[c]] += SEAT_WEIGHT[seat] << (HOLDING_BITS * RANK[c])
-                    held[seat] |= 1 << c
-                    points[0] += values[c]
+                    _put_back(q, hands, values, work)
                 return STOPPED
             n, leader, left, flags = frames[ply, F_N], frames[ply, F_LEADER], frames[ply, F_LEFT], frames[ply, F_FLAGS]
             alpha, beta = frames[ply, F_ALPHA], frames[ply, F_BETA]
@@ -774,13 +782,7 @@ def _search(hands, root, alpha, beta, rules, values, solver, work):
             frames[ply, F_BEST] = -INFINITY if maximising else INFINITY
             frames[ply, F_BEST_MOVE] = -1
         else:  # the child of the move at F_INDEX returned ``result``
-            index = frames[ply, F_INDEX]
-            c, seat = moves[ply, index], frames[ply, F_SEAT]
-            hands[seat, c] = frames[ply, F_HELD]
-            codes[c] += SEAT_WEIGHT[seat]
-            holding[SUIT[c]] += SEAT_WEIGHT[seat] << (HOLDING_BITS * RANK[c])
-            held[seat] |= 1 << c
-            points[0] += values[c]
+            c = _put_back(ply, hands, values, work)
             value = frames[ply, F_GAIN] + result
             alpha, beta, best = frames[ply, F_ALPHA], frames[ply, F_BETA], frames[ply, F_BEST]
             if frames[ply, F_MAX] == 1:
@@ -792,7 +794,7 @@ def _search(hands, root, alpha, beta, rules, values, solver, work):
                 beta = min(beta, best)
             frames[ply, F_ALPHA], frames[ply, F_BETA], frames[ply, F_BEST] = alpha, beta, best
             if alpha < beta:
-                frames[ply, F_INDEX] = index + 1
+                frames[ply, F_INDEX] += 1
             else:
                 frames[ply, F_INDEX] = frames[ply, F_COUNT]
                 if frames[ply, F_N] == 0:
