@@ -270,6 +270,15 @@ class WarmStartConfig:
             "random initialisation); its network must have this run's shape (features, policy_head, hidden)",
         ),
     )
+    initial_logit_scale: float = dataclasses.field(
+        default=1.0,
+        metadata=_meta(
+            "multiply the initial policy's logits by this (1: as saved): its greedy choices stay, and above 1 its "
+            "sampled play comes nearer them, so that self-play learns from the hands the policy plays (a policy "
+            "fitted to soft targets samples far weaker play than it plays greedily)",
+            above=0,
+        ),
+    )
     imitate: str = dataclasses.field(
         default="", metadata=_meta("agent spec whose decisions warm-start the networks before self-play (empty: none)")
     )
@@ -339,6 +348,11 @@ class WarmStartConfig:
     def check(self) -> None:
         """Refuse a bad warm-start setting, naming it (what needs the rules is :meth:`TrainConfig.check`'s)."""
         check_fields(self, WarmStartConfig)
+        _require(
+            self.initial_logit_scale == 1 or bool(self.initial_policy),
+            f"config initial_logit_scale={self.initial_logit_scale!r} scales an initial policy's logits: it needs "
+            "initial_policy",
+        )
         _require(
             not self.imitate or (self.imitation_hands >= 1 and self.imitation_epochs >= 1),
             f"config imitate={self.imitate!r} needs imitation_hands >= 1 and imitation_epochs >= 1",

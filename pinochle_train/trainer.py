@@ -23,7 +23,7 @@ import torch
 
 from agents.arena.runtime import format_duration, usable_cpus
 from agents.neural.checkpoints import export_policy
-from agents.neural.network import build_critic, policy_for
+from agents.neural.network import build_critic, policy_for, scale_logits
 from pinochle_env import BatchedGames
 from pinochle_env.files import write_text_atomically
 from pinochle_env.games.kit import variant_kit
@@ -83,6 +83,7 @@ class Trainer:
             ) from None
         if config.initial_policy:
             load_initial_policy(self.policy, config.initial_policy, self.rules.variant, self.metadata)
+            scale_logits(self.policy, config.initial_logit_scale)
         self.policy.to(self.device)
         self.critic.to(self.device)
         self.optimizer = torch.optim.Adam(

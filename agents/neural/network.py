@@ -130,6 +130,21 @@ def policy_for(meta: dict[str, Any]) -> nn.Module:
     return build_policy(meta["observation_size"], meta["hidden"], meta["num_actions"], features, spec, head)
 
 
+def scale_logits(policy: nn.Module, factor: float) -> None:
+    """Multiply every logit ``policy`` (of :func:`build_policy`) gives by ``factor``, in place, by
+    scaling the weights and biases of its output layers: the greedy choice stays, and a factor above
+    1 makes sampling from it nearer that choice (a policy fitted to soft targets samples far weaker
+    play than it plays greedily)."""
+    mlp = policy if isinstance(policy, MLP) else policy.mlp
+    assert isinstance(mlp, MLP)
+    outputs = [mlp.layers[-1], *([policy.score] if isinstance(policy, CardPolicy) else [])]
+    with torch.no_grad():
+        for layer in outputs:
+            assert isinstance(layer, nn.Linear)
+            layer.weight.mul_(factor)
+            layer.bias.mul_(factor)
+
+
 def build_critic(input_size: int, hidden: Sequence[int]) -> MLP:
     return MLP(input_size, hidden, 1)
 

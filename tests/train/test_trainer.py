@@ -108,6 +108,23 @@ def test_initial_policy_starts_the_run_from_another_runs_weights(tmp_path: Path,
     assert "initial_policy" in said and "hidden" in said and "Traceback" not in said
 
 
+def test_initial_logit_scale_multiplies_the_initial_policys_logits(tmp_path: Path, capsys) -> None:
+    """initial_logit_scale: the run's policy gives the initial policy's logits times the scale (the
+    same greedy choices); without an initial policy it is refused by name."""
+    small = {"workers": 0, "hidden": [16], "critic_hidden": [16]}
+    exported = _policy_export(tmp_path)
+    plain = Trainer(build_config({**small, "initial_policy": str(exported)}), tmp_path / "a").policy
+    scaled = {**small, "initial_policy": str(exported), "initial_logit_scale": 3.0}
+    sharp = Trainer(build_config(scaled), tmp_path / "b")
+    observations = torch.rand(5, plain.layers[0].in_features)
+    with torch.no_grad():
+        assert torch.allclose(sharp.policy(observations), 3.0 * plain(observations), rtol=1e-5, atol=1e-5)
+    with pytest.raises(SystemExit):
+        run_cli([*TINY, "--initial-logit-scale", "3", "--out-dir", str(tmp_path)])
+    said = capsys.readouterr().err
+    assert "initial_logit_scale" in said and "initial_policy" in said and "Traceback" not in said
+
+
 def test_resume_after_kill_equals_straight_run(tmp_path: Path) -> None:
     """4 updates straight == 2 updates, SIGKILL, resume from the update-2 checkpoint, 2 more (with an
     anchor KL, whose frozen policy the checkpoint must hold)."""
@@ -543,7 +560,7 @@ def test_each_group_of_fields_checks_its_own() -> None:
         with pytest.raises(ValueError, match=re.escape(message)):
             bad.check()
     names = [field.name for group in GROUPS.values() for field in dataclasses.fields(group)]
-    assert list(TrainConfig().to_dict()) == names and len(set(names)) == len(names) == 52
+    assert list(TrainConfig().to_dict()) == names and len(set(names)) == len(names) == 53
     text = cli.build_parser().format_help()
     assert all(f"\n{title}:\n" in text for title in GROUPS)
 
