@@ -275,7 +275,7 @@ class WarmStartConfig:
         metadata=_meta(
             "multiply the initial policy's logits by this (1: as saved): its greedy choices stay, and above 1 its "
             "sampled play comes nearer them, so that self-play learns from the hands the policy plays (a policy "
-            "fitted to soft targets samples far weaker play than it plays greedily)",
+            "fitted to soft targets samples weaker play than it plays greedily)",
             above=0,
         ),
     )

@@ -133,8 +133,8 @@ def policy_for(meta: dict[str, Any]) -> nn.Module:
 def scale_logits(policy: nn.Module, factor: float) -> None:
     """Multiply every logit ``policy`` (of :func:`build_policy`) gives by ``factor``, in place, by
     scaling the weights and biases of its output layers: the greedy choice stays, and a factor above
-    1 makes sampling from it nearer that choice (a policy fitted to soft targets samples far weaker
-    play than it plays greedily)."""
+    1 makes sampling from it nearer that choice (a policy fitted to soft targets samples weaker play
+    than it plays greedily)."""
     mlp = policy if isinstance(policy, MLP) else policy.mlp
     assert isinstance(mlp, MLP)
     outputs = [mlp.layers[-1], *([policy.score] if isinstance(policy, CardPolicy) else [])]
