@@ -54,6 +54,11 @@ class TrainingRun(Protocol):
     @property
     def optimizer(self) -> torch.optim.Optimizer: ...
 
+    @property
+    def trained_on_every_rule_set(self) -> bool:
+        """The checkpoints' ``sample_rules``: this run's, or the initial policy's when it had."""
+        ...
+
     pool: list[dict[str, np.ndarray]]
     #: The frozen policy of the anchor KL (``anchor_kl_coef``), once self-play has started.
     anchor: nn.Module | None
@@ -82,7 +87,7 @@ def training_state(run: TrainingRun) -> dict[str, Any]:
     """The full training state of ``run`` as a checkpoint payload (tensors and plain values only)."""
     return {
         **run.metadata,
-        "sample_rules": run.config.sample_rules,  # trained on every rule set, or on ``rules`` only
+        "sample_rules": run.trained_on_every_rule_set,
         "policy": {k: v.cpu() for k, v in run.policy.state_dict().items()},
         "critic": {k: v.cpu() for k, v in run.critic.state_dict().items()},
         "optimizer": run.optimizer.state_dict(),
@@ -188,17 +193,19 @@ def _tensor_table(value: Any) -> bool:
     return isinstance(value, dict) and all(isinstance(item, torch.Tensor) for item in value.values())
 
 
-def load_initial_policy(policy: nn.Module, spec: str, variant: str, metadata: dict[str, Any]) -> None:
+def load_initial_policy(policy: nn.Module, spec: str, variant: str, metadata: dict[str, Any]) -> bool:
     """Start ``policy`` (of the network ``metadata`` describes) from another run's weights
     (``initial_policy``: a file, a run directory or a bundled name, of the game ``variant``),
     refusing a network of another shape: a later stage of a pipeline refines an earlier stage's
-    network, under any rule set."""
+    network, under any rule set. Whether those weights had trained on every rule set (their
+    ``sample_rules``), which the later stage's checkpoints keep saying."""
     from agents.neural.agent import resolve_checkpoint
 
     payload = load_checkpoint(resolve_checkpoint(spec, variant))
     shape = {key: value for key, value in metadata.items() if key != "rules"}  # weights fit any rule set
     check_compatible(payload, shape, f"this run (initial_policy = {spec!r})")
     policy.load_state_dict(payload["policy"])
+    return bool(payload.get("sample_rules"))
 
 
 #: The warm start's checkpoint (update 0), never pruned.

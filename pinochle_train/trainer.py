@@ -81,8 +81,12 @@ class Trainer:
                 f"config hidden={config.hidden}, critic_hidden={config.critic_hidden}: the networks do not fit in "
                 f"memory ({str(error).strip().splitlines()[0][:160]})"
             ) from None
+        #: Whether the policy has trained on every rule set (``sample_rules`` here or in the stage it
+        #: started from) or on ``rules`` only: the checkpoints' ``sample_rules``.
+        self.trained_on_every_rule_set = config.sample_rules
         if config.initial_policy:
-            load_initial_policy(self.policy, config.initial_policy, self.rules.variant, self.metadata)
+            inherited = load_initial_policy(self.policy, config.initial_policy, self.rules.variant, self.metadata)
+            self.trained_on_every_rule_set = config.sample_rules or inherited
             scale_logits(self.policy, config.initial_logit_scale)
         self.policy.to(self.device)
         self.critic.to(self.device)

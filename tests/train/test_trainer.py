@@ -125,6 +125,21 @@ def test_initial_logit_scale_multiplies_the_initial_policys_logits(tmp_path: Pat
     assert "initial_logit_scale" in said and "initial_policy" in said and "Traceback" not in said
 
 
+def test_a_later_stage_keeps_saying_its_policy_trained_on_every_rule_set(tmp_path: Path) -> None:
+    """sample_rules in a checkpoint: set by the run's own sample_rules or by the initial policy's, so
+    that fine-tuning an every-rule-set network under one rule set does not make it warn about the
+    others; a policy that never trained on drawn rule sets stays marked as not."""
+    small = {"workers": 0, "hidden": [16], "critic_hidden": [16]}
+    every = save_checkpoint(
+        training_state(Trainer(build_config({**small, "sample_rules": True}), tmp_path / "e")), tmp_path / "e.pt"
+    )
+    one = _policy_export(tmp_path)
+    assert load_checkpoint(one)["sample_rules"] is False
+    for initial, own, expected in [(every, False, True), (one, False, False), (one, True, True)]:
+        config = build_config({**small, "initial_policy": str(initial), "sample_rules": own})
+        assert training_state(Trainer(config, tmp_path / "later"))["sample_rules"] is expected
+
+
 def test_resume_after_kill_equals_straight_run(tmp_path: Path) -> None:
     """4 updates straight == 2 updates, SIGKILL, resume from the update-2 checkpoint, 2 more (with an
     anchor KL, whose frozen policy the checkpoint must hold)."""
