@@ -239,6 +239,7 @@ GUIDED_PARAMETERS: dict[str, type] = {
     "checkpoint": str,
     "prior": float,
     "bidding": str,
+    "declaring": str,
     "samples": int,
     "budget": float,
     "solve": int,

@@ -40,20 +40,25 @@ from pinochle_env.rules.switches import Rules
 
 from ..neural.agent import load_checkpoint_agent
 
-#: Who makes the auction's calls: the policy, or the search bot.
-BIDDERS = ("network", "search")
+#: Who makes the auction's calls (``bidding``) and the declaring side's trump, passes and throw-in
+#: (``declaring``): the policy, or the search bot.
+DECIDERS = ("network", "search")
+#: The decisions ``declaring`` gives to the policy or the search.
+DECLARING_DECISIONS = ("trump", "passing", "throw_in")
 
 
 class GuidedSearchAgent:
     """``pimc`` whose card choice adds a policy's log-prior to each card's searched value, bidding
-    with the policy's calls (or the search's, ``bidding="search"``)."""
+    with the policy's calls (or the search's, ``bidding="search"``), declaring with the search's
+    trump, passes and throw-in (or the policy's, ``declaring="network"``)."""
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 (one keyword per parameter of the agent spec)
         self,
         seed: int | None = None,
         checkpoint: str = "bundled",
         prior: float = 2.0,
         bidding: str = "network",
+        declaring: str = "search",
         samples: int | None = None,
         budget: float | None = None,
         solve: int | None = None,
@@ -63,12 +68,15 @@ class GuidedSearchAgent:
     ) -> None:
         if not (math.isfinite(prior) and prior >= 0):
             raise ValueError(f"guided parameter prior must be a number >= 0 (points per log-probability), got {prior}")
-        if bidding not in BIDDERS:
-            raise ValueError(f"guided parameter bidding must be one of {', '.join(BIDDERS)}, got {bidding!r}")
+        for parameter, decider in (("bidding", bidding), ("declaring", declaring)):
+            if decider not in DECIDERS:
+                raise ValueError(f"guided parameter {parameter} must be one of {', '.join(DECIDERS)}, got {decider!r}")
         self.policy = load_checkpoint_agent(checkpoint, seed)  # names a missing file, then a missing PyTorch
-        self.name = f"guided:checkpoint={checkpoint},prior={prior:g},bidding={bidding}"
+        self.name = f"guided:checkpoint={checkpoint},prior={prior:g},bidding={bidding}" + (
+            ",declaring=network" if declaring == "network" else ""  # the name the arena's records knew before
+        )
         self.prior = prior
-        self.bidding = bidding
+        self.bidding, self.declaring = bidding, declaring
         self.search = PIMCAgent(
             seed, samples=samples, budget=budget, solve=solve, leaf=leaf, infer=infer, infer_play=infer_play
         )
@@ -93,7 +101,7 @@ class GuidedSearchAgent:
         ``prior`` times the log-probability the policy gives it, what the card is chosen by) where it
         searched the card (:func:`agents.base.decide_with_values`): the soft targets of imitation
         labels, expert iteration's among them."""
-        if self.bidding == "network" and view.phase.decision == "auction":
+        if self._policy_decides(view.phase.decision):
             return self.policy.act(view, mask), None
         legal = np.flatnonzero(mask).tolist()
         if len(legal) == 1 or view.phase.name not in PLAY_PHASES:
@@ -106,3 +114,9 @@ class GuidedSearchAgent:
         log_prior = np.log(np.maximum(probabilities, 1e-12))
         guided = {action: values[action - card0] + self.prior * float(log_prior[action]) for action in legal}
         return max(legal, key=guided.__getitem__), guided
+
+    def _policy_decides(self, decision: str | None) -> bool:
+        """Whether the policy makes this decision (by ``bidding`` and ``declaring``), not the search."""
+        if decision == "auction":
+            return self.bidding == "network"
+        return decision in DECLARING_DECISIONS and self.declaring == "network"

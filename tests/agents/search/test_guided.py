@@ -8,6 +8,7 @@ import pytest
 
 from agents.base import check_plays, decide, legal_mask
 from agents.registry import checkpoint_files, load_agent
+from agents.search.guided import DECLARING_DECISIONS, GuidedSearchAgent
 from pinochle_env import Rules, new_game
 from pinochle_env.games.kit import variant_kit
 
@@ -63,6 +64,11 @@ def _auction_decision(rules: Rules, seed: int = 3):
     return game
 
 
+def _answer(asked: list[str], who: str, action: int):
+    """An ``act`` that notes ``who`` was asked and plays ``action``."""
+    return lambda view, mask: asked.append(who) or action
+
+
 @pytest.mark.parametrize("bidding", ["network", "search"])
 def test_the_auction_calls_are_the_policys_or_the_searchs(monkeypatch, bidding):
     """``bidding=network`` makes the policy's call and never asks the search; ``bidding=search``
@@ -72,14 +78,42 @@ def test_the_auction_calls_are_the_policys_or_the_searchs(monkeypatch, bidding):
     view, mask = game.view(game.to_act), legal_mask(game)
     legal = np.flatnonzero(mask).tolist()
     asked: list[str] = []
-
-    def answer(who: str, action: int):
-        return lambda view, mask: asked.append(who) or action
-
-    monkeypatch.setattr(agent.policy, "act", answer("network", legal[0]))
-    monkeypatch.setattr(agent.search, "act", answer("search", legal[-1]))
+    monkeypatch.setattr(agent.policy, "act", _answer(asked, "network", legal[0]))
+    monkeypatch.setattr(agent.search, "act", _answer(asked, "search", legal[-1]))
     assert agent.act(view, mask) == (legal[0] if bidding == "network" else legal[-1])
     assert asked == [bidding]
+
+
+def _declaring_decisions(rules: Rules, seed: int = 4) -> dict[str, tuple]:
+    """The first (view, mask) of each declaring-side decision with a choice (trump, passing,
+    throw-in) in one hand that the heuristic plays."""
+    heuristic = load_agent("heuristic", 0)
+    game = new_game(rules, np.random.default_rng(seed))
+    found: dict[str, tuple] = {}
+    while game.phase.name not in ("PLAY", "PLAY2"):
+        decision, mask = game.phase.decision, legal_mask(game)
+        if decision in DECLARING_DECISIONS and mask.sum() > 1:
+            found.setdefault(decision, (game.view(game.to_act), mask))
+        game.apply(decide(heuristic, game))
+    return found
+
+
+@pytest.mark.parametrize("declaring", ["network", "search"])
+def test_the_declaring_sides_decisions_are_the_searchs_or_the_policys(monkeypatch, declaring):
+    """``declaring=network`` makes the policy choose trump, the passes and throw-in and never asks
+    the search; ``declaring=search`` (the default) the other way round."""
+    agent = load_agent(f"guided:declaring={declaring},samples=2,budget=0.2", seed=0)
+    assert load_agent("guided", seed=0).declaring == "search"
+    decisions = _declaring_decisions(Rules(throw_in="always"))
+    assert set(decisions) == set(DECLARING_DECISIONS)
+    asked: list[str] = []
+    for view, mask in decisions.values():
+        legal = np.flatnonzero(mask).tolist()
+        monkeypatch.setattr(agent.policy, "act", _answer(asked, "network", legal[0]))
+        monkeypatch.setattr(agent.search, "act", _answer(asked, "search", legal[-1]))
+        assert agent.act(view, mask) == (legal[0] if declaring == "network" else legal[-1])
+    assert asked == [declaring] * len(DECLARING_DECISIONS)
+    assert GuidedSearchAgent(0, declaring=declaring).name.endswith(",declaring=network") == (declaring == "network")
 
 
 def test_the_searchs_parameters_reach_it():
@@ -114,6 +148,8 @@ def test_bad_guided_parameters_are_refused_by_name():
         load_agent("guided:checkpoint=nosuch.pt")
     with pytest.raises(ValueError, match="bidding must be one of network, search, got 'heuristic'"):
         load_agent("guided:bidding=heuristic")
+    with pytest.raises(ValueError, match="declaring must be one of network, search, got 'pimc'"):
+        load_agent("guided:declaring=pimc")
     with pytest.raises(ValueError, match="infer_play must be in"):
         load_agent("guided:infer_play=0")
     with pytest.raises(ValueError, match=r"leaf must be 0\.\.15 tricks"):
