@@ -481,6 +481,7 @@ BLOCKS: dict[str, Callable[..., str]] = {
     "guided_search": bot_ladder_block,
     "guided_search_samples": bot_ladder_block,
     "guided_search_solve": bot_ladder_block,
+    "guided_search_declaring": bot_ladder_block,
     "cutthroat_solve_depth": bot_ladder_block,
     "openspiel_ismcts": bot_ladder_block,
     "rule_sets": rule_sets_block,
