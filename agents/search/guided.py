@@ -16,14 +16,17 @@ needs 2 more points of searched value; docs/experiments.md says how it was picke
 The auction's calls are the policy's by default (``bidding=network``): the bundled policies learned
 to bid from simulated values of every call over tens of thousands of hands, where ``pimc``'s
 bidding (:mod:`agents.search.simulation`) plays out a few dozen deals per decision; with
-``bidding=search`` they are ``pimc``'s. Every other decision (trump, passing, throw-in) is
-``pimc``'s own, as are positions where no deal can be drawn.
+``bidding=search`` they are ``pimc``'s. The declaring side's other decisions (trump, the passes or
+cutthroat's burial, the throw-in) are ``pimc``'s by default (``declaring=search``); with
+``declaring=network`` they are the policy's, which self-play trained jointly with its calls
+(docs/experiments.md measures both). Positions where no deal can be drawn are ``pimc``'s own.
 
 Parameters, with their defaults
-(``guided:checkpoint=bundled,prior=2,bidding=network,samples=24,budget=1.0``): ``checkpoint`` (a
-``checkpoint:`` path or bundled name), ``prior``, ``bidding``, and ``pimc``'s ``samples``,
-``budget``, ``solve``, ``leaf``, ``infer`` and ``infer_play`` (with ``pimc``'s defaults). The plain
-search bot stays free of PyTorch; this agent needs it (the ``train`` extra).
+(``guided:checkpoint=bundled,prior=2,bidding=network,declaring=search,samples=24,budget=1.0``):
+``checkpoint`` (a ``checkpoint:`` path or bundled name), ``prior``, ``bidding``, ``declaring``, and
+``pimc``'s ``samples``, ``budget``, ``solve``, ``leaf``, ``infer`` and ``infer_play`` (with
+``pimc``'s defaults). The plain search bot stays free of PyTorch; this agent needs it (the ``train``
+extra).
 """
 
 from __future__ import annotations
@@ -43,7 +46,8 @@ from ..neural.agent import load_checkpoint_agent
 #: Who makes the auction's calls (``bidding``) and the declaring side's trump, passes and throw-in
 #: (``declaring``): the policy, or the search bot.
 DECIDERS = ("network", "search")
-#: The decisions ``declaring`` gives to the policy or the search.
+#: The decisions ``declaring`` gives to the policy or the search (``passing``: the passes, or
+#: cutthroat's burial).
 DECLARING_DECISIONS = ("trump", "passing", "throw_in")
 
 
