@@ -9,6 +9,7 @@ import pytest
 from agents.base import check_plays, decide, legal_mask
 from agents.registry import checkpoint_files, load_agent
 from agents.search.guided import DECLARING_DECISIONS, GuidedSearchAgent
+from agents.search.pimc import PLAY_PHASES
 from pinochle_env import Rules, new_game
 from pinochle_env.games.kit import variant_kit
 
@@ -20,7 +21,7 @@ def _first_card_choice(rules: Rules, seed: int = 5):
     played by the heuristic."""
     heuristic = load_agent("heuristic", 0)
     game = new_game(rules, np.random.default_rng(seed))
-    while not (game.phase.name in ("PLAY", "PLAY2") and legal_mask(game).sum() > 1):
+    while not (game.phase.name in PLAY_PHASES and legal_mask(game).sum() > 1):
         game.apply(decide(heuristic, game))
     return game
 
@@ -90,7 +91,7 @@ def _declaring_decisions(rules: Rules, seed: int = 4) -> dict[str, tuple]:
     heuristic = load_agent("heuristic", 0)
     game = new_game(rules, np.random.default_rng(seed))
     found: dict[str, tuple] = {}
-    while game.phase.name not in ("PLAY", "PLAY2"):
+    while game.phase.name not in PLAY_PHASES:
         decision, mask = game.phase.decision, legal_mask(game)
         if decision in DECLARING_DECISIONS and mask.sum() > 1:
             found.setdefault(decision, (game.view(game.to_act), mask))
