@@ -1,21 +1,60 @@
 """Output files: writing one whole or not at all (what the trainer's checkpoints and labels and the
 arena's ``config.json`` are written with, so that a process killed in the middle of a write never
-leaves a file that cannot be read), and whether an output folder can be made (checked before a run
+leaves a file that cannot be read, and a Ctrl-C or SIGTERM during one takes effect once it is
+written), and whether an output folder can be made (checked before a run
 starts, not when its first file is written). Here, at the bottom of the layers, so that code
 without PyTorch can use it."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
+
+#: The signals a write holds back until it is done: Ctrl-C, and a plain ``kill``.
+INTERRUPTS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM (:data:`INTERRUPTS`) back until the block ends, then deliver the
+    first that came to the handler that was in place: a write finishes before a run stops.
+
+    Without it, an interrupt that lands inside ``torch.save`` makes PyTorch's zip writer fail on
+    its way out (``RuntimeError: unexpected pos``), and the run ends with that traceback instead
+    of its "continue with --resume" line. Only the main thread can set signal handlers, so
+    elsewhere (and where a handler was not set from Python) the block runs as it is.
+    """
+    previous = {number: signal.getsignal(number) for number in INTERRUPTS}
+    if threading.current_thread() is not threading.main_thread() or None in previous.values():
+        yield
+        return
+    pending: list[int] = []
+    for number in INTERRUPTS:
+        signal.signal(number, lambda received, frame: pending.append(received))
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        if pending:
+            signal.raise_signal(pending[0])
 
 
 def write_atomically(path: str | os.PathLike, write: Callable[[BinaryIO], object]) -> Path:
     """Have ``write`` fill a temporary file beside ``path``, flush it to disk and rename it over
-    ``path``: a reader, or a run killed mid-write, never sees half a file."""
-    path = Path(path)
+    ``path``: a reader, or a run killed mid-write, never sees half a file; a Ctrl-C or SIGTERM
+    during the write takes effect once the file is in place (:func:`interrupts_deferred`)."""
+    with interrupts_deferred():
+        return _write_atomically(Path(path), write)
+
+
+def _write_atomically(path: Path, write: Callable[[BinaryIO], object]) -> Path:
+    """:func:`write_atomically`'s steps: the temporary file, its flush to disk, the rename."""
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:

@@ -143,3 +143,39 @@ def test_a_checkpoint_holding_code_is_refused_without_advice_to_load_it_unsafely
     assert "holds Python objects besides tensors and plain values, which are refused" in message
     assert "weights_only" not in message and "trust" not in message
     assert "this ran" not in capsys.readouterr().out
+
+
+class _InterruptWhilePickled:
+    """Sends this process SIGTERM while ``torch.save`` pickles it: an interrupt in mid-save."""
+
+    def __reduce__(self) -> tuple[type, tuple]:
+        import signal
+        from collections import OrderedDict  # a type a weights-only load accepts
+
+        signal.raise_signal(signal.SIGTERM)
+        return OrderedDict, ()
+
+
+def test_a_checkpoint_interrupted_while_saved_is_saved_whole_then_stops(tmp_path) -> None:
+    """SIGTERM (``train.py`` turns it into Ctrl-C) in the middle of ``torch.save``: the checkpoint is
+    written whole and loads, then the interrupt takes effect (before, PyTorch's zip writer failed
+    on its way out with ``RuntimeError: unexpected pos``, or no file was left)."""
+    import signal
+
+    import torch
+
+    from agents.neural.checkpoints import save_checkpoint
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        path = tmp_path / "update_000001.pt"
+        payload = {"policy": {"weight": torch.arange(6.0)}, "marker": _InterruptWhilePickled()}
+        with pytest.raises(KeyboardInterrupt):
+            save_checkpoint(payload, path)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    loaded = torch.load(path, weights_only=True)
+    assert torch.equal(loaded["policy"]["weight"], torch.arange(6.0)) and loaded["marker"] == {}
