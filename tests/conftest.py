@@ -11,12 +11,16 @@
 - ``torch_threads`` (every test): PyTorch's thread count put back after a test that changed it (an
   example run in this process sets it), since a training run's results are bit-exact only for a
   given thread count and the trainer's tests compare runs in this process with runs in others.
+- ``sigterm_interrupts``: SIGTERM handled as ``train.py`` handles it (a ``KeyboardInterrupt``, as
+  Ctrl-C), the handler before it put back after the test.
 """
 
 from __future__ import annotations
 
+import signal
 import sys
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -50,3 +54,15 @@ def torch_threads() -> Iterator[None]:
     torch = sys.modules.get("torch")
     if torch is not None and before is not None and torch.get_num_threads() != before:
         torch.set_num_threads(before)
+
+
+def _raise_interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+@pytest.fixture
+def sigterm_interrupts() -> Iterator[None]:
+    """SIGTERM raising ``KeyboardInterrupt`` during the test, as ``train.py`` sets it."""
+    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    yield
+    signal.signal(signal.SIGTERM, previous)

@@ -4,27 +4,14 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pinochle_env.files import interrupts_deferred, write_atomically
+from pinochle_env.files import INTERRUPTS, write_atomically
 
 CONTENT = b"first half|second half"
-
-
-def _interrupt(signum: int, frame: Any) -> None:
-    """What ``train.py`` does with SIGTERM: stop like Ctrl-C."""
-    raise KeyboardInterrupt
-
-
-@pytest.fixture
-def sigterm_interrupts() -> Iterator[None]:
-    previous = signal.signal(signal.SIGTERM, _interrupt)
-    yield
-    signal.signal(signal.SIGTERM, previous)
 
 
 @pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
@@ -33,7 +20,7 @@ def test_an_interrupt_during_a_write_takes_effect_once_the_file_is_in_place(
 ) -> None:
     """Ctrl-C or a plain ``kill`` in the middle of a checkpoint's write: the file is written whole,
     then the interrupt stops the run, and the handlers are as they were."""
-    handlers = {n: signal.getsignal(n) for n in (signal.SIGINT, signal.SIGTERM)}
+    handlers = {n: signal.getsignal(n) for n in INTERRUPTS}
 
     def write(stream: Any) -> None:
         stream.write(CONTENT[:10])
@@ -49,7 +36,7 @@ def test_an_interrupt_during_a_write_takes_effect_once_the_file_is_in_place(
 
 
 def test_a_write_with_no_interrupt_changes_no_handler(tmp_path: Path, sigterm_interrupts: None) -> None:
-    handlers = {n: signal.getsignal(n) for n in (signal.SIGINT, signal.SIGTERM)}
+    handlers = {n: signal.getsignal(n) for n in INTERRUPTS}
     path = write_atomically(tmp_path / "out.bin", lambda stream: stream.write(CONTENT))
     assert path.read_bytes() == CONTENT
     assert {n: signal.getsignal(n) for n in handlers} == handlers
@@ -61,8 +48,7 @@ def test_outside_the_main_thread_the_block_runs_as_it_is(tmp_path: Path) -> None
 
     def work() -> None:
         try:
-            with interrupts_deferred():
-                write_atomically(tmp_path / "thread.bin", lambda stream: stream.write(CONTENT))
+            write_atomically(tmp_path / "thread.bin", lambda stream: stream.write(CONTENT))
         except BaseException as error:  # reported to the test
             errors.append(error)
 

@@ -156,26 +156,17 @@ class _InterruptWhilePickled:
         return OrderedDict, ()
 
 
-def test_a_checkpoint_interrupted_while_saved_is_saved_whole_then_stops(tmp_path) -> None:
+def test_a_checkpoint_interrupted_while_saved_is_saved_whole_then_stops(tmp_path, sigterm_interrupts) -> None:
     """SIGTERM (``train.py`` turns it into Ctrl-C) in the middle of ``torch.save``: the checkpoint is
     written whole and loads, then the interrupt takes effect (before, PyTorch's zip writer failed
     on its way out with ``RuntimeError: unexpected pos``, or no file was left)."""
-    import signal
-
     import torch
 
     from agents.neural.checkpoints import save_checkpoint
 
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        path = tmp_path / "update_000001.pt"
-        payload = {"policy": {"weight": torch.arange(6.0)}, "marker": _InterruptWhilePickled()}
-        with pytest.raises(KeyboardInterrupt):
-            save_checkpoint(payload, path)
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    path = tmp_path / "update_000001.pt"
+    payload = {"policy": {"weight": torch.arange(6.0)}, "marker": _InterruptWhilePickled()}
+    with pytest.raises(KeyboardInterrupt):
+        save_checkpoint(payload, path)
     loaded = torch.load(path, weights_only=True)
     assert torch.equal(loaded["policy"]["weight"], torch.arange(6.0)) and loaded["marker"] == {}
