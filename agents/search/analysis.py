@@ -7,8 +7,9 @@ team's meld, its trick points, and the highest contract it makes (the meld it ke
 trick points: every bid up to that makes). Many deals go in one compiled call
 (:func:`agents.search.kernel.simulate_hands` with ``exact``).
 
-A first-lead solve takes seconds (docs/benchmarks.md, *The exact solver*): ``node_limit`` bounds
-each one, and a hand it stops is reported as not solved (-1), never as a guess::
+A first-lead solve takes about half a second at the median and more than 10 s for about 2 in 100
+(docs/benchmarks.md, *The exact solver*): ``node_limit`` bounds each one, and a hand it stops is
+reported as not solved (-1), never as a guess::
 
     games = [new_game(Rules(), np.random.default_rng(seed)) for seed in range(3)]
     table = analyse_deals(Rules(), dealt_counts(games), declarers=[0], node_limit=3_000_000)
