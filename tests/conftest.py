@@ -11,8 +11,9 @@
 - ``torch_threads`` (every test): PyTorch's thread count put back after a test that changed it (an
   example run in this process sets it), since a training run's results are bit-exact only for a
   given thread count and the trainer's tests compare runs in this process with runs in others.
-- ``sigterm_interrupts``: SIGTERM handled as ``train.py`` handles it (a ``KeyboardInterrupt``, as
-  Ctrl-C), the handler before it put back after the test.
+- ``run_interrupts``: Ctrl-C and SIGTERM each raising ``KeyboardInterrupt``, as in ``train.py``
+  (Ctrl-C too where the suite was started with it ignored, as a shell starts its background jobs),
+  the handlers before them put back after the test.
 """
 
 from __future__ import annotations
@@ -61,8 +62,12 @@ def _raise_interrupt(signum: int, frame: Any) -> None:
 
 
 @pytest.fixture
-def sigterm_interrupts() -> Iterator[None]:
-    """SIGTERM raising ``KeyboardInterrupt`` during the test, as ``train.py`` sets it."""
-    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+def run_interrupts() -> Iterator[None]:
+    """Ctrl-C and SIGTERM raising ``KeyboardInterrupt`` during the test, as in ``train.py``."""
+    previous = {
+        signal.SIGINT: signal.signal(signal.SIGINT, signal.default_int_handler),
+        signal.SIGTERM: signal.signal(signal.SIGTERM, _raise_interrupt),
+    }
     yield
-    signal.signal(signal.SIGTERM, previous)
+    for number, handler in previous.items():
+        signal.signal(number, handler)

@@ -16,7 +16,7 @@ CONTENT = b"first half|second half"
 
 @pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_an_interrupt_during_a_write_takes_effect_once_the_file_is_in_place(
-    tmp_path: Path, number: int, sigterm_interrupts: None
+    tmp_path: Path, number: int, run_interrupts: None
 ) -> None:
     """Ctrl-C or a plain ``kill`` in the middle of a checkpoint's write: the file is written whole,
     then the interrupt stops the run, and the handlers are as they were."""
@@ -35,7 +35,7 @@ def test_an_interrupt_during_a_write_takes_effect_once_the_file_is_in_place(
     assert {n: signal.getsignal(n) for n in handlers} == handlers
 
 
-def test_a_write_with_no_interrupt_changes_no_handler(tmp_path: Path, sigterm_interrupts: None) -> None:
+def test_a_write_with_no_interrupt_changes_no_handler(tmp_path: Path, run_interrupts: None) -> None:
     handlers = {n: signal.getsignal(n) for n in INTERRUPTS}
     path = write_atomically(tmp_path / "out.bin", lambda stream: stream.write(CONTENT))
     assert path.read_bytes() == CONTENT

@@ -156,7 +156,7 @@ class _InterruptWhilePickled:
         return OrderedDict, ()
 
 
-def test_a_checkpoint_interrupted_while_saved_is_saved_whole_then_stops(tmp_path, sigterm_interrupts) -> None:
+def test_a_checkpoint_interrupted_while_saved_is_saved_whole_then_stops(tmp_path, run_interrupts) -> None:
     """SIGTERM (``train.py`` turns it into Ctrl-C) in the middle of ``torch.save``: the checkpoint is
     written whole and loads, then the interrupt takes effect (before, PyTorch's zip writer failed
     on its way out with ``RuntimeError: unexpected pos``, or no file was left)."""
