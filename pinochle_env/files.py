@@ -1,8 +1,9 @@
 """Output files: writing one whole or not at all (what the trainer's checkpoints and labels and the
 arena's ``config.json`` are written with, so that a process killed in the middle of a write never
 leaves a file that cannot be read, and a Ctrl-C or SIGTERM during one takes effect once it is
-written), and whether an output folder can be made (checked before a run
-starts, not when its first file is written). Here, at the bottom of the layers, so that code
+written), SIGTERM stopping a long run the way Ctrl-C does (so that its results are kept), and
+whether an output folder can be made (checked before a run starts, not when its first file is
+written). Here, at the bottom of the layers, so that code
 without PyTorch can use it."""
 
 from __future__ import annotations
@@ -17,6 +18,22 @@ from typing import BinaryIO
 
 #: The signals a write holds back until it is done: Ctrl-C, and a plain ``kill``.
 INTERRUPTS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextmanager
+def sigterm_as_ctrl_c() -> Iterator[None]:
+    """Inside the block, SIGTERM (a plain ``kill``) raises ``KeyboardInterrupt`` as Ctrl-C does, so
+    that a long run stopped either way ends through the same path (workers stopped, finished work
+    kept, a "continue with --resume" line); the handler before it is put back after."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 @contextmanager

@@ -17,15 +17,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import inspect
-import signal
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 from agents.neural import require_torch
 from pinochle_env import VERSION_LINE
-from pinochle_env.files import folder_problem
+from pinochle_env.files import folder_problem, sigterm_as_ctrl_c
 from pinochle_env.rules.switches import parse_rule_assignment, switches_help
 
 from .config import (
@@ -165,9 +163,9 @@ def main(argv: list[str] | None = None) -> int:
     from .labels import LabelsError
     from .trainer import TrainingDiverged
 
-    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
-        trainer.run()
+        with sigterm_as_ctrl_c():  # a plain kill stops the run like Ctrl-C: "continue with --resume", 130
+            trainer.run()
     except KeyboardInterrupt:
         return 130
     except TrainingDiverged as error:
@@ -179,12 +177,4 @@ def main(argv: list[str] | None = None) -> int:
     except LabelsError as error:  # a warm start's labels made with other settings, or damaged
         print(f"{parser.prog}: error: {error}", file=sys.stderr)
         return 1
-    finally:
-        signal.signal(signal.SIGTERM, previous)
     return 0
-
-
-def _raise_interrupt(signum: int, frame: Any) -> None:
-    """SIGTERM (a plain ``kill``) stops the run like Ctrl-C: workers stopped, the "continue with
-    --resume" line printed, exit status 130."""
-    raise KeyboardInterrupt

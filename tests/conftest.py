@@ -21,7 +21,6 @@ from __future__ import annotations
 import signal
 import sys
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
@@ -57,17 +56,13 @@ def torch_threads() -> Iterator[None]:
         torch.set_num_threads(before)
 
 
-def _raise_interrupt(signum: int, frame: Any) -> None:
-    raise KeyboardInterrupt
-
-
 @pytest.fixture
 def run_interrupts() -> Iterator[None]:
-    """Ctrl-C and SIGTERM raising ``KeyboardInterrupt`` during the test, as in ``train.py``."""
-    previous = {
-        signal.SIGINT: signal.signal(signal.SIGINT, signal.default_int_handler),
-        signal.SIGTERM: signal.signal(signal.SIGTERM, _raise_interrupt),
-    }
-    yield
-    for number, handler in previous.items():
-        signal.signal(number, handler)
+    """Ctrl-C and SIGTERM raising ``KeyboardInterrupt`` during the test, as in ``train.py``
+    (:func:`pinochle_env.files.sigterm_as_ctrl_c`)."""
+    from pinochle_env.files import sigterm_as_ctrl_c
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    with sigterm_as_ctrl_c():
+        yield
+    signal.signal(signal.SIGINT, previous)

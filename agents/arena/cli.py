@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from pinochle_env import VERSION_LINE
+from pinochle_env.files import sigterm_as_ctrl_c
 from pinochle_env.rules.switches import PRESETS, switches_help
 
 from ..registry import agents_help
@@ -89,11 +88,6 @@ def _out_dir(args: argparse.Namespace) -> Path:
     return Path("runs", "arena", args.name or time.strftime("%Y%m%d-%H%M%S"))
 
 
-def _raise_interrupt(signum: int, frame: Any) -> None:
-    """SIGTERM (a plain kill) stops the run like Ctrl-C: workers stopped, finished pairs kept."""
-    raise KeyboardInterrupt
-
-
 def main(argv: list[str] | None = None) -> int:
     """The console script: parse, run, print the report; 2 on a bad command line, 130 when interrupted."""
     parser = build_parser()
@@ -101,8 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         out = _out_dir(args)
         config = config_from_args(args, out)
-        previous = signal.signal(signal.SIGTERM, _raise_interrupt)
-        try:
+        with sigterm_as_ctrl_c():  # a plain kill stops the run like Ctrl-C: workers stopped, finished pairs kept
             summary = run_arena(
                 config,
                 out,
@@ -113,8 +106,6 @@ def main(argv: list[str] | None = None) -> int:
                 backend=args.backend,
                 ray_address=args.ray_address,
             )
-        finally:
-            signal.signal(signal.SIGTERM, previous)
     except ArenaError as error:
         parser.error(str(error))
     except KeyboardInterrupt:
