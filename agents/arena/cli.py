@@ -13,6 +13,7 @@ from pinochle_env.files import sigterm_as_ctrl_c
 from pinochle_env.rules.switches import PRESETS, switches_help
 
 from ..registry import agents_help
+from .compare import compare_runs, format_comparison
 from .report import format_summary
 from .runtime import BACKENDS, usable_cpus
 from .tournament import ArenaConfig, ArenaError, parse_rules, run_arena, stored_config
@@ -62,6 +63,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--name", help="run name, for the default out directory")
     parser.add_argument("--resume", action="store_true", help="continue the run in the out directory")
     parser.add_argument("--progress-every", type=float, default=2.0, metavar="SECONDS", help="progress line period")
+    parser.add_argument(
+        "--compare",
+        nargs=2,
+        type=Path,
+        metavar=("RUN", "OTHER"),
+        help="play nothing: compare two finished (or interrupted) matches on the same deals (the same --seed "
+        "and rules), the paired difference of their A sides' margins deal pair by deal pair (RUN minus OTHER)",
+    )
     return parser
 
 
@@ -88,10 +97,28 @@ def _out_dir(args: argparse.Namespace) -> Path:
     return Path("runs", "arena", args.name or time.strftime("%Y%m%d-%H%M%S"))
 
 
+def _compare(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """``--compare RUN OTHER``: print the comparison; a usage error (exit 2) for a bad pair of runs."""
+    options = {"agent specs": args.agents, "--resume": args.resume, "--rule": args.rule}
+    names = ("rules_preset", "deals", "games", "seed", "hand_cap", "out", "name")
+    options |= {f"--{name.replace('_', '-')}": getattr(args, name) for name in names}
+    played = [flag for flag, given in options.items() if given not in (None, [], False, ())]
+    if played:
+        parser.error(f"--compare plays nothing: leave out {' and '.join(played)}")
+    try:
+        comparison = compare_runs(*args.compare)
+    except ArenaError as error:
+        parser.error(str(error))
+    print(format_comparison(comparison, (str(args.compare[0]), str(args.compare[1]))))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """The console script: parse, run, print the report; 2 on a bad command line, 130 when interrupted."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.compare:
+        return _compare(parser, args)
     try:
         out = _out_dir(args)
         config = config_from_args(args, out)

@@ -108,12 +108,13 @@ def _hashed(path: Path) -> dict[str, str]:
     return {"file": str(path), "sha256": file_sha256(path)}
 
 
-def stored_config(out: Path) -> dict[str, Any]:
+def stored_config(out: Path, action: str = "resume") -> dict[str, Any]:
     """What the ``config.json`` of the run in ``out`` holds (its config, the code version and the
-    checkpoints' hashes); ``ArenaError`` naming the file when there is none or it cannot be read."""
+    checkpoints' hashes); ``ArenaError`` naming the file when there is none or it cannot be read
+    (``action``: what the caller would do with the run, for the message)."""
     path = out / CONFIG
     if not path.is_file():
-        raise ArenaError(f"nothing to resume in {out}: no {CONFIG}")
+        raise ArenaError(f"nothing to {action} in {out}: no {CONFIG}")
     try:
         stored = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(stored, dict):
@@ -123,9 +124,8 @@ def stored_config(out: Path) -> dict[str, Any]:
         if not (isinstance(checkpoints, list) and all(_checkpoint_entry(entry) for entry in checkpoints)):
             raise ValueError("its checkpoints are not a list of spec, file and sha256")
     except ValueError as error:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
-        raise ArenaError(
-            f"cannot resume {out}: {path} is damaged ({error}); start the run afresh in another --out"
-        ) from None
+        hint = "; start the run afresh in another --out" if action == "resume" else ""
+        raise ArenaError(f"cannot {action} {out}: {path} is damaged ({error}){hint}") from None
     return stored
 
 
