@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .report import deal_pair_margin, interval_text
+from .report import deal_pair_margin, estimate_text
 from .stats import Interval, mean_interval, t_quantile
 from .tournament import RESULTS, ArenaConfig, ArenaError, read_results, stored_config
 
@@ -86,11 +86,12 @@ def format_comparison(comparison: Comparison, names: tuple[str, str]) -> str:
     level = f"{comparison.confidence:.0%}"
     lines = [f"{comparison.deal_pairs:,} deal pairs played in both runs (seed {comparison.seed})"]
     for name, (a, b), margin in zip(names, comparison.pairings, comparison.margins, strict=True):
-        lines.append(f"{name}: {a} vs {b}: {_estimate_text(margin)} per hand")
+        lines.append(f"{name}: {a} vs {b}: {estimate_text(margin.to_dict())} per hand")
     difference = comparison.difference
     paired_half = (difference.high - difference.low) / 2
     lines.append(
-        f"paired difference (first minus second): {_estimate_text(difference)} per hand, {level} paired t interval"
+        f"paired difference (first minus second): {estimate_text(difference.to_dict())} per hand, "
+        f"{level} paired t interval"
     )
     independent = comparison.independent_half_width
     saving = f"; {(independent / paired_half) ** 2:.1f} times the deal pairs for the same width" if paired_half else ""
@@ -98,10 +99,6 @@ def format_comparison(comparison: Comparison, names: tuple[str, str]) -> str:
         f"over independent deals the same difference would be +-{independent:.1f} (paired: +-{paired_half:.1f}{saving})"
     )
     return "\n".join(lines)
-
-
-def _estimate_text(interval: Interval) -> str:
-    return f"{interval.estimate:+.1f} {interval_text(interval.to_dict())}"
 
 
 def _match_config(out: Path) -> ArenaConfig:

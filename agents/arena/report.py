@@ -244,9 +244,13 @@ def _fmt(value: float | None, spec: str = "+.1f") -> str:
     return "-" if value is None or math.isnan(value) else format(value, spec)
 
 
-def interval_text(interval: dict[str, float], spec: str = "+.1f") -> str:
-    """An interval (its ``low`` and ``high``) as ``[low, high]``, '-' for a missing end."""
+def _interval_text(interval: dict[str, float], spec: str = "+.1f") -> str:
     return f"[{_fmt(interval['low'], spec)}, {_fmt(interval['high'], spec)}]"
+
+
+def estimate_text(interval: dict[str, float], spec: str = "+.1f") -> str:
+    """An estimate with its interval, ``+4.0 [-2.9, +10.8]`` ('-' for what is missing)."""
+    return f"{_fmt(interval['estimate'], spec)} {_interval_text(interval, spec)}"
 
 
 def format_summary(summary: dict[str, Any]) -> str:
@@ -314,14 +318,14 @@ def _pairings_text(summary: dict[str, Any]) -> list[str]:
     rows = []
     for p in summary["pairings"]:
         margin, games = p["margin"], p["games"]
-        row = [f"{p['a']} vs {p['b']}", str(p["deal_pairs"]), _fmt(margin["estimate"]), interval_text(margin)]
+        row = [f"{p['a']} vs {p['b']}", str(p["deal_pairs"]), _fmt(margin["estimate"]), _interval_text(margin)]
         if with_games:
             win = games["win_rate"]
             row += [
                 str(games["played"]),
                 _fmt(games["hands_per_game"], ".1f"),
                 _fmt(win["estimate"], ".1%"),
-                interval_text(win, ".1%"),
+                _interval_text(win, ".1%"),
             ]
         rows.append(row)
     return [title + ")", format_table(headers, rows)]
@@ -358,7 +362,7 @@ def _ratings_text(summary: dict[str, Any]) -> list[str]:
         format_table(
             ["rank", "agent", "elo", f"{level} interval", "se"],
             [
-                [str(rank), r["agent"], _fmt(r["elo"], "+.0f"), interval_text(r, "+.0f"), _fmt(r["se"], ".0f")]
+                [str(rank), r["agent"], _fmt(r["elo"], "+.0f"), _interval_text(r, "+.0f"), _fmt(r["se"], ".0f")]
                 for rank, r in enumerate(ranked, start=1)
             ],
             left=2,
@@ -443,7 +447,7 @@ def margin_figure(summary: dict[str, Any]) -> Any:
         if math.isnan(margin["estimate"]):
             axes.annotate("no deal pairs", (0.0, row), xytext=(6, 6), textcoords="offset points")
             continue
-        text = f"{_fmt(margin['estimate'])} {interval_text(margin)}"
+        text = estimate_text(margin)
         axes.annotate(text, (margin["estimate"], row), xytext=(0, 9), textcoords="offset points", ha="center")
     axes.set_ylim(-0.6, len(pairings) - 0.4)
     axes.set_yticks(rows, labels)
@@ -475,7 +479,7 @@ def ratings_figure(summary: dict[str, Any]) -> Any:
     axes.errorbar(elo, rows, xerr=errors, fmt="s", capsize=5, markersize=7, color="tab:green")
     axes.axvline(0.0, color="grey", linewidth=1)
     for row, r in zip(rows, ranked, strict=True):
-        text = f"{_fmt(r['elo'], '+.0f')} {interval_text(r, '+.0f')}"
+        text = f"{_fmt(r['elo'], '+.0f')} {_interval_text(r, '+.0f')}"
         axes.annotate(text, (r["elo"], row), xytext=(0, 9), textcoords="offset points", ha="center")
     axes.set_ylim(-0.6, len(ranked) - 0.4)
     axes.set_yticks(rows, labels)
