@@ -99,37 +99,62 @@ def load_agent(spec: str, seed: int | None = None) -> Agent:
     return agent
 
 
+def _named_in(spec: str, own: Callable[[str, str], list[str]]) -> list[str]:
+    """What ``own(name, parameters)`` finds in a spec, or in each part of a ``mix:`` spec."""
+    name, _, rest = spec.strip().partition(":")
+    if name == "mix":
+        return [item for sub in _parse_mix(rest).values() for item in _named_in(sub, own)]
+    return own(name, rest)
+
+
 def checkpoint_names(spec: str) -> list[str]:
     """The checkpoints a spec names, as written (a path or a bundled name): its own
     (``checkpoint:PATH``, ``guided:checkpoint=...``'s policy) or its parts' (``mix:``); without
     resolving them. ``ValueError`` for a malformed ``mix:`` or ``guided:`` spec."""
-    name, _, rest = spec.strip().partition(":")
-    if name == "mix":
-        return [path for sub in _parse_mix(rest).values() for path in checkpoint_names(sub)]
-    if name == "checkpoint":
-        return [rest.partition(",")[0].strip()]
-    if name == "guided":
-        return [_parse_parameters(name, rest, GUIDED_PARAMETERS).get("checkpoint", GUIDED_CHECKPOINT)]
-    return []
+
+    def own(name: str, rest: str) -> list[str]:
+        if name == "checkpoint":
+            return [rest.partition(",")[0].strip()]
+        if name == "guided":
+            return [_parse_parameters(name, rest, GUIDED_PARAMETERS).get("checkpoint", GUIDED_CHECKPOINT)]
+        return []
+
+    return _named_in(spec, own)
+
+
+def location_model_names(spec: str) -> list[str]:
+    """The location models a spec names (``guided:locate=...``, also in a ``mix:``), as written."""
+
+    def own(name: str, rest: str) -> list[str]:
+        locate = _parse_parameters(name, rest, GUIDED_PARAMETERS).get("locate", "") if name == "guided" else ""
+        return [locate] if locate else []
+
+    return _named_in(spec, own)
 
 
 def program_commands(spec: str) -> list[str]:
     """The bot-program commands a spec runs, as written: its own (``program:cmd=...``) or its parts'
     (``mix:``); ``ValueError`` for a malformed ``mix:`` or ``program:`` spec."""
-    name, _, rest = spec.strip().partition(":")
-    if name == "mix":
-        return [command for sub in _parse_mix(rest).values() for command in program_commands(sub)]
-    if name == "program":
-        return [_parse_parameters(name, rest, PROGRAM_PARAMETERS, _PROGRAM_SPLIT).get("cmd", "")]
-    return []
+
+    def own(name: str, rest: str) -> list[str]:
+        return (
+            [_parse_parameters(name, rest, PROGRAM_PARAMETERS, _PROGRAM_SPLIT).get("cmd", "")]
+            if name == "program"
+            else []
+        )
+
+    return _named_in(spec, own)
 
 
 def checkpoint_files(spec: str, variant: str) -> list[Path]:
-    """The checkpoint files a spec plays in the game ``variant`` (:func:`checkpoint_names`, resolved
-    as the agent resolves them); without loading them."""
+    """The files of trained networks a spec plays in the game ``variant``: its checkpoints
+    (:func:`checkpoint_names`) and location models (:func:`location_model_names`), resolved as the
+    agent resolves them; without loading them."""
     from .neural.agent import resolve_checkpoint  # imports no PyTorch
+    from .neural.location import resolve_location_model
 
-    return [resolve_checkpoint(name, variant) for name in checkpoint_names(spec)]
+    checkpoints = [resolve_checkpoint(name, variant) for name in checkpoint_names(spec)]
+    return checkpoints + [resolve_location_model(name, variant) for name in location_model_names(spec)]
 
 
 def _parse_parameters(
@@ -246,6 +271,8 @@ GUIDED_PARAMETERS: dict[str, type] = {
     "leaf": int,
     "infer": float,
     "infer_play": float,
+    "locate": str,
+    "locate_weight": float,
 }
 GUIDED_CHECKPOINT = "bundled"
 #: ``openspiel``'s parameters (:mod:`agents.openspiel.bots`, which needs OpenSpiel: kept here so

@@ -62,29 +62,39 @@ def save_checkpoint(payload: dict[str, Any], path: str | os.PathLike) -> Path:
     return write_atomically(path, lambda stream: torch.save(payload, stream))
 
 
-def load_checkpoint(path: str | os.PathLike) -> dict[str, Any]:
-    """Load and sanity-check a checkpoint (``weights_only=True``); ``CheckpointError`` says what is wrong."""
+def load_torch_dict(path: str | os.PathLike, kind: str = "checkpoint") -> dict[str, Any]:
+    """The dict a pinochle-rl file of ``kind`` (a checkpoint, a location model) holds, loaded safely
+    (``weights_only=True``); ``CheckpointError`` says what is wrong with a file that is missing,
+    empty, not written by ``torch.save``, holding Python objects, or not a dict."""
     path = Path(path)
     if not path.is_file():
-        raise CheckpointError(f"checkpoint file not found: {str(path)!r}")
+        raise CheckpointError(f"{kind} file not found: {str(path)!r}")
     with open(path, "rb") as stream:
         start = stream.read(4)
     if not start:
-        raise CheckpointError(f"{path} is not a readable checkpoint (corrupt or truncated?): the file is empty")
+        raise CheckpointError(f"{path} is not a readable {kind} (corrupt or truncated?): the file is empty")
     if not start.startswith((b"PK\x03\x04", b"\x80")):  # torch.save's zip archive, or its older pickle format
-        raise CheckpointError(f"{path} is not a checkpoint: not a file torch.save wrote (it starts with {start!r})")
+        raise CheckpointError(f"{path} is not a {kind}: not a file torch.save wrote (it starts with {start!r})")
     try:
         payload = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as error:  # torch raises many kinds (KeyError, RuntimeError, UnpicklingError, ...)
         # PyTorch's advice after a weights-only refusal is to load the file unsafely: never repeated here.
         if isinstance(error, pickle.UnpicklingError) and "weights only load failed" in str(error).lower():
             raise CheckpointError(
-                f"{path} is not a pinochle-rl checkpoint: it holds Python objects besides tensors and plain values, "
+                f"{path} is not a pinochle-rl {kind}: it holds Python objects besides tensors and plain values, "
                 "which are refused (loading them could run code from the file)"
             ) from None
         first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise CheckpointError(f"{path} is not a readable checkpoint (corrupt or truncated?): {first_line}") from None
-    if not isinstance(payload, dict) or payload.get("format") != FORMAT:
+        raise CheckpointError(f"{path} is not a readable {kind} (corrupt or truncated?): {first_line}") from None
+    if not isinstance(payload, dict):
+        raise CheckpointError(f"{path} is not a pinochle-rl {kind} (it holds a {type(payload).__name__}, not a dict)")
+    return payload
+
+
+def load_checkpoint(path: str | os.PathLike) -> dict[str, Any]:
+    """Load and sanity-check a checkpoint (``weights_only=True``); ``CheckpointError`` says what is wrong."""
+    payload = load_torch_dict(path)
+    if payload.get("format") != FORMAT:
         raise CheckpointError(f"{path} is not a pinochle-rl checkpoint (no format={FORMAT!r} key)")
     if payload.get("format_version") != FORMAT_VERSION:
         raise CheckpointError(

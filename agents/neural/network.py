@@ -18,6 +18,7 @@ import torch
 from torch import nn
 
 from pinochle_env.actions import ActionLayout
+from pinochle_env.cards import NUM_TYPES
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.rules.switches import Rules
 
@@ -147,6 +148,21 @@ def scale_logits(policy: nn.Module, factor: float) -> None:
 
 def build_critic(input_size: int, hidden: Sequence[int]) -> MLP:
     return MLP(input_size, hidden, 1)
+
+
+class LocationNetwork(nn.Module):
+    """A seat's observation to, for each card type, the log-probability that a hidden copy of it is
+    with each of the ``others`` other seats (left to right from the seat): an :class:`MLP` with a
+    softmax over the seats per type (:mod:`.location`)."""
+
+    def __init__(self, observation_size: int, hidden: Sequence[int], others: int) -> None:
+        super().__init__()
+        self.others = others
+        self.mlp = MLP(observation_size, hidden, NUM_TYPES * others)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """(batch, NUM_TYPES, others) log-probabilities."""
+        return torch.log_softmax(self.mlp(x).view(-1, NUM_TYPES, self.others), dim=2)
 
 
 def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:

@@ -21,12 +21,16 @@ cutthroat's burial, the throw-in) are ``pimc``'s by default (``declaring=search`
 ``declaring=network`` they are the policy's, which self-play trained jointly with its calls
 (docs/experiments.md measures both). Positions where no deal can be drawn are ``pimc``'s own.
 
+With ``locate=bundled`` (or a file :mod:`agents.neural.location_fit` wrote), the deals the search
+draws for a card are also weighted by a learned model of where the hidden cards are
+(:mod:`agents.neural.location`), ``locate_weight`` times its log-probabilities (default 2).
+
 Parameters, with their defaults
 (``guided:checkpoint=bundled,prior=2,bidding=network,declaring=search,samples=24,budget=1.0``):
-``checkpoint`` (a ``checkpoint:`` path or bundled name), ``prior``, ``bidding``, ``declaring``, and
-``pimc``'s ``samples``, ``budget``, ``solve``, ``leaf``, ``infer`` and ``infer_play`` (with
-``pimc``'s defaults). The plain search bot stays free of PyTorch; this agent needs it (the ``train``
-extra).
+``checkpoint`` (a ``checkpoint:`` path or bundled name), ``prior``, ``bidding``, ``declaring``,
+``locate`` (none) and ``locate_weight``, and ``pimc``'s ``samples``, ``budget``, ``solve``,
+``leaf``, ``infer`` and ``infer_play`` (with ``pimc``'s defaults). The plain search bot stays
+free of PyTorch; this agent needs it (the ``train`` extra).
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from pinochle_env.protocol import View
 from pinochle_env.rules.switches import Rules
 
 from ..neural.agent import load_checkpoint_agent
+from ..neural.location import LocationModel
 
 #: Who makes the auction's calls (``bidding``) and the declaring side's trump, passes and throw-in
 #: (``declaring``): the policy, or the search bot.
@@ -49,6 +54,8 @@ DECIDERS = ("network", "search")
 #: The decisions ``declaring`` gives to the policy or the search (``passing``: the passes, or
 #: cutthroat's burial).
 DECLARING_DECISIONS = ("trump", "passing", "throw_in")
+#: The weight of the location model's log-probabilities (``locate_weight``), where not given.
+DEFAULT_LOCATE_WEIGHT = 2.0
 
 
 class GuidedSearchAgent:
@@ -69,9 +76,16 @@ class GuidedSearchAgent:
         leaf: int = DEFAULT_LEAF,
         infer: float = DEFAULT_INFER,
         infer_play: float = DEFAULT_INFER_PLAY,
+        locate: str = "",
+        locate_weight: float | None = None,
     ) -> None:
         if not (math.isfinite(prior) and prior >= 0):
             raise ValueError(f"guided parameter prior must be a number >= 0 (points per log-probability), got {prior}")
+        if locate_weight is not None and not locate:
+            raise ValueError("guided parameter locate_weight weights a location model: give locate=bundled (or a file)")
+        self.locate_weight = DEFAULT_LOCATE_WEIGHT if locate_weight is None else locate_weight
+        if not (math.isfinite(self.locate_weight) and self.locate_weight > 0):
+            raise ValueError(f"guided parameter locate_weight must be a number > 0, got {locate_weight}")
         for parameter, decider in (("bidding", bidding), ("declaring", declaring)):
             if decider not in DECIDERS:
                 raise ValueError(f"guided parameter {parameter} must be one of {', '.join(DECIDERS)}, got {decider!r}")
@@ -81,8 +95,16 @@ class GuidedSearchAgent:
         )
         self.prior = prior
         self.bidding, self.declaring = bidding, declaring
+        self.location = LocationModel(locate) if locate else None
         self.search = PIMCAgent(
-            seed, samples=samples, budget=budget, solve=solve, leaf=leaf, infer=infer, infer_play=infer_play
+            seed,
+            samples=samples,
+            budget=budget,
+            solve=solve,
+            leaf=leaf,
+            infer=infer,
+            infer_play=infer_play,
+            locations=self._locations if locate else None,
         )
 
     def reset(self, seed: int | None = None) -> None:
@@ -93,6 +115,8 @@ class GuidedSearchAgent:
         """Both parts must play the game (the policy refuses another variant or ``max_bid``)."""
         check_plays(self.search, rules)
         check_plays(self.policy, rules)
+        if self.location is not None:
+            self.location.check_rules(rules)
 
     def prepare(self, rules: Rules) -> None:
         prepare(self.search, rules)
@@ -118,6 +142,11 @@ class GuidedSearchAgent:
         log_prior = np.log(np.maximum(probabilities, 1e-12))
         guided = {action: values[action - card0] + self.prior * float(log_prior[action]) for action in legal}
         return max(legal, key=guided.__getitem__), guided
+
+    def _locations(self, view: View) -> np.ndarray:
+        """The location model's log-probabilities, weighted: the search's evidence per hidden copy."""
+        assert self.location is not None
+        return self.locate_weight * self.location(view)
 
     def _policy_decides(self, decision: str | None) -> bool:
         """Whether the policy makes this decision (by ``bidding`` and ``declaring``), not the search."""

@@ -9,6 +9,10 @@ it would not have made (:func:`mismatches`); the wanted number is then drawn fro
 replacement in proportion to the weights (the Gumbel top-k draw). A factor of 1 leaves that kind of
 evidence out; a small one trusts the heuristic as a model of everyone. This is the skat programs'
 inference from the opponents' choices, with the heuristic as the model.
+
+During play a learned model of where the hidden cards are may add its own evidence
+(``locations``, from :class:`agents.neural.location.LocationModel`, ``guided:locate=``): a
+log-weight per copy of each card type a deal gives each other seat, summed over the deal's hands.
 """
 
 from __future__ import annotations
@@ -27,19 +31,39 @@ if TYPE_CHECKING:
 
 
 def weighted_deals(
-    view: View, count: int, pool: int, calls: float, plays: float, rng: np.random.Generator, order: list[int]
+    view: View,
+    count: int,
+    pool: int,
+    calls: float,
+    plays: float,
+    rng: np.random.Generator,
+    order: list[int],
+    locations: np.ndarray | None = None,
 ) -> Deals:
-    """``count`` deals for ``view`` drawn as the module docstring says (possibly none)."""
+    """``count`` deals for ``view`` drawn as the module docstring says (possibly none);
+    ``locations``: during play, the log-weight of a copy of each card type with each other seat
+    ((other seats left to right, card types)), or None."""
     from pinochle_env.kernel import deal_constraints  # numba: only once a deal is drawn
 
     constraints = deal_constraints(view)
-    evidence = plays < 1 if not constraints.dealt else calls < 1
+    evidence = (plays < 1 or locations is not None) if not constraints.dealt else calls < 1
     deals = constraints.draw(count * pool if evidence else count, int(rng.integers(2**63)))
     if not evidence or len(deals) <= count:
         return deals.subset(slice(0, count))
     play_misses, call_misses = mismatches(constraints, deals, order)
     keys = play_misses * np.log(plays) + call_misses * np.log(calls) + rng.gumbel(size=len(deals))
+    if locations is not None and not constraints.dealt:
+        keys += location_evidence(deals.hands, view.seat, locations)
     return deals.subset(np.argsort(-keys, kind="stable")[:count])
+
+
+def location_evidence(hands: np.ndarray, seat: int, locations: np.ndarray) -> np.ndarray:
+    """Per deal of ``hands`` ((deals, seats, card types) counts): the sum over the seats after
+    ``seat`` and the card types of the copies the deal gives that seat times its entry of
+    ``locations`` ((other seats, card types))."""
+    seats = hands.shape[1]
+    others = hands[:, [(seat + offset) % seats for offset in range(1, seats)], :]
+    return np.einsum("dot,ot->d", others.astype(np.float64), locations)
 
 
 def mismatches(constraints: DealConstraints, deals: Deals, order: Any) -> tuple[np.ndarray, np.ndarray]:

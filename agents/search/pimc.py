@@ -37,12 +37,16 @@ Parameters (``pimc:samples=32,budget=0.5``), with their defaults:
 - ``infer`` (0.05) and ``infer_play`` (0.2): the weight of a deal per auction call, and per card
   play, of another seat that the heuristic would not have made with that deal's cards (1: no
   weighting); ``pool`` (3): deals drawn per deal kept, for the weighting.
+
+``locations`` (not a spec parameter: ``guided:locate=`` gives it) is a model of where the hidden
+cards are that adds its evidence to the weighting in card play (:mod:`agents.search.inference`).
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from typing import Any, cast
 
 import numpy as np
@@ -90,6 +94,7 @@ class PIMCAgent:
         infer: float = DEFAULT_INFER,
         infer_play: float = DEFAULT_INFER_PLAY,
         pool: int = 3,
+        locations: Callable[[View], np.ndarray] | None = None,
     ) -> None:
         if evaluate not in EVALUATORS:
             raise ValueError(f"pimc parameter evaluate={evaluate!r} is not one of {', '.join(EVALUATORS)}")
@@ -118,6 +123,8 @@ class PIMCAgent:
         self.samples, self.budget, self.nodes = samples, budget, nodes
         self.solve, self.leaf, self.simulations = solve, leaf, simulations
         self.infer, self.infer_play, self.pool = infer, infer_play, pool
+        #: A model of where the hidden cards are, for card play (``guided:locate=``; not a spec parameter).
+        self.locations = locations
         self.original = HeuristicPIMC(seed, samples, budget) if evaluate == "heuristic" else None
         self.heuristic = HeuristicAgent(seed)
         #: Card decisions searched, and how many of them the budget cut short (deals drawn but not evaluated).
@@ -239,7 +246,8 @@ class PIMCAgent:
         if known is not None:
             return known[None], state.gifts[None], np.zeros(1, dtype=np.int64)
         order = self.heuristic.tie_break_order
-        deals = weighted_deals(view, self.samples, self.pool, self.infer, self.infer_play, self._rng, order)
+        locations = self.locations(view) if self.locations is not None else None
+        deals = weighted_deals(view, self.samples, self.pool, self.infer, self.infer_play, self._rng, order, locations)
         if not len(deals):
             return None
         return deals.hands, deals.gifts, deals.bonus

@@ -1,0 +1,143 @@
+"""A learned model of where the other seats' hidden cards are (``guided:locate=bundled``).
+
+The search draws deals consistent with its seat's view and weights them by how well they explain the
+other seats' calls and plays, with the heuristic bot as the model of every player
+(:mod:`agents.search.inference`). A location model reads the seat's observation once per card
+decision instead, and gives for each of the 24 card types the probability that a hidden copy is with
+each other seat; a drawn deal's log-weight then gains ``locate_weight`` times the sum, over the other
+seats and card types, of the copies the deal gives that seat times the log of that probability
+(:func:`agents.search.inference.weighted_deals`). It was fitted with cross-entropy on the true
+hands of positions from self-play (:mod:`.location_fit`), so it has learned what a network's play
+says about its cards, which the heuristic's model of the other players does not see.
+
+A model file is a ``torch.save`` dict of tensors and plain values (loaded with
+``weights_only=True``): ``format`` (``"pinochle-rl-location-model"``), ``format_version``,
+``encoder_version``, ``variant``, ``observation_size``, ``others`` (other seats), ``hidden``
+(layer widths), ``network`` (the state dict of :class:`agents.neural.network.LocationNetwork`),
+``rules`` (the switches of the positions it fitted) and ``made_with`` (how). ``bundled`` names the
+shipped model of a game, as ``agents/bundled/location/<name>.json`` records it (``variant``,
+``file``). This module imports PyTorch only when a model is loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pinochle_env.encoding import ENCODER_VERSION
+from pinochle_env.games.kit import variant_kit
+from pinochle_env.protocol import View
+from pinochle_env.rules.switches import Rules
+
+from . import require_torch
+from .agent import BUNDLED_DIR
+
+FORMAT = "pinochle-rl-location-model"
+FORMAT_VERSION = 1
+#: What a model file holds besides its weights, each checked before they are used.
+KEYS = ("format", "format_version", "encoder_version", "variant", "observation_size", "others", "hidden", "network")
+LOCATION_DIR = BUNDLED_DIR / "location"
+BUNDLED_NAME = "bundled"
+_CACHE: dict[tuple[str, int, int], tuple[dict[str, Any], Any]] = {}
+
+
+def bundled_location_models() -> dict[str, Path]:
+    """The shipped models by game variant, as the records in ``agents/bundled/location/`` say."""
+    models: dict[str, Path] = {}
+    for record in sorted(LOCATION_DIR.glob("*.json")):
+        info = json.loads(record.read_text(encoding="utf-8"))
+        models[info["variant"]] = LOCATION_DIR / info["file"]
+    return models
+
+
+def resolve_location_model(name: str, variant: str) -> Path:
+    """The file ``guided:locate=NAME`` means in the game ``variant``: ``bundled`` is the shipped
+    model of that game; anything else is a file path, which must exist. ``ValueError`` otherwise."""
+    if name == BUNDLED_NAME:
+        models = bundled_location_models()
+        if variant not in models:
+            raise ValueError(
+                f"guided:locate=bundled has a location model for the {' and '.join(models) or 'no'} game only, "
+                f"this game is variant={variant!r}"
+            )
+        if not models[variant].is_file():
+            raise ValueError(f"this installation has no bundled location model ({models[variant]} is missing)")
+        return models[variant]
+    if not name or not os.path.isfile(name):
+        raise ValueError(
+            f"location model file not found: {name!r} (guided:locate=bundled, or a file that "
+            "python -m agents.neural.location_fit wrote)"
+        )
+    return Path(name)
+
+
+def load_location_model(path: Path) -> tuple[dict[str, Any], Any]:
+    """A model file's metadata and its network, checked and cached by file identity;
+    ``CheckpointError`` (a ``ValueError``) says what is wrong with a file that is not a location model."""
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    if key not in _CACHE:
+        require_torch("guided:locate=...")
+        from .checkpoints import CheckpointError, load_torch_dict
+        from .network import LocationNetwork
+
+        payload = load_torch_dict(path, "location model")
+        if payload.get("format") != FORMAT:
+            raise CheckpointError(f"{path} is not a pinochle-rl location model (no format={FORMAT!r} key)")
+        missing = [name for name in KEYS if name not in payload]
+        if missing:
+            raise CheckpointError(f"{path} lacks {', '.join(missing)}")
+        if payload["format_version"] != FORMAT_VERSION or payload["encoder_version"] != ENCODER_VERSION:
+            raise CheckpointError(
+                f"{path} is location model format {payload['format_version']!r} on observation encoder "
+                f"{payload['encoder_version']!r}; this version reads format {FORMAT_VERSION} "
+                f"on encoder {ENCODER_VERSION}"
+            )
+        network = LocationNetwork(payload["observation_size"], payload["hidden"], payload["others"])
+        try:
+            network.load_state_dict(payload["network"])
+        except RuntimeError as error:
+            raise CheckpointError(f"{path}: the weights do not fit the sizes the file records ({error})") from None
+        network.eval()
+        _CACHE[key] = ({name: value for name, value in payload.items() if name != "network"}, network)
+    return _CACHE[key]
+
+
+class LocationModel:
+    """``guided:locate=NAME``: the model of :func:`resolve_location_model`'s file for the game
+    played, called with a view for the log-probabilities :mod:`agents.search.inference` weights by."""
+
+    def __init__(self, name: str) -> None:
+        self.source = name
+        self._use(Rules())  # names a missing file, a damaged one or missing PyTorch at once
+
+    def _use(self, rules: Rules) -> None:
+        self.path = resolve_location_model(self.source, rules.variant)
+        self.meta, self.network = load_location_model(self.path)
+        self.kit = variant_kit(rules)
+
+    def check_rules(self, rules: Rules) -> None:
+        """Refuse a game whose observations or seats the model does not read (``ValueError``)."""
+        self._use(rules)
+        others, size = rules.num_seats - 1, self.kit.spec.size
+        if (self.meta["variant"], self.meta["others"], self.meta["observation_size"]) != (rules.variant, others, size):
+            raise ValueError(
+                f"location model {self.path} reads the {self.meta['variant']} game ({self.meta['others']} other seats, "
+                f"observations of {self.meta['observation_size']}); this game is {rules.variant} "
+                f"({others} other seats, observations of {size})"
+            )
+
+    def __call__(self, view: View) -> np.ndarray:
+        """(other seats, card types): the log-probability that a hidden copy of each type is with
+        each other seat, seats counted left to right from ``view.seat``."""
+        import torch
+
+        if view.rules != self.kit.rules:
+            self.check_rules(view.rules)
+        observation = torch.from_numpy(self.kit.observation_from_view(view).astype(np.float32))
+        with torch.inference_mode():
+            return self.network(observation[None])[0].T.double().numpy()
