@@ -48,7 +48,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from agents.base import check_plays
 from agents.neural.agent import BUNDLED_ALIASES, BUNDLED_FILES
-from agents.registry import checkpoint_names, load_agent, program_commands
+from agents.neural.location import BUNDLED_NAME as BUNDLED_LOCATION
+from agents.registry import checkpoint_names, load_agent, location_model_names, program_commands
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.games.registry import GAMES
 from pinochle_env.rules.switches import CHOICES, INTEGER_SWITCHES, VARIANT_SWITCHES, Rules
@@ -158,7 +159,8 @@ class Service:
     def _check_checkpoints(self, spec: str) -> None:
         """Refuse a checkpoint a spec names (``checkpoint:PATH``, ``guided:checkpoint=PATH``, also
         inside ``mix:``: :func:`agents.registry.checkpoint_names`) that is a file not opened with
-        ``--open``: a page may make the server load only what its command line named."""
+        ``--open``, and a location model (``guided:locate=``) other than the bundled one: a page may
+        make the server load only what its command line named."""
         opened = {entry.path for entry in self.catalogue.entries("checkpoint")} | {
             path for files in BUNDLED_FILES.values() for path in files.values()
         }
@@ -170,6 +172,11 @@ class Service:
             if path not in BUNDLED_FILES and Path(path).resolve() not in opened:
                 raise ApiError(
                     400, f"checkpoint {path!r} was not named with --open; open it there, or use checkpoint:bundled"
+                )
+        for name in location_model_names(spec):  # parsed above: a malformed spec has been refused
+            if name != BUNDLED_LOCATION:
+                raise ApiError(
+                    400, f"location model {name!r}: a table reads the bundled one only (guided:locate=bundled)"
                 )
 
     def _check_programs(self, spec: str) -> None:

@@ -90,7 +90,7 @@ class ArenaConfig:
 
 def provenance(config: ArenaConfig) -> dict[str, Any]:
     """What ``config.json`` records besides the config: the code version, the SHA-256 of every
-    checkpoint file an agent plays (also inside a ``mix:``), and every bot program's command with
+    checkpoint and location-model file an agent plays (also inside a ``mix:``), and every bot program's command with
     the SHA-256 of its program files (:func:`agents.program.files.program_files`)."""
     files = [(spec, path) for spec in config.agents for path in checkpoint_files(spec, config.rules.variant)]
     return {

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -45,20 +46,33 @@ BUNDLED_NAME = "bundled"
 _CACHE: dict[tuple[str, int, int], tuple[dict[str, Any], Any]] = {}
 
 
-def bundled_location_models() -> dict[str, Path]:
-    """The shipped models by game variant, as the records in ``agents/bundled/location/`` say."""
+def other_seats(seat: int, seats: int) -> list[int]:
+    """The seats other than ``seat``, left to right from it: the order of a model's rows (and of
+    the hands :mod:`.location_fit` records)."""
+    return [(seat + offset) % seats for offset in range(1, seats)]
+
+
+def _bundled_location_models() -> dict[str, Path]:
+    """The shipped models by game variant, as the records in ``agents/bundled/location/`` say; two
+    records for one game are a packaging error, refused rather than one silently winning."""
     models: dict[str, Path] = {}
     for record in sorted(LOCATION_DIR.glob("*.json")):
         info = json.loads(record.read_text(encoding="utf-8"))
+        if info["variant"] in models:
+            raise RuntimeError(f"{record}: another bundled location model is already the {info['variant']} game's")
         models[info["variant"]] = LOCATION_DIR / info["file"]
     return models
+
+
+#: The shipped location models, by game variant.
+BUNDLED_LOCATION_MODELS = _bundled_location_models()
 
 
 def resolve_location_model(name: str, variant: str) -> Path:
     """The file ``guided:locate=NAME`` means in the game ``variant``: ``bundled`` is the shipped
     model of that game; anything else is a file path, which must exist. ``ValueError`` otherwise."""
     if name == BUNDLED_NAME:
-        models = bundled_location_models()
+        models = BUNDLED_LOCATION_MODELS
         if variant not in models:
             raise ValueError(
                 f"guided:locate=bundled has a location model for the {' and '.join(models) or 'no'} game only, "
@@ -67,7 +81,7 @@ def resolve_location_model(name: str, variant: str) -> Path:
         if not models[variant].is_file():
             raise ValueError(f"this installation has no bundled location model ({models[variant]} is missing)")
         return models[variant]
-    if not name or not os.path.isfile(name):
+    if not os.path.isfile(name):
         raise ValueError(
             f"location model file not found: {name!r} (guided:locate=bundled, or a file that "
             "python -m agents.neural.location_fit wrote)"
@@ -112,28 +126,38 @@ class LocationModel:
     played, called with a view for the log-probabilities :mod:`agents.search.inference` weights by."""
 
     def __init__(self, name: str) -> None:
+        if not name:
+            raise ValueError("guided parameter locate needs a model: locate=bundled, or a file")
         self.source = name
-        self._use(Rules())  # names a missing file, a damaged one or missing PyTorch at once
-
-    def _use(self, rules: Rules) -> None:
-        self.path = resolve_location_model(self.source, rules.variant)
-        self.meta, self.network = load_location_model(self.path)
-        self.kit = variant_kit(rules)
+        self.check_rules(Rules())  # names a missing file, a damaged one or missing PyTorch at once
 
     def check_rules(self, rules: Rules) -> None:
-        """Refuse a game whose observations or seats the model does not read (``ValueError``)."""
-        self._use(rules)
-        others, size = rules.num_seats - 1, self.kit.spec.size
-        if (self.meta["variant"], self.meta["others"], self.meta["observation_size"]) != (rules.variant, others, size):
+        """Use the model of ``rules``'s game; ``ValueError`` for one whose observations or seats it
+        does not read, an ``UntrainedRulesWarning`` for switches it was not fitted under."""
+        from .agent import UntrainedRulesWarning, untrained_switches
+
+        path = resolve_location_model(self.source, rules.variant)
+        meta, network = load_location_model(path)
+        kit = variant_kit(rules)
+        others, size = rules.num_seats - 1, kit.spec.size
+        if (meta["variant"], meta["others"], meta["observation_size"]) != (rules.variant, others, size):
             raise ValueError(
-                f"location model {self.path} reads the {self.meta['variant']} game ({self.meta['others']} other seats, "
-                f"observations of {self.meta['observation_size']}); this game is {rules.variant} "
+                f"location model {path} reads the {meta['variant']} game ({meta['others']} other seats, "
+                f"observations of {meta['observation_size']}); this game is {rules.variant} "
                 f"({others} other seats, observations of {size})"
             )
+        untrained = untrained_switches(meta, rules)
+        if untrained:
+            warnings.warn(
+                f"location model {path} was fitted under other rules than {untrained}: its placements may mislead",
+                UntrainedRulesWarning,
+                stacklevel=2,
+            )
+        self.path, self.meta, self.network, self.kit = path, meta, network, kit
 
     def __call__(self, view: View) -> np.ndarray:
         """(other seats, card types): the log-probability that a hidden copy of each type is with
-        each other seat, seats counted left to right from ``view.seat``."""
+        each other seat, in :func:`other_seats` order."""
         import torch
 
         if view.rules != self.kit.rules:

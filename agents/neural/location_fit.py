@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -31,7 +32,7 @@ from pinochle_env.encoding import ENCODER_VERSION
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.rules.switches import Rules
 
-from .location import FORMAT, FORMAT_VERSION
+from .location import FORMAT, FORMAT_VERSION, other_seats
 
 #: Seats whose views are recorded at each card play, and deals per worker job.
 VIEWS_PER_PLAY = 2
@@ -62,7 +63,7 @@ def record_positions(policy: str, seed: int, deals: range) -> tuple[np.ndarray, 
                 held = np.asarray(game.hands)
                 for seat in chooser.choice(seats, VIEWS_PER_PLAY, replace=False):
                     observations.append(kit.observation_from_view(game.view(seat)).astype(np.float16))
-                    hands.append(held[[(seat + r) % seats for r in range(1, seats)]].astype(np.int8))
+                    hands.append(held[other_seats(seat, seats)].astype(np.int8))
                     deal_of.append(deal)
             game.apply(decide(agent, game))
     size, others = kit.spec.size, seats - 1
@@ -96,15 +97,17 @@ def collect(policy: str, seed: int, deals: int, workers: int) -> tuple[np.ndarra
 
 
 def cross_entropy(network: Any, observations: Any, hands: Any) -> Any:
-    """The mean, over the other seats' copies of each card type, of minus the log-probability the
-    network gives the seat that holds it (a known copy counts too: the network learns it is sure)."""
+    """The mean, over every copy in the other seats' hands, of minus the log-probability the network
+    gives the seat that holds it. Copies the seat knows the place of (shown meld, the cards it
+    passed) count too: the network learns to be sure of them, and the figure is lower for them."""
     log_probabilities = network(observations.float())  # (positions, types, others)
     copies = hands.float().transpose(1, 2)
     return -(copies * log_probabilities).sum() / copies.sum()
 
 
 def by_hand_size(hands: np.ndarray) -> float:
-    """The cross-entropy of a guess by the number of cards each other seat holds: the baseline."""
+    """:func:`cross_entropy` of a guess by the number of cards each other seat holds (which knows
+    nothing of shown meld or passed cards): the baseline."""
     sizes = hands.sum(axis=2, keepdims=True).astype(np.float64)
     shares = np.log(np.maximum(sizes / np.maximum(sizes.sum(axis=1, keepdims=True), 1), 1e-12))
     return float(-(hands * shares).sum() / hands.sum())
@@ -122,7 +125,10 @@ def fit(
     observations: np.ndarray, hands: np.ndarray, deal_of: np.ndarray, epochs: int, seed: int
 ) -> tuple[Any, list[dict[str, float]]]:
     """A :class:`~agents.neural.network.LocationNetwork` fitted to the positions (the last tenth of
-    the deals held out; the epoch with the lowest held-out loss kept) and the loss by epoch."""
+    the deals held out; the epoch with the lowest held-out loss kept) and the loss by epoch: on the
+    held-out positions, :func:`cross_entropy` over all their copies; in training, the mean of the
+    batches' losses as the epoch went, each weighted by its positions (a guide, not comparable to
+    the held-out figure to the third decimal)."""
     import torch
 
     from .network import LocationNetwork
@@ -176,16 +182,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, least in (("deals", 20), ("epochs", 1), ("workers", 1)):
         if getattr(args, name) < least:
             parser.error(f"--{name} must be at least {least}")
-    if args.out.suffix == ".json":
-        parser.error("--out is the model file; its .json record is written beside it")
+    if args.out.suffix == ".json" or args.out.is_dir():
+        parser.error("--out is the model file to write (its .json record is written beside it)")
+    try:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        parser.error(f"cannot make the folder of --out: {error}")
+    if not os.access(args.out.parent, os.W_OK):
+        parser.error(f"cannot write in {args.out.parent}")
     from agents.arena.runtime import file_sha256
     from agents.arena.workers import WorkerFailure
+    from agents.base import check_plays
 
-    from .agent import resolve_checkpoint
+    from .agent import load_checkpoint_agent
     from .checkpoints import save_checkpoint
 
     try:
-        policy_file = resolve_checkpoint(args.policy)
+        policy = load_checkpoint_agent(args.policy)
+        check_plays(policy, Rules())  # the workers would fail on the first deal
+        policy_file = policy.path
         started = time.perf_counter()
         print(f"playing {args.deals:,} deals with checkpoint:{args.policy} in every seat", file=sys.stderr)
         observations, hands, deal_of = collect(args.policy, args.seed, args.deals, args.workers)
@@ -225,12 +240,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "rules": rules.to_dict(),
         "made_with": {key: record[key] for key in ("made_with", "policy", "policy_sha256", "seed", "deals")},
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
     save_checkpoint(payload, args.out)
     args.out.with_suffix(".json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     print(
-        f"wrote {args.out} (held-out cross-entropy {kept['held_out']:.4f} per hidden copy, epoch {kept['epoch']}; "
-        f"by hand size {record['by_hand_size_cross_entropy']:.4f})",
+        f"wrote {args.out} (held-out cross-entropy {kept['held_out']:.4f} per copy in the other hands, "
+        f"epoch {kept['epoch']}; by hand size {record['by_hand_size_cross_entropy']:.4f})",
         file=sys.stderr,
     )
     return 0

@@ -76,12 +76,12 @@ class GuidedSearchAgent:
         leaf: int = DEFAULT_LEAF,
         infer: float = DEFAULT_INFER,
         infer_play: float = DEFAULT_INFER_PLAY,
-        locate: str = "",
+        locate: str | None = None,
         locate_weight: float | None = None,
     ) -> None:
         if not (math.isfinite(prior) and prior >= 0):
             raise ValueError(f"guided parameter prior must be a number >= 0 (points per log-probability), got {prior}")
-        if locate_weight is not None and not locate:
+        if locate_weight is not None and locate is None:
             raise ValueError("guided parameter locate_weight weights a location model: give locate=bundled (or a file)")
         self.locate_weight = DEFAULT_LOCATE_WEIGHT if locate_weight is None else locate_weight
         if not (math.isfinite(self.locate_weight) and self.locate_weight > 0):
@@ -95,7 +95,7 @@ class GuidedSearchAgent:
         )
         self.prior = prior
         self.bidding, self.declaring = bidding, declaring
-        self.location = LocationModel(locate) if locate else None
+        self.location = LocationModel(locate) if locate is not None else None
         self.search = PIMCAgent(
             seed,
             samples=samples,
@@ -104,7 +104,7 @@ class GuidedSearchAgent:
             leaf=leaf,
             infer=infer,
             infer_play=infer_play,
-            locations=self._locations if locate else None,
+            locations=self._locations if self.location is not None else None,
         )
 
     def reset(self, seed: int | None = None) -> None:
@@ -144,7 +144,7 @@ class GuidedSearchAgent:
         return max(legal, key=guided.__getitem__), guided
 
     def _locations(self, view: View) -> np.ndarray:
-        """The location model's log-probabilities, weighted: the search's evidence per hidden copy."""
+        """The location model's log-probabilities, weighted: the search's evidence per copy in a deal's other hands."""
         assert self.location is not None
         return self.locate_weight * self.location(view)
 

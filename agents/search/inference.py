@@ -25,6 +25,7 @@ from pinochle_env.protocol import View
 from pinochle_env.rules.switches import CHOICES
 
 from ..heuristic.games import heuristic_rules
+from ..neural.location import other_seats
 
 if TYPE_CHECKING:
     from pinochle_env.kernel import DealConstraints, Deals
@@ -58,11 +59,10 @@ def weighted_deals(
 
 
 def location_evidence(hands: np.ndarray, seat: int, locations: np.ndarray) -> np.ndarray:
-    """Per deal of ``hands`` ((deals, seats, card types) counts): the sum over the seats after
-    ``seat`` and the card types of the copies the deal gives that seat times its entry of
-    ``locations`` ((other seats, card types))."""
-    seats = hands.shape[1]
-    others = hands[:, [(seat + offset) % seats for offset in range(1, seats)], :]
+    """Per deal of ``hands`` ((deals, seats, card types) counts): the sum over the other seats
+    and the card types of the copies the deal gives that seat times its entry of ``locations``
+    ((other seats in :func:`~agents.neural.location.other_seats` order, card types))."""
+    others = hands[:, other_seats(seat, hands.shape[1]), :]
     return np.einsum("dot,ot->d", others.astype(np.float64), locations)
 
 

@@ -205,6 +205,7 @@ def test_a_restart_keeps_every_saved_hand(tmp_path, material):
         ({"agents": ["human", "checkpoint:/etc/passwd", "random", "random"]}, 400, "not named with --open"),
         ({"agents": ["human", "mix:play=checkpoint:x.pt,default=random", "random", "random"]}, 400, "'x.pt' was not"),
         ({"agents": ["human", "guided:checkpoint=/etc/passwd", "random", "random"]}, 400, "not named with --open"),
+        ({"agents": ["human", "guided:locate=/etc/passwd", "random", "random"]}, 400, "reads the bundled one only"),
         ({"agents": ["human", "guided:depth=2", "random", "random"]}, 400, "unknown parameter 'depth=2'"),
         ({"agents": ["human", "mix:play=program:cmd=./bot,default=random", "random", "random"]}, 403, "--allow-pro"),
         ({"seat": 4}, 400, "seat must be an integer 0..3"),

@@ -10,8 +10,9 @@ import pytest
 import torch
 
 from agents.base import check_plays, decide
-from agents.neural import location_fit
-from agents.neural.location import LOCATION_DIR, LocationModel, bundled_location_models
+from agents.neural import location, location_fit
+from agents.neural.agent import UntrainedRulesWarning
+from agents.neural.location import BUNDLED_LOCATION_MODELS, LOCATION_DIR, LocationModel, load_location_model
 from agents.registry import checkpoint_files, load_agent
 from pinochle_env import Rules, new_game
 from pinochle_env.cards import NUM_TYPES
@@ -77,14 +78,38 @@ def test_the_command_writes_a_model_guided_search_plays_and_the_arena_records(sm
         game.apply(decide(agent, game))
 
 
-def test_the_bundled_model_is_recorded_and_better_than_a_guess_by_hand_size():
-    files = bundled_location_models()
-    assert set(files) == {"partnership"} and files["partnership"].is_file()
+def test_the_bundled_model_places_cards_better_than_a_guess_by_hand_size():
+    """On positions of deals it never saw (another seed), the shipped network's cross-entropy is far
+    below the hand-size guess, as its record says; the arena records its file."""
+    path = BUNDLED_LOCATION_MODELS["partnership"]
     record = json.loads((LOCATION_DIR / "partnership.json").read_text())
-    assert record["held_out_cross_entropy"] < record["by_hand_size_cross_entropy"] - 0.2
-    assert files["partnership"] in checkpoint_files("mix:play=guided:locate=bundled,default=pimc", "partnership")
+    assert record["file"] == path.name and record["held_out_cross_entropy"] < record["by_hand_size_cross_entropy"]
+    _, network = load_location_model(path)
+    observations, hands, _ = location_fit.record_positions("bundled", 77, range(6))
+    with torch.no_grad():
+        loss = location_fit.cross_entropy(network, torch.from_numpy(observations), torch.from_numpy(hands)).item()
+    assert loss < location_fit.by_hand_size(hands) - 0.2
+    assert path in checkpoint_files("mix:play=guided:locate=bundled,default=pimc", "partnership")
     assert load_agent("guided:locate=bundled", seed=0).search.locations is not None
     assert load_agent("guided", seed=0).search.locations is None
+
+
+@pytest.mark.usefixtures("search_kernel")
+def test_the_deal_played_scores_higher_than_drawn_deals_under_the_bundled_model():
+    """The model's rows and the drawn deals' seats line up: the hands actually held get a higher
+    location evidence than deals drawn for the same view, on average over views."""
+    from agents.heuristic import HeuristicAgent
+    from agents.search.inference import location_evidence, weighted_deals
+
+    model = LocationModel("bundled")
+    order = HeuristicAgent(0).tie_break_order
+    true_minus_drawn = []
+    for game, view in play_views(Rules(), range(4)):
+        locations = model(view)
+        drawn = weighted_deals(view, 16, 1, 1.0, 1.0, np.random.default_rng(0), order)
+        truth = location_evidence(np.asarray(game.hands)[None], view.seat, locations)[0]
+        true_minus_drawn.append(truth - location_evidence(drawn.hands, view.seat, locations).mean())
+    assert len(true_minus_drawn) > 20 and np.mean(true_minus_drawn) > 1.0
 
 
 def test_bad_location_models_are_refused_by_name(tmp_path):
@@ -100,9 +125,28 @@ def test_bad_location_models_are_refused_by_name(tmp_path):
     (tmp_path / "empty.pt").write_bytes(b"")
     with pytest.raises(ValueError, match="is not a readable location model"):
         load_agent(f"guided:locate={tmp_path / 'empty.pt'}")
+    with pytest.raises(ValueError, match="locate needs a model"):
+        load_agent("guided:locate=")
     agent = load_agent("guided:locate=bundled")
     with pytest.raises(ValueError, match="has a location model for the partnership game only"):
         agent.check_rules(Rules(variant="cutthroat"))
+    with pytest.warns(UntrainedRulesWarning, match="fitted under other rules"):
+        agent.check_rules(Rules(pass_with_help=False))
+    payload = torch.load(BUNDLED_LOCATION_MODELS["partnership"], weights_only=True)
+    torch.save({**payload, "variant": "cutthroat"}, tmp_path / "other_game.pt")
+    with pytest.raises(ValueError, match="reads the cutthroat game"):
+        load_agent(f"guided:locate={tmp_path / 'other_game.pt'}")
+    torch.save({**payload, "observation_size": 50}, tmp_path / "other_size.pt")
+    with pytest.raises(ValueError, match="the weights do not fit the sizes the file records"):
+        load_agent(f"guided:locate={tmp_path / 'other_size.pt'}")
+
+
+def test_two_bundled_records_for_one_game_are_refused(tmp_path, monkeypatch):
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.json").write_text(json.dumps({"variant": "partnership", "file": f"{name}.pt"}))
+    monkeypatch.setattr(location, "LOCATION_DIR", tmp_path)
+    with pytest.raises(RuntimeError, match="another bundled location model is already the partnership game's"):
+        location._bundled_location_models()
 
 
 def test_the_command_refuses_bad_arguments(capsys, tmp_path):
@@ -110,6 +154,7 @@ def test_the_command_refuses_bad_arguments(capsys, tmp_path):
         (["--deals", "5"], "--deals must be at least 20"),
         (["--epochs", "0"], "--epochs must be at least 1"),
         (["--policy", "nosuch.pt"], "checkpoint file not found"),
+        (["--policy", "bundled,sample=true"], "checkpoint file not found"),
     ):
         out = tmp_path / "m.pt"
         try:
@@ -119,3 +164,9 @@ def test_the_command_refuses_bad_arguments(capsys, tmp_path):
         assert code in (1, 2)
         assert message in capsys.readouterr().err
         assert not out.exists()
+
+
+def test_the_command_refuses_a_folder_as_out(capsys, tmp_path):
+    with pytest.raises(SystemExit):
+        location_fit.main(["--out", str(tmp_path)])
+    assert "--out is the model file to write" in capsys.readouterr().err
