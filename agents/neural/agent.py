@@ -94,10 +94,16 @@ def resolve_checkpoint(path: str | os.PathLike, variant: str = DEFAULT_VARIANT) 
     return Path(path)
 
 
-def _load_policy(path: Path) -> tuple[dict[str, Any], Any]:
-    """The checkpoint's metadata and its policy network, cached by file identity."""
+def file_identity(path: Path) -> tuple[str, int, int]:
+    """What a loaded network is cached by: the file's resolved path, modification time and size
+    (a file rewritten in place is loaded afresh)."""
     stat = path.stat()
-    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    return str(path.resolve()), stat.st_mtime_ns, stat.st_size
+
+
+def _load_policy(path: Path) -> tuple[dict[str, Any], Any]:
+    """The checkpoint's metadata and its policy network, cached by :func:`file_identity`."""
+    key = file_identity(path)
     if key not in _CACHE:
         from .checkpoints import CheckpointError, load_checkpoint
         from .network import policy_for

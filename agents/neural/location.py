@@ -35,7 +35,7 @@ from pinochle_env.protocol import View
 from pinochle_env.rules.switches import Rules
 
 from . import require_torch
-from .agent import BUNDLED_DIR
+from .agent import BUNDLED_DIR, file_identity
 
 FORMAT = "pinochle-rl-location-model"
 FORMAT_VERSION = 1
@@ -72,15 +72,16 @@ def resolve_location_model(name: str, variant: str) -> Path:
     """The file ``guided:locate=NAME`` means in the game ``variant``: ``bundled`` is the shipped
     model of that game; anything else is a file path, which must exist. ``ValueError`` otherwise."""
     if name == BUNDLED_NAME:
-        models = BUNDLED_LOCATION_MODELS
-        if variant not in models:
+        if variant not in BUNDLED_LOCATION_MODELS:
+            games = " and ".join(BUNDLED_LOCATION_MODELS) or "no"
             raise ValueError(
-                f"guided:locate=bundled has a location model for the {' and '.join(models) or 'no'} game only, "
+                f"guided:locate=bundled has a location model for the {games} game only, "
                 f"this game is variant={variant!r}"
             )
-        if not models[variant].is_file():
-            raise ValueError(f"this installation has no bundled location model ({models[variant]} is missing)")
-        return models[variant]
+        path = BUNDLED_LOCATION_MODELS[variant]
+        if not path.is_file():
+            raise ValueError(f"this installation has no bundled location model ({path} is missing)")
+        return path
     if not os.path.isfile(name):
         raise ValueError(
             f"location model file not found: {name!r} (guided:locate=bundled, or a file that "
@@ -90,10 +91,9 @@ def resolve_location_model(name: str, variant: str) -> Path:
 
 
 def load_location_model(path: Path) -> tuple[dict[str, Any], Any]:
-    """A model file's metadata and its network, checked and cached by file identity;
+    """A model file's metadata and its network, checked and cached by :func:`~.agent.file_identity`;
     ``CheckpointError`` (a ``ValueError``) says what is wrong with a file that is not a location model."""
-    stat = path.stat()
-    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    key = file_identity(path)
     if key not in _CACHE:
         require_torch("guided:locate=...")
         from .checkpoints import CheckpointError, load_torch_dict
