@@ -267,6 +267,7 @@ GUIDED_PARAMETERS: dict[str, type] = {
     "declaring": str,
     "samples": int,
     "budget": float,
+    "nodes": int,
     "solve": int,
     "leaf": int,
     "infer": float,

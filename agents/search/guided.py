@@ -28,8 +28,8 @@ draws for a card are also weighted by a learned model of where the hidden cards 
 Parameters, with their defaults
 (``guided:checkpoint=bundled,prior=2,bidding=network,declaring=search,samples=24,budget=1.0``):
 ``checkpoint`` (a ``checkpoint:`` path or bundled name), ``prior``, ``bidding``, ``declaring``,
-``locate`` (none) and ``locate_weight``, and ``pimc``'s ``samples``, ``budget``, ``solve``,
-``leaf``, ``infer`` and ``infer_play`` (with ``pimc``'s defaults). The plain search bot stays
+``locate`` (none) and ``locate_weight``, and ``pimc``'s ``samples``, ``budget``, ``nodes``,
+``solve``, ``leaf``, ``infer`` and ``infer_play`` (with ``pimc``'s defaults). The plain search bot stays
 free of PyTorch; this agent needs it (the ``train`` extra).
 """
 
@@ -40,7 +40,7 @@ import math
 import numpy as np
 
 from agents.base import check_plays, prepare
-from agents.search.pimc import DEFAULT_INFER, DEFAULT_INFER_PLAY, DEFAULT_LEAF, PLAY_PHASES, PIMCAgent
+from agents.search.pimc import DEFAULT_INFER, DEFAULT_INFER_PLAY, DEFAULT_LEAF, DEFAULT_NODES, PLAY_PHASES, PIMCAgent
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.protocol import View
 from pinochle_env.rules.switches import Rules
@@ -72,6 +72,7 @@ class GuidedSearchAgent:
         declaring: str = "search",
         samples: int | None = None,
         budget: float | None = None,
+        nodes: int = DEFAULT_NODES,
         solve: int | None = None,
         leaf: int = DEFAULT_LEAF,
         infer: float = DEFAULT_INFER,
@@ -100,6 +101,7 @@ class GuidedSearchAgent:
             seed,
             samples=samples,
             budget=budget,
+            nodes=nodes,
             solve=solve,
             leaf=leaf,
             infer=infer,

@@ -76,6 +76,8 @@ DEFAULT_BUDGET = {"search": 1.0, "heuristic": 1.0}
 DEFAULT_INFER, DEFAULT_INFER_PLAY = 0.05, 0.2
 #: Tricks left from which play-outs stop and each deal is solved exactly, where not given.
 DEFAULT_LEAF = 3
+#: Exact-solver nodes a card decision may visit over all its deals, where not given.
+DEFAULT_NODES = 5_000_000
 
 
 class PIMCAgent:
@@ -87,7 +89,7 @@ class PIMCAgent:
         evaluate: str = "search",
         samples: int | None = None,
         budget: float | None = None,
-        nodes: int = 5_000_000,
+        nodes: int = DEFAULT_NODES,
         solve: int | None = None,
         leaf: int = DEFAULT_LEAF,
         simulations: int = 64,

@@ -118,12 +118,13 @@ def test_the_declaring_sides_decisions_are_the_searchs_or_the_policys(monkeypatc
 
 
 def test_the_searchs_parameters_reach_it():
-    """``solve``, ``leaf``, ``infer`` and ``infer_play`` are the search's; left out, they are
-    ``pimc``'s defaults."""
-    agent = load_agent("guided:solve=6,leaf=5,infer=0.5,infer_play=1", seed=0)
+    """``nodes``, ``solve``, ``leaf``, ``infer`` and ``infer_play`` are the search's; left out,
+    they are ``pimc``'s defaults."""
+    agent = load_agent("guided:nodes=1000,solve=6,leaf=5,infer=0.5,infer_play=1", seed=0)
     assert (agent.search.solve, agent.search.leaf, agent.search.infer, agent.search.infer_play) == (6, 5, 0.5, 1.0)
+    assert agent.search.nodes == 1000
     default, pimc = load_agent("guided", seed=0), load_agent("pimc", seed=0)
-    assert (default.search.solve, default.search.leaf) == (pimc.solve, pimc.leaf)
+    assert (default.search.nodes, default.search.solve, default.search.leaf) == (pimc.nodes, pimc.solve, pimc.leaf)
     assert (default.search.infer, default.search.infer_play) == (pimc.infer, pimc.infer_play)
 
 
@@ -155,5 +156,7 @@ def test_bad_guided_parameters_are_refused_by_name():
         load_agent("guided:infer_play=0")
     with pytest.raises(ValueError, match=r"leaf must be 0\.\.15 tricks"):
         load_agent("guided:leaf=16")
+    with pytest.raises(ValueError, match="nodes must be at least 1, got 0"):
+        load_agent("guided:nodes=0")
     with pytest.raises(ValueError, match="unknown parameter 'depth=2' for agent 'guided'"):
         load_agent("guided:depth=2")
