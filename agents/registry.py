@@ -259,19 +259,28 @@ class MixAgent:
         return agent
 
 
+#: ``pimc``'s parameters (:mod:`agents.search.pimc`).
+PIMC_PARAMETERS: dict[str, type] = {
+    "evaluate": str,
+    "samples": int,
+    "budget": float,
+    "nodes": int,
+    "solve": int,
+    "leaf": int,
+    "simulations": int,
+    "infer": float,
+    "infer_play": float,
+    "pool": int,
+}
+#: The parameters of ``pimc``'s card search that ``guided`` passes on to it (with ``pimc``'s defaults).
+GUIDED_SEARCH_PARAMETERS = ("samples", "budget", "nodes", "solve", "leaf", "infer", "infer_play")
 #: ``guided``'s parameters, and the policy it plays without ``checkpoint=``.
 GUIDED_PARAMETERS: dict[str, type] = {
     "checkpoint": str,
     "prior": float,
     "bidding": str,
     "declaring": str,
-    "samples": int,
-    "budget": float,
-    "nodes": int,
-    "solve": int,
-    "leaf": int,
-    "infer": float,
-    "infer_play": float,
+    **{name: PIMC_PARAMETERS[name] for name in GUIDED_SEARCH_PARAMETERS},
     "locate": str,
     "locate_weight": float,
 }
@@ -319,21 +328,7 @@ def _load_builtins() -> None:
             HeuristicAgent,
             {"aggression": float, "help_meld": int, "partner_value": float, "help_value": float},
         ),
-        "pimc": (
-            PIMCAgent,
-            {
-                "evaluate": str,
-                "samples": int,
-                "budget": float,
-                "nodes": int,
-                "solve": int,
-                "leaf": int,
-                "simulations": int,
-                "infer": float,
-                "infer_play": float,
-                "pool": int,
-            },
-        ),
+        "pimc": (PIMCAgent, PIMC_PARAMETERS),
         "checkpoint": (load_checkpoint_agent, {"sample": bool}),
         "guided": (_guided_search, GUIDED_PARAMETERS),
         "program": (ProgramAgent, PROGRAM_PARAMETERS),

@@ -36,11 +36,13 @@ free of PyTorch; this agent needs it (the ``train`` extra).
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
 from agents.base import check_plays, prepare
-from agents.search.pimc import DEFAULT_INFER, DEFAULT_INFER_PLAY, DEFAULT_LEAF, DEFAULT_NODES, PLAY_PHASES, PIMCAgent
+from agents.registry import GUIDED_SEARCH_PARAMETERS
+from agents.search.pimc import PLAY_PHASES, PIMCAgent
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.protocol import View
 from pinochle_env.rules.switches import Rules
@@ -63,23 +65,25 @@ class GuidedSearchAgent:
     with the policy's calls (or the search's, ``bidding="search"``), declaring with the search's
     trump, passes and throw-in (or the policy's, ``declaring="network"``)."""
 
-    def __init__(  # noqa: PLR0913 (one keyword per parameter of the agent spec)
+    def __init__(
         self,
         seed: int | None = None,
         checkpoint: str = "bundled",
         prior: float = 2.0,
         bidding: str = "network",
         declaring: str = "search",
-        samples: int | None = None,
-        budget: float | None = None,
-        nodes: int = DEFAULT_NODES,
-        solve: int | None = None,
-        leaf: int = DEFAULT_LEAF,
-        infer: float = DEFAULT_INFER,
-        infer_play: float = DEFAULT_INFER_PLAY,
         locate: str | None = None,
         locate_weight: float | None = None,
+        **search: Any,
     ) -> None:
+        """``search``: ``pimc``'s parameters named in :data:`agents.registry.GUIDED_SEARCH_PARAMETERS`,
+        passed on to the search (``pimc`` checks their values and gives the defaults)."""
+        unknown = sorted(set(search) - set(GUIDED_SEARCH_PARAMETERS))
+        if unknown:
+            raise TypeError(
+                f"GuidedSearchAgent got unexpected keyword(s) {', '.join(unknown)}; "
+                f"of pimc's it takes {', '.join(GUIDED_SEARCH_PARAMETERS)}"
+            )
         if not (math.isfinite(prior) and prior >= 0):
             raise ValueError(f"guided parameter prior must be a number >= 0 (points per log-probability), got {prior}")
         if locate_weight is not None and locate is None:
@@ -97,17 +101,7 @@ class GuidedSearchAgent:
         self.prior = prior
         self.bidding, self.declaring = bidding, declaring
         self.location = LocationModel(locate) if locate is not None else None
-        self.search = PIMCAgent(
-            seed,
-            samples=samples,
-            budget=budget,
-            nodes=nodes,
-            solve=solve,
-            leaf=leaf,
-            infer=infer,
-            infer_play=infer_play,
-            locations=self._locations if self.location is not None else None,
-        )
+        self.search = PIMCAgent(seed, **search, locations=self._locations if self.location is not None else None)
 
     def reset(self, seed: int | None = None) -> None:
         self.search.reset(seed)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from agents.base import check_plays, decide, legal_mask
-from agents.registry import checkpoint_files, load_agent
+from agents.registry import GUIDED_SEARCH_PARAMETERS, checkpoint_files, load_agent
 from agents.search.guided import DECLARING_DECISIONS, GuidedSearchAgent
 from agents.search.pimc import PLAY_PHASES
 from pinochle_env import Rules, new_game
@@ -118,14 +118,18 @@ def test_the_declaring_sides_decisions_are_the_searchs_or_the_policys(monkeypatc
 
 
 def test_the_searchs_parameters_reach_it():
-    """``nodes``, ``solve``, ``leaf``, ``infer`` and ``infer_play`` are the search's; left out,
-    they are ``pimc``'s defaults."""
-    agent = load_agent("guided:nodes=1000,solve=6,leaf=5,infer=0.5,infer_play=1", seed=0)
-    assert (agent.search.solve, agent.search.leaf, agent.search.infer, agent.search.infer_play) == (6, 5, 0.5, 1.0)
-    assert agent.search.nodes == 1000
+    """Every ``pimc`` parameter ``guided`` takes is the search's; left out, it is ``pimc``'s default.
+    ``pimc``'s others are refused, in a spec and in a call."""
+    given = {"samples": 5, "budget": 0.5, "nodes": 1000, "solve": 6, "leaf": 5, "infer": 0.5, "infer_play": 1.0}
+    assert sorted(given) == sorted(GUIDED_SEARCH_PARAMETERS)
+    agent = load_agent("guided:" + ",".join(f"{name}={value}" for name, value in given.items()), seed=0)
+    assert {name: getattr(agent.search, name) for name in given} == given
     default, pimc = load_agent("guided", seed=0), load_agent("pimc", seed=0)
-    assert (default.search.nodes, default.search.solve, default.search.leaf) == (pimc.nodes, pimc.solve, pimc.leaf)
-    assert (default.search.infer, default.search.infer_play) == (pimc.infer, pimc.infer_play)
+    assert {name: getattr(default.search, name) for name in given} == {name: getattr(pimc, name) for name in given}
+    with pytest.raises(ValueError, match="unknown parameter 'pool=2' for agent 'guided'"):
+        load_agent("guided:pool=2")
+    with pytest.raises(TypeError, match=r"unexpected keyword.* pool; of pimc's it takes samples, budget"):
+        GuidedSearchAgent(0, pool=2)
 
 
 @pytest.mark.parametrize("variant", ["partnership", "two_hand"])
