@@ -85,6 +85,15 @@ def keep_logs(agent: Agent, directory: Path, label: str) -> None:
         method(directory, label)
 
 
+def search_counts(agent: Agent) -> tuple[int, int]:
+    """The card decisions an agent has searched, and how many of them its node or time budget cut
+    short (deals drawn but not all evaluated): its optional ``search_counts()`` method; ``(0, 0)``
+    for an agent that does not search. The arena reports them beside each agent's speed, since a
+    search whose budget binds plays differently on a slower machine or with a larger budget."""
+    method = getattr(agent, "search_counts", None)
+    return method() if method is not None else (0, 0)
+
+
 class AgentError(ValueError):
     """An agent failed through its own fault (an illegal answer, a bot program that crashed or hung):
     the message says all there is to say (which agent, what it did, at which decision), so drivers

@@ -33,7 +33,7 @@ from pinochle_env.protocol import DECISIONS, View
 from pinochle_env.rules.switches import Rules
 from pinochle_env.suggest import did_you_mean
 
-from .base import Agent, RandomAgent, ValuedAction, act_with_values, check_plays, prepare
+from .base import Agent, RandomAgent, ValuedAction, act_with_values, check_plays, prepare, search_counts
 
 #: name -> (factory taking keyword parameters, {parameter: type}).
 Factory = Callable[..., Any]  # returns an Agent
@@ -225,6 +225,11 @@ class MixAgent:
     def reset(self, seed: int | None = None) -> None:
         for agent in self._agents.values():
             agent.reset(seed)
+
+    def search_counts(self) -> tuple[int, int]:
+        """The parts' together (:func:`agents.base.search_counts`)."""
+        counts = [search_counts(agent) for agent in self._agents.values()]
+        return sum(searched for searched, _ in counts), sum(cut for _, cut in counts)
 
     def prepare(self, rules: Rules) -> None:
         """Let every part do its one-time set-up (:func:`agents.base.prepare`)."""

@@ -38,7 +38,7 @@ import numpy as np
 from pinochle_env.games.kit import new_game
 from pinochle_env.rules.switches import Rules
 
-from ..base import Agent, AgentError, close, decide, keep_logs, reusable, tell_hand_over
+from ..base import Agent, AgentError, close, decide, keep_logs, reusable, search_counts, tell_hand_over
 from ..registry import load_agent
 
 #: Unit kinds as they appear in the results file, and the tag each mixes into its seeds.
@@ -74,7 +74,7 @@ def play_deal_pair(job: Job, deal_id: int, kept: _KeptAgents) -> dict[str, Any]:
     clock = _Clock()
     plays = []
     for a_team in _teams(job):
-        with _seat_agents(job, deal_id, a_team, kept) as agents:
+        with _seat_agents(job, deal_id, a_team, kept, clock) as agents:
             game = new_game(job.rules, np.random.default_rng(_entropy(job, deal_id)))
             _play_hand(game, agents, a_team, clock)
         plays.append({"a_team": a_team, "hands": [game.record()]})
@@ -91,7 +91,7 @@ def play_game_pair(job: Job, game_id: int, kept: _KeptAgents) -> dict[str, Any]:
     plays = []
     for a_team in _teams(job):
         hands: list[dict[str, Any]] = []
-        with _seat_agents(job, game_id, a_team, kept) as agents:
+        with _seat_agents(job, game_id, a_team, kept, clock) as agents:
             game = new_game(job.rules, np.random.default_rng(_entropy(job, game_id, 0)))
             while True:
                 _play_hand(game, agents, a_team, clock)
@@ -149,11 +149,12 @@ class _KeptAgents:
 
 
 @contextlib.contextmanager
-def _seat_agents(job: Job, unit_id: int, a_team: int, kept: _KeptAgents) -> Iterator[list[Agent]]:
+def _seat_agents(job: Job, unit_id: int, a_team: int, kept: _KeptAgents, clock: _Clock) -> Iterator[list[Agent]]:
     """The agents for the seats of one play: A's spec on team ``a_team``, B's on the others, each
     seeded by the unit, play and seat. Those ``kept`` (see the module docstring) start a new match
     and end it with the play; the others are fresh, and closed when the play ends, also when it
-    fails. An agent's failure is raised again with the unit and play in front of its message."""
+    fails. An agent's failure is raised again with the unit and play in front of its message. What
+    the agents searched in the play goes to ``clock``, by side."""
     agents: list[Agent] = []
     held: list[Agent] = []
     fresh: list[Agent] = []
@@ -166,7 +167,13 @@ def _seat_agents(job: Job, unit_id: int, a_team: int, kept: _KeptAgents) -> Iter
             (held if is_kept else fresh).append(agent)
             if job.logs:
                 keep_logs(agent, Path(job.logs), f"{job.kind} {unit_id}, play {a_team}, seat {seat}: {spec}")
+        before = [search_counts(agent) for agent in agents]  # a kept agent counts from its first unit
         yield agents
+        for seat, (agent, (searched, cut)) in enumerate(zip(agents, before, strict=True)):
+            side = "a" if job.rules.teams[seat] == a_team else "b"
+            now = search_counts(agent)
+            clock.searched[side] += now[0] - searched
+            clock.cut_short[side] += now[1] - cut
         for agent in held:
             agent.reset()  # the match ends with the play; the process waits for the job's next unit
     except AgentError as error:
@@ -177,14 +184,21 @@ def _seat_agents(job: Job, unit_id: int, a_team: int, kept: _KeptAgents) -> Iter
 
 
 class _Clock:
-    """Decisions asked of each side and the seconds they took (view and mask building included)."""
+    """Decisions asked of each side and the seconds they took (view and mask building included), and
+    the card decisions its agents searched and how many of them their budget cut short
+    (:func:`~agents.base.search_counts`)."""
 
     def __init__(self) -> None:
         self.decisions = {side: 0 for side in SIDES}
         self.seconds = {side: 0.0 for side in SIDES}
+        self.searched = {side: 0 for side in SIDES}
+        self.cut_short = {side: 0 for side in SIDES}
 
-    def to_dict(self) -> dict[str, list[float]]:
+    def timing(self) -> dict[str, list[float]]:
         return {side: [self.decisions[side], self.seconds[side]] for side in SIDES}
+
+    def searches(self) -> dict[str, list[int]]:
+        return {side: [self.searched[side], self.cut_short[side]] for side in SIDES}
 
 
 def _play_hand(game: Any, agents: list[Agent], a_team: int, clock: _Clock) -> None:
@@ -202,5 +216,14 @@ def _play_hand(game: Any, agents: list[Agent], a_team: int, clock: _Clock) -> No
 
 
 def _line(job: Job, unit_id: int, plays: list[dict[str, Any]], clock: _Clock) -> dict[str, Any]:
-    """The results-file line of one unit: pairing, kind, id, both plays' hand records, timing."""
-    return {"kind": job.kind, "a": job.a, "b": job.b, "id": unit_id, "plays": plays, "timing": clock.to_dict()}
+    """The results-file line of one unit: pairing, kind, id, both plays' hand records, timing, and
+    each side's card decisions searched and cut short by their budget."""
+    return {
+        "kind": job.kind,
+        "a": job.a,
+        "b": job.b,
+        "id": unit_id,
+        "plays": plays,
+        "timing": clock.timing(),
+        "searches": clock.searches(),
+    }

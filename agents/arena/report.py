@@ -187,22 +187,37 @@ def _ratio(total: float, count: float) -> float:
 
 
 def _speed(lines: list[Line]) -> dict[str, dict[str, float]]:
-    """Decisions, seconds and decisions per second of each agent spec over all units it played."""
+    """Decisions, seconds and decisions per second of each agent spec over all units it played, and
+    the card decisions it searched and how many its budget cut short (counted in results files
+    written since 2026-12-07; 0 in older lines)."""
     decisions: dict[str, float] = defaultdict(float)
     seconds: dict[str, float] = defaultdict(float)
+    searched: dict[str, int] = defaultdict(int)
+    cut_short: dict[str, int] = defaultdict(int)
     for line in lines:
         for side in SIDES:
             count, spent = line["timing"][side]
             decisions[line[side]] += count
             seconds[line[side]] += spent
+            side_searched, side_cut = line.get("searches", {}).get(side, (0, 0))
+            searched[line[side]] += side_searched
+            cut_short[line[side]] += side_cut
     return {
         spec: {
             "decisions": int(decisions[spec]),
             "seconds": seconds[spec],
             "per_second": _ratio(decisions[spec], seconds[spec]),
+            "searched": searched[spec],
+            "cut_short": cut_short[spec],
         }
         for spec in decisions
     }
+
+
+def _cuts_text(speed: dict[str, float]) -> str:
+    """``"60 of 1,023 (5.9%)"``: card decisions the budget cut short of those searched; ``-`` for none searched."""
+    searched, cut = int(speed.get("searched", 0)), int(speed.get("cut_short", 0))
+    return f"{cut:,} of {searched:,} ({cut / searched:.1%})" if searched else "-"
 
 
 def _ratings(agents: list[str], by_pairing: dict[tuple[str, str], list[Line]], confidence: float) -> dict[str, Any]:
@@ -283,11 +298,18 @@ def format_summary(summary: dict[str, Any]) -> str:
         parts += ["", *_ratings_text(summary)]
     parts += [
         "",
-        "Speed (decisions asked of each agent, view and mask building included)",
+        "Speed (decisions asked of each agent, view and mask building included; cut short: card decisions"
+        " whose search the node or time budget stopped before all its deals, of those searched)",
         format_table(
-            ["agent", "decisions", "seconds", "decisions/s"],
+            ["agent", "decisions", "seconds", "decisions/s", "cut short"],
             [
-                [spec, str(s["decisions"]), _fmt(s["seconds"], ".1f"), _fmt(s["per_second"], ",.0f")]
+                [
+                    spec,
+                    str(s["decisions"]),
+                    _fmt(s["seconds"], ".1f"),
+                    _fmt(s["per_second"], ",.0f"),
+                    _cuts_text(s),
+                ]
                 for spec, s in summary["speed"].items()
             ],
         ),

@@ -107,6 +107,10 @@ class GuidedSearchAgent:
         self.search.reset(seed)
         self.policy.reset(seed)
 
+    def search_counts(self) -> tuple[int, int]:
+        """The search's (:func:`agents.base.search_counts`)."""
+        return self.search.search_counts()
+
     def check_rules(self, rules: Rules) -> None:
         """Both parts must play the game (the policy refuses another variant or ``max_bid``)."""
         check_plays(self.search, rules)

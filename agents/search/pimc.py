@@ -133,6 +133,10 @@ class PIMCAgent:
         self.searched = self.cut_short = 0
         self.reset(seed)
 
+    def search_counts(self) -> tuple[int, int]:
+        """Card decisions searched, and how many the budget cut short (:func:`agents.base.search_counts`)."""
+        return self.searched, self.cut_short
+
     def reset(self, seed: int | None = None) -> None:
         self.heuristic.reset(seed)
         if self.original is not None:

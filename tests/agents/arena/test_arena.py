@@ -52,6 +52,29 @@ def cautious(monkeypatch):
     return "mix:auction=cautious,default=random"
 
 
+class Searching:
+    """Random play that says it searched every card it played and that its budget cut the first, third,
+    fifth... of them short (:func:`agents.base.search_counts`), counting over every match it plays."""
+
+    name = "searching"
+
+    def __init__(self, seed=None):
+        self.searched = self.cut_short = 0
+        self.reset(seed)
+
+    def reset(self, seed=None):
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, view, mask):
+        if view.phase.name == "PLAY":
+            self.searched += 1
+            self.cut_short += self.searched % 2
+        return int(self.rng.choice(np.flatnonzero(mask)))
+
+    def search_counts(self):
+        return self.searched, self.cut_short
+
+
 def lines_of(out: Path) -> list[dict]:
     return [json.loads(text) for text in (out / RESULTS).read_text(encoding="utf-8").splitlines()]
 
@@ -387,6 +410,29 @@ def test_a_side_that_never_bids_declares_only_as_the_stuck_dealer(tmp_path, caut
     assert sides["a"]["stuck"] == sides["a"]["declared"] > 0
     assert sides["b"]["stuck"] < sides["b"]["declared"]
     assert "stuck" in (tmp_path / "summary.txt").read_text(encoding="utf-8")
+
+
+def test_each_sides_searches_and_budget_cuts_are_counted_per_deal_pair(tmp_path, monkeypatch):
+    """A's agent (a mix part) searches every card its seats play and is cut short on every other
+    one: each line counts A's cards of both plays and half of them cut, B (random) none; the Speed
+    table sums them, and a line from before the count (no ``searches``) reads as none."""
+    registry.known_agents()
+    monkeypatch.setitem(registry._REGISTRY, "searching", (Searching, {}))
+    searching = "mix:play=searching,default=random"
+    summary = run_arena(ArenaConfig(agents=(searching, "random"), deals=3), tmp_path)
+    lines = lines_of(tmp_path)
+    for line in lines:
+        cards = sum(len(trick["cards"]) for play in line["plays"] for trick in play["hands"][0]["tricks"])
+        assert line["searches"] == {"a": [cards // 2, cards // 4], "b": [0, 0]}  # 2 of a trick's 4 cards are A's
+    searched = sum(line["searches"]["a"][0] for line in lines)
+    assert searched > 0
+    speed = summary["speed"]
+    assert (speed[searching]["searched"], speed[searching]["cut_short"]) == (searched, searched // 2)
+    assert (speed["random"]["searched"], speed["random"]["cut_short"]) == (0, 0)
+    table = (tmp_path / "summary.txt").read_text(encoding="utf-8").split("Speed")[1]
+    assert f"{searched // 2:,} of {searched:,} (50.0%)" in table
+    del lines[0]["searches"]
+    assert summarise(lines[:1], [searching, "random"])["speed"][searching]["searched"] == 0
 
 
 def test_summary_of_no_lines_has_empty_statistics():

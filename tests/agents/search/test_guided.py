@@ -142,6 +142,7 @@ def test_guided_search_plays_legal_hands_and_records_its_checkpoint(variant):
     game = new_game(rules, np.random.default_rng(2))
     while not game.hand_over:
         game.apply(decide(agent, game))
+    assert agent.search_counts() == agent.search.search_counts() and agent.search_counts()[0] > 0
     assert [path.name for path in checkpoint_files("guided:prior=5", variant)] == [
         {"partnership": "pinochle_ppo.pt"}.get(variant, f"pinochle_ppo_{variant}.pt")
     ]

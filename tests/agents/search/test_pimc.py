@@ -127,6 +127,7 @@ def test_the_search_gives_the_values_it_chose_its_card_by():
             assert mixed.act_with_values(view, mask)[1] is None  # the heuristic's part values nothing
         game.apply(action)
     assert searched > 10
+    assert valued.search_counts() == (searched, 0)  # a minute and 5 M nodes a decision: none cut short
 
 
 def test_a_decision_whose_first_deal_overruns_the_node_budget_plays_the_heuristics_card():
@@ -139,7 +140,7 @@ def test_a_decision_whose_first_deal_overruns_the_node_budget_plays_the_heuristi
             continue
         agent = PIMCAgent(seed, samples=4, budget=1000, nodes=1)
         action, values = agent.act_with_values(view, mask)
-        assert values is None and agent.cut_short == agent.searched == 1
+        assert values is None and agent.search_counts() == (1, 1)  # searched, cut short
         assert action == HeuristicAgent(seed).act(view, mask)
 
 
