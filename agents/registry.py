@@ -34,6 +34,7 @@ from pinochle_env.rules.switches import Rules
 from pinochle_env.suggest import did_you_mean
 
 from .base import Agent, RandomAgent, ValuedAction, act_with_values, check_plays, prepare, search_counts
+from .search.parameters import GUIDED_SEARCH_PARAMETERS, PIMC_PARAMETERS
 
 #: name -> (factory taking keyword parameters, {parameter: type}).
 Factory = Callable[..., Any]  # returns an Agent
@@ -264,21 +265,6 @@ class MixAgent:
         return agent
 
 
-#: ``pimc``'s parameters (:mod:`agents.search.pimc`).
-PIMC_PARAMETERS: dict[str, type] = {
-    "evaluate": str,
-    "samples": int,
-    "budget": float,
-    "nodes": int,
-    "solve": int,
-    "leaf": int,
-    "simulations": int,
-    "infer": float,
-    "infer_play": float,
-    "pool": int,
-}
-#: The parameters of ``pimc``'s card search that ``guided`` passes on to it (with ``pimc``'s defaults).
-GUIDED_SEARCH_PARAMETERS = ("samples", "budget", "nodes", "solve", "leaf", "infer", "infer_play")
 #: ``guided``'s parameters, and the policy it plays without ``checkpoint=``.
 GUIDED_PARAMETERS: dict[str, type] = {
     "checkpoint": str,

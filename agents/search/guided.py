@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import check_plays, prepare
-from agents.registry import GUIDED_SEARCH_PARAMETERS
+from agents.search.parameters import GUIDED_SEARCH_PARAMETERS
 from agents.search.pimc import PLAY_PHASES, PIMCAgent
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.protocol import View
@@ -76,7 +76,7 @@ class GuidedSearchAgent:
         locate_weight: float | None = None,
         **search: Any,
     ) -> None:
-        """``search``: ``pimc``'s parameters named in :data:`agents.registry.GUIDED_SEARCH_PARAMETERS`,
+        """``search``: ``pimc``'s parameters named in :data:`agents.search.parameters.GUIDED_SEARCH_PARAMETERS`,
         passed on to the search (``pimc`` checks their values and gives the defaults)."""
         unknown = sorted(set(search) - set(GUIDED_SEARCH_PARAMETERS))
         if unknown:

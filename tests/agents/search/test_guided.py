@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from agents.base import check_plays, decide, legal_mask
-from agents.registry import GUIDED_SEARCH_PARAMETERS, checkpoint_files, load_agent
+from agents.registry import checkpoint_files, load_agent
 from agents.search.guided import DECLARING_DECISIONS, GuidedSearchAgent
+from agents.search.parameters import GUIDED_SEARCH_PARAMETERS
 from agents.search.pimc import PLAY_PHASES
 from pinochle_env import Rules, new_game
 from pinochle_env.games.kit import variant_kit
