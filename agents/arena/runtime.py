@@ -52,8 +52,9 @@ def connect_ray(address: str) -> Any:
     return ray
 
 
-#: The source tree's root (a git checkout's top level in a clone; site-packages when installed).
-SOURCE_ROOT = Path(__file__).resolve().parents[1]
+#: The source tree's root, above the ``agents`` package (a git checkout's top level in a clone;
+#: site-packages when installed).
+SOURCE_ROOT = Path(__file__).resolve().parents[2]
 
 
 def code_version() -> dict[str, Any]:
