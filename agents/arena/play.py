@@ -167,7 +167,7 @@ def _seat_agents(job: Job, unit_id: int, a_team: int, kept: _KeptAgents, clock: 
             (held if is_kept else fresh).append(agent)
             if job.logs:
                 keep_logs(agent, Path(job.logs), f"{job.kind} {unit_id}, play {a_team}, seat {seat}: {spec}")
-        before = [search_counts(agent) for agent in agents]  # a kept agent counts from its first unit
+        before = [search_counts(agent) for agent in agents]  # a kept agent counts on from earlier units
         yield agents
         for seat, (agent, (searched, cut)) in enumerate(zip(agents, before, strict=True)):
             side = "a" if job.rules.teams[seat] == a_team else "b"
