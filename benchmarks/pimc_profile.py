@@ -27,17 +27,16 @@ import numpy as np
 from figures import command_line, record
 
 from agents.arena import parse_rules
-from agents.base import decide, prepare
+from agents.base import Agent, decide, prepare, search_counts
 from agents.registry import load_agent
-from agents.search.pimc import PIMCAgent
 from pinochle_env.games.kit import new_game
 
 
-def play(spec: str, opponent: str, pairs: int, rules, seed: int) -> tuple[dict, dict, list[PIMCAgent], float]:
+def play(spec: str, opponent: str, pairs: int, rules, seed: int) -> tuple[dict, dict, list[Agent], float]:
     """(seconds by kind, decisions by kind, the spec's agents, mean margin per hand) of the run."""
     seconds: dict[str, float] = collections.Counter()
     counts: dict[str, int] = collections.Counter()
-    agents_seen: list[PIMCAgent] = []
+    agents_seen: list[Agent] = []
     margins = []
     teams = rules.teams
     for deal in range(pairs):
@@ -46,7 +45,7 @@ def play(spec: str, opponent: str, pairs: int, rules, seed: int) -> tuple[dict, 
                 load_agent(spec if teams[s] == a_team else opponent, seed * 1000 + deal * 10 + s)
                 for s in range(rules.num_seats)
             ]
-            agents_seen += [a for a, t in zip(agents, teams, strict=True) if t == a_team and isinstance(a, PIMCAgent)]
+            agents_seen += [a for a, t in zip(agents, teams, strict=True) if t == a_team]
             game = new_game(rules, np.random.default_rng([seed, deal]))
             while not game.hand_over:
                 seat = game.to_act
@@ -93,8 +92,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{kind:<20} {counts[kind]:>7} {1e3 * seconds[kind] / counts[kind]:>9.2f} {seconds[kind] / elapsed:>14.0%}"
         )
     print(f"{'all':<20} {total:>7} {1e3 * elapsed / total:>9.2f}   {total / elapsed:,.0f} decisions/s")
-    searched = sum(agent.searched for agent in agents)
-    cut = sum(agent.cut_short for agent in agents)
+    counts_by_agent = [search_counts(agent) for agent in agents]
+    searched, cut = sum(n for n, _ in counts_by_agent), sum(c for _, c in counts_by_agent)
     if searched:
         print(f"card decisions searched: {searched}; the budget cut sampling short in {cut} ({cut / searched:.1%})")
     if profiler is not None:

@@ -216,7 +216,7 @@ def _speed(lines: list[Line]) -> dict[str, dict[str, float]]:
 
 def _cuts_text(speed: dict[str, float]) -> str:
     """``"60 of 1,023 (5.9%)"``: card decisions the budget cut short of those searched; ``-`` for none searched."""
-    searched, cut = int(speed.get("searched", 0)), int(speed.get("cut_short", 0))
+    searched, cut = int(speed["searched"]), int(speed["cut_short"])
     return f"{cut:,} of {searched:,} ({cut / searched:.1%})" if searched else "-"
 
 
