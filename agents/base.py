@@ -85,13 +85,14 @@ def keep_logs(agent: Agent, directory: Path, label: str) -> None:
         method(directory, label)
 
 
-def search_counts(agent: Agent) -> tuple[int, int]:
-    """The card decisions an agent has searched, and how many of them its node or time budget cut
-    short (deals drawn but not all evaluated): its optional ``search_counts()`` method; ``(0, 0)``
-    for an agent that does not search. The arena reports them beside each agent's speed, since a
-    search whose budget binds plays differently on a slower machine or with a larger budget."""
+def search_counts(agent: Agent) -> tuple[int, int, int]:
+    """The card decisions an agent has searched, how many of them its node or time budget cut short
+    (deals drawn but not all evaluated), and how many of those its time budget cut (the rest ran out
+    of nodes): its optional ``search_counts()`` method; ``(0, 0, 0)`` for an agent that does not
+    search. The arena reports them beside each agent's speed, since a search whose budget binds plays
+    differently with a larger budget, and one whose time budget binds also on a slower machine."""
     method = getattr(agent, "search_counts", None)
-    return method() if method is not None else (0, 0)
+    return method() if method is not None else (0, 0, 0)
 
 
 class AgentError(ValueError):

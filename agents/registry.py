@@ -227,10 +227,11 @@ class MixAgent:
         for agent in self._agents.values():
             agent.reset(seed)
 
-    def search_counts(self) -> tuple[int, int]:
+    def search_counts(self) -> tuple[int, int, int]:
         """The parts' together (:func:`agents.base.search_counts`)."""
         counts = [search_counts(agent) for agent in self._agents.values()]
-        return sum(searched for searched, _ in counts), sum(cut for _, cut in counts)
+        searched, cut_short, cut_on_time = (sum(column) for column in zip(*counts, strict=True))
+        return searched, cut_short, cut_on_time
 
     def prepare(self, rules: Rules) -> None:
         """Let every part do its one-time set-up (:func:`agents.base.prepare`)."""

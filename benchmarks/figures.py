@@ -391,11 +391,12 @@ def pimc_profile_block(data: dict[str, Any]) -> str:
     ]
     count = sum(kind["count"] for kind in kinds.values())
     rows.append(["all", f"{count:,}", f"{1e3 * total / count:,.2f}", "100%"])
-    searched, cut = figures["searched"], figures["cut_short"]
+    searched, cut, on_time = figures["searched"], figures["cut_short"], figures.get("cut_on_time")
+    split = f", {on_time:,} of them on time" if on_time is not None and cut else ""  # recorded since 2026-12-08
     summary = (
         f"`{figures['spec']}` against `{figures['opponent']}`, {figures['pairs']} deal pairs in one process: "
-        f"{count / total:,.0f} decisions/s; of {searched:,} card decisions searched, the time budget cut "
-        f"the sampling short in {cut:,} ({cut / max(searched, 1):.1%})."
+        f"{count / total:,.0f} decisions/s; of {searched:,} card decisions searched, the node or time budget "
+        f"cut the sampling short in {cut:,} ({cut / max(searched, 1):.1%}){split}."
     )
     headers = ["decision", "count", "ms each", "share of time"]
     return "\n".join([measured_line(data), "", summary, "", *_table(headers, rows)])

@@ -92,16 +92,18 @@ def main(argv: list[str] | None = None) -> int:
             f"{kind:<20} {counts[kind]:>7} {1e3 * seconds[kind] / counts[kind]:>9.2f} {seconds[kind] / elapsed:>14.0%}"
         )
     print(f"{'all':<20} {total:>7} {1e3 * elapsed / total:>9.2f}   {total / elapsed:,.0f} decisions/s")
-    counts_by_agent = [search_counts(agent) for agent in agents]
-    searched, cut = sum(n for n, _ in counts_by_agent), sum(c for _, c in counts_by_agent)
+    counts = [search_counts(agent) for agent in agents]
+    searched, cut, on_time = (sum(column) for column in zip(*counts, strict=True))
     if searched:
-        print(f"card decisions searched: {searched}; the budget cut sampling short in {cut} ({cut / searched:.1%})")
+        print(f"card decisions searched: {searched}; the node or time budget cut sampling short in {cut} "
+              f"({cut / searched:.1%}), {on_time} of them on time")  # fmt: skip
     if profiler is not None:
         pstats.Stats(profiler).sort_stats("tottime").print_stats(20)
     if args.record:
         kinds = {kind: {"count": counts[kind], "seconds": seconds[kind]} for kind in sorted(counts)}
         figures = {"spec": args.spec, "opponent": args.opponent, "pairs": args.pairs, "rules": rules.to_dict(),
-                   "margin": margin, "kinds": kinds, "searched": searched, "cut_short": cut}  # fmt: skip
+                   "margin": margin, "kinds": kinds, "searched": searched, "cut_short": cut,
+                   "cut_on_time": on_time}  # fmt: skip
         record("pimc_profile", figures, command_line())
     return 0
 

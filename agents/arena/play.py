@@ -169,11 +169,9 @@ def _seat_agents(job: Job, unit_id: int, a_team: int, kept: _KeptAgents, clock: 
                 keep_logs(agent, Path(job.logs), f"{job.kind} {unit_id}, play {a_team}, seat {seat}: {spec}")
         before = [search_counts(agent) for agent in agents]  # a kept agent counts on from earlier units
         yield agents
-        for seat, (agent, (searched, cut)) in enumerate(zip(agents, before, strict=True)):
+        for seat, (agent, earlier) in enumerate(zip(agents, before, strict=True)):
             side = "a" if job.rules.teams[seat] == a_team else "b"
-            now = search_counts(agent)
-            clock.searched[side] += now[0] - searched
-            clock.cut_short[side] += now[1] - cut
+            clock.count_searches(side, earlier, search_counts(agent))
         for agent in held:
             agent.reset()  # the match ends with the play; the process waits for the job's next unit
     except AgentError as error:
@@ -185,20 +183,24 @@ def _seat_agents(job: Job, unit_id: int, a_team: int, kept: _KeptAgents, clock: 
 
 class _Clock:
     """Decisions asked of each side and the seconds they took (view and mask building included), and
-    the card decisions its agents searched and how many of them their budget cut short
-    (:func:`~agents.base.search_counts`)."""
+    the card decisions its agents searched, how many of them their budget cut short and how many of
+    those its time part cut (:func:`~agents.base.search_counts`)."""
 
     def __init__(self) -> None:
         self.decisions = {side: 0 for side in SIDES}
         self.seconds = {side: 0.0 for side in SIDES}
-        self.searched = {side: 0 for side in SIDES}
-        self.cut_short = {side: 0 for side in SIDES}
+        self.search_counts = {side: [0, 0, 0] for side in SIDES}
 
     def timing(self) -> dict[str, list[float]]:
         return {side: [self.decisions[side], self.seconds[side]] for side in SIDES}
 
     def searches(self) -> dict[str, list[int]]:
-        return {side: [self.searched[side], self.cut_short[side]] for side in SIDES}
+        return {side: list(self.search_counts[side]) for side in SIDES}
+
+    def count_searches(self, side: str, before: tuple[int, ...], now: tuple[int, ...]) -> None:
+        """Add to ``side``'s counts what an agent searched between two of its ``search_counts``."""
+        counts = zip(self.search_counts[side], now, before, strict=True)
+        self.search_counts[side] = [total + after - earlier for total, after, earlier in counts]
 
 
 def _play_hand(game: Any, agents: list[Agent], a_team: int, clock: _Clock) -> None:
@@ -217,7 +219,7 @@ def _play_hand(game: Any, agents: list[Agent], a_team: int, clock: _Clock) -> No
 
 def _line(job: Job, unit_id: int, plays: list[dict[str, Any]], clock: _Clock) -> dict[str, Any]:
     """The results-file line of one unit: pairing, kind, id, both plays' hand records, timing, and
-    each side's card decisions searched and cut short by their budget."""
+    each side's card decisions searched, cut short by their budget, and cut short by its time part."""
     return {
         "kind": job.kind,
         "a": job.a,

@@ -186,22 +186,31 @@ def _ratio(total: float, count: float) -> float:
     return total / count if count else math.nan
 
 
-def _speed(lines: list[Line]) -> dict[str, dict[str, float]]:
+def _speed(lines: list[Line]) -> dict[str, dict[str, float | None]]:
     """Decisions, seconds and decisions per second of each agent spec over all units it played, and
-    the card decisions it searched and how many its budget cut short (counted in results files
-    written since 2026-12-07; 0 in older lines)."""
+    the card decisions it searched, how many its budget cut short and how many of those its time
+    budget cut (counted in results files written since 2026-12-07, the time budget's part since
+    2026-12-08: 0 searched in older lines, and ``cut_on_time`` None where a line that searched did
+    not split its cuts)."""
     decisions: dict[str, float] = defaultdict(float)
     seconds: dict[str, float] = defaultdict(float)
     searched: dict[str, int] = defaultdict(int)
     cut_short: dict[str, int] = defaultdict(int)
+    cut_on_time: dict[str, int] = defaultdict(int)
+    unsplit: set[str] = set()
     for line in lines:
         for side in SIDES:
+            spec = line[side]
             count, spent = line["timing"][side]
-            decisions[line[side]] += count
-            seconds[line[side]] += spent
-            side_searched, side_cut = line.get("searches", {}).get(side, (0, 0))
-            searched[line[side]] += side_searched
-            cut_short[line[side]] += side_cut
+            decisions[spec] += count
+            seconds[spec] += spent
+            counts = line.get("searches", {}).get(side, (0, 0, 0))
+            searched[spec] += counts[0]
+            cut_short[spec] += counts[1]
+            if len(counts) > 2:
+                cut_on_time[spec] += counts[2]
+            elif counts[0]:
+                unsplit.add(spec)
     return {
         spec: {
             "decisions": int(decisions[spec]),
@@ -209,15 +218,20 @@ def _speed(lines: list[Line]) -> dict[str, dict[str, float]]:
             "per_second": _ratio(decisions[spec], seconds[spec]),
             "searched": searched[spec],
             "cut_short": cut_short[spec],
+            "cut_on_time": None if spec in unsplit else cut_on_time[spec],
         }
         for spec in decisions
     }
 
 
-def _cuts_text(speed: dict[str, float]) -> str:
-    """``"60 of 1,023 (5.9%)"``: card decisions the budget cut short of those searched; ``-`` for none searched."""
-    searched, cut = int(speed["searched"]), int(speed["cut_short"])
-    return f"{cut:,} of {searched:,} ({cut / searched:.1%})" if searched else "-"
+def _cuts_text(speed: dict[str, Any]) -> str:
+    """``"60 of 1,023 (5.9%; 2 on time)"``: card decisions the budget cut short of those searched,
+    and how many of those its time budget cut (left out where not counted); ``-`` for none searched."""
+    searched, cut, on_time = speed["searched"], speed["cut_short"], speed["cut_on_time"]
+    if not searched:
+        return "-"
+    split = f"; {on_time:,} on time" if on_time is not None and cut else ""
+    return f"{cut:,} of {searched:,} ({cut / searched:.1%}{split})"
 
 
 def _ratings(agents: list[str], by_pairing: dict[tuple[str, str], list[Line]], confidence: float) -> dict[str, Any]:

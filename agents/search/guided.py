@@ -107,7 +107,7 @@ class GuidedSearchAgent:
         self.search.reset(seed)
         self.policy.reset(seed)
 
-    def search_counts(self) -> tuple[int, int]:
+    def search_counts(self) -> tuple[int, int, int]:
         """The search's (:func:`agents.base.search_counts`)."""
         return self.search.search_counts()
 

@@ -129,13 +129,14 @@ class PIMCAgent:
         self.locations = locations
         self.original = HeuristicPIMC(seed, samples, budget) if evaluate == "heuristic" else None
         self.heuristic = HeuristicAgent(seed)
-        #: Card decisions searched, and how many of them the budget cut short (deals drawn but not evaluated).
-        self.searched = self.cut_short = 0
+        #: Card decisions searched, how many of them the budget cut short (deals drawn but not evaluated),
+        #: and how many of those the time budget cut (the rest, the node budget).
+        self.searched = self.cut_short = self.cut_on_time = 0
         self.reset(seed)
 
-    def search_counts(self) -> tuple[int, int]:
-        """Card decisions searched, and how many the budget cut short (:func:`agents.base.search_counts`)."""
-        return self.searched, self.cut_short
+    def search_counts(self) -> tuple[int, int, int]:
+        """Card decisions searched, cut short, and cut short by time (:func:`agents.base.search_counts`)."""
+        return self.searched, self.cut_short, self.cut_on_time
 
     def reset(self, seed: int | None = None) -> None:
         self.heuristic.reset(seed)
@@ -226,6 +227,7 @@ class PIMCAgent:
         deadline = time.perf_counter() + self.budget
         totals = np.zeros(NUM_TYPES if solve else len(cards))
         done = 0
+        out_of_nodes = False
         with node_budget(self.nodes):
             while done < len(hands) and (not done or time.perf_counter() < deadline):
                 part = slice(done, done + BATCH)
@@ -234,10 +236,12 @@ class PIMCAgent:
                 margins = state.scoring.margin(scores, bonus[done : done + len(scores), None])
                 totals += (margins * state.scoring.factor[seat]).sum(axis=0)
                 done += len(scores)
-                if len(scores) < len(hands[part]):  # the node budget ran out
+                out_of_nodes = len(scores) < len(hands[part])
+                if out_of_nodes:
                     break
         self.searched += 1
         self.cut_short += done < len(hands)
+        self.cut_on_time += done < len(hands) and not out_of_nodes
         if not done:
             return None
         means = (totals[cards] if solve else totals) / done

@@ -53,13 +53,14 @@ def cautious(monkeypatch):
 
 
 class Searching:
-    """Random play that says it searched every card it played and that its budget cut the first, third,
-    fifth... of them short (:func:`agents.base.search_counts`), counting over every match it plays."""
+    """Random play that says it searched every card it played, that its budget cut the first, third,
+    fifth... of them short and its time budget the first, fifth, ninth... (:func:`agents.base.search_counts`),
+    counting over every match it plays."""
 
     name = "searching"
 
     def __init__(self, seed=None):
-        self.searched = self.cut_short = 0
+        self.searched = self.cut_short = self.cut_on_time = 0
         self.reset(seed)
 
     def reset(self, seed=None):
@@ -69,10 +70,11 @@ class Searching:
         if view.phase.name == "PLAY":
             self.searched += 1
             self.cut_short += self.searched % 2
+            self.cut_on_time += self.searched % 4 == 1
         return int(self.rng.choice(np.flatnonzero(mask)))
 
     def search_counts(self):
-        return self.searched, self.cut_short
+        return self.searched, self.cut_short, self.cut_on_time
 
 
 def lines_of(out: Path) -> list[dict]:
@@ -413,9 +415,11 @@ def test_a_side_that_never_bids_declares_only_as_the_stuck_dealer(tmp_path, caut
 
 
 def test_each_sides_searches_and_budget_cuts_are_counted_per_deal_pair(tmp_path, monkeypatch):
-    """A's agent (a mix part) searches every card its seats play and is cut short on every other
-    one: each line counts A's cards of both plays and half of them cut, B (random) none; the Speed
-    table sums them, and a line from before the count (no ``searches``) reads as none."""
+    """A's agent (a mix part) searches every card its seats play, is cut short on every other one and
+    on time on every fourth: each line counts A's cards of both plays, half of them cut and a quarter
+    on time (24 cards a play or none, so every line starts a new round of four), B (random) none; the
+    Speed table sums them; a line from before the count (no ``searches``) reads as none, and one from
+    before the time budget's part (two counts) leaves that part unknown, not 0."""
     registry.known_agents()
     monkeypatch.setitem(registry._REGISTRY, "searching", (Searching, {}))
     searching = "mix:play=searching,default=random"
@@ -423,14 +427,18 @@ def test_each_sides_searches_and_budget_cuts_are_counted_per_deal_pair(tmp_path,
     lines = lines_of(tmp_path)
     for line in lines:
         cards = sum(len(trick["cards"]) for play in line["plays"] for trick in play["hands"][0]["tricks"])
-        assert line["searches"] == {"a": [cards // 2, cards // 4], "b": [0, 0]}  # 2 of a trick's 4 cards are A's
+        assert line["searches"] == {"a": [cards // 2, cards // 4, cards // 8], "b": [0, 0, 0]}  # 2 of 4 are A's
     searched = sum(line["searches"]["a"][0] for line in lines)
     assert searched > 0
     speed = summary["speed"]
-    assert (speed[searching]["searched"], speed[searching]["cut_short"]) == (searched, searched // 2)
-    assert (speed["random"]["searched"], speed["random"]["cut_short"]) == (0, 0)
+    counts = [speed[searching][key] for key in ("searched", "cut_short", "cut_on_time")]
+    assert counts == [searched, searched // 2, searched // 4]
+    assert [speed["random"][key] for key in ("searched", "cut_short", "cut_on_time")] == [0, 0, 0]
     table = (tmp_path / "summary.txt").read_text(encoding="utf-8").split("Speed")[1]
-    assert f"{searched // 2:,} of {searched:,} (50.0%)" in table
+    assert f"{searched // 2:,} of {searched:,} (50.0%; {searched // 4:,} on time)" in table
+    first = lines[0]["searches"]["a"]
+    lines[0]["searches"] = {"a": first[:2], "b": [0, 0]}
+    assert summarise(lines[:1], [searching, "random"])["speed"][searching]["cut_on_time"] is None
     del lines[0]["searches"]
     assert summarise(lines[:1], [searching, "random"])["speed"][searching]["searched"] == 0
 

@@ -17,7 +17,7 @@ from agents.heuristic import HeuristicAgent
 from agents.registry import load_agent
 from agents.search.original.bot import playout_view
 from agents.search.original.sampling import DealSampler
-from agents.search.pimc import PLAY_PHASES, PIMCAgent
+from agents.search.pimc import BATCH, PLAY_PHASES, PIMCAgent
 from agents.search.simulation import race
 from pinochle_env import Game, Rules, new_game
 from pinochle_env.games.partnership.game import Phase
@@ -127,7 +127,7 @@ def test_the_search_gives_the_values_it_chose_its_card_by():
             assert mixed.act_with_values(view, mask)[1] is None  # the heuristic's part values nothing
         game.apply(action)
     assert searched > 10
-    assert valued.search_counts() == (searched, 0)  # a minute and 5 M nodes a decision: none cut short
+    assert valued.search_counts() == (searched, 0, 0)  # a minute and 5 M nodes a decision: none cut short
 
 
 def test_a_decision_whose_first_deal_overruns_the_node_budget_plays_the_heuristics_card():
@@ -140,8 +140,18 @@ def test_a_decision_whose_first_deal_overruns_the_node_budget_plays_the_heuristi
             continue
         agent = PIMCAgent(seed, samples=4, budget=1000, nodes=1)
         action, values = agent.act_with_values(view, mask)
-        assert values is None and agent.search_counts() == (1, 1)  # searched, cut short
+        assert values is None and agent.search_counts() == (1, 1, 0)  # searched, cut short, not on time
         assert action == HeuristicAgent(seed).act(view, mask)
+
+
+def test_a_decision_past_its_time_budget_stops_after_its_first_batch_of_deals():
+    """The time budget is checked between batches of deals: past it, the search keeps the first batch's
+    values and counts the decision cut short on time."""
+    game = start_of_play(Rules(), 0)
+    view, mask = game.view(game.to_act), legal_mask(game)
+    agent = PIMCAgent(0, samples=2 * BATCH, budget=1e-9)
+    assert agent.act_with_values(view, mask)[1] is not None
+    assert agent.search_counts() == (1, 1, 1)
 
 
 def test_search_is_reproducible_for_a_seed():
