@@ -9,7 +9,7 @@ so they can never reach hidden cards.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -93,6 +93,17 @@ def search_counts(agent: Agent) -> tuple[int, int, int]:
     differently with a larger budget, and one whose time budget binds also on a slower machine."""
     method = getattr(agent, "search_counts", None)
     return method() if method is not None else (0, 0, 0)
+
+
+def total_search_counts(agents: Iterable[Agent]) -> tuple[int, int, int]:
+    """The :func:`search_counts` of several agents added up (a ``mix:`` spec's parts, a run's seats)."""
+    searched = cut_short = cut_on_time = 0
+    for agent in agents:
+        counts = search_counts(agent)
+        searched += counts[0]
+        cut_short += counts[1]
+        cut_on_time += counts[2]
+    return searched, cut_short, cut_on_time
 
 
 class AgentError(ValueError):

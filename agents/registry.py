@@ -33,7 +33,7 @@ from pinochle_env.protocol import DECISIONS, View
 from pinochle_env.rules.switches import Rules
 from pinochle_env.suggest import did_you_mean
 
-from .base import Agent, RandomAgent, ValuedAction, act_with_values, check_plays, prepare, search_counts
+from .base import Agent, RandomAgent, ValuedAction, act_with_values, check_plays, prepare, total_search_counts
 from .search.parameters import GUIDED_SEARCH_PARAMETERS, PIMC_PARAMETERS
 
 #: name -> (factory taking keyword parameters, {parameter: type}).
@@ -229,9 +229,7 @@ class MixAgent:
 
     def search_counts(self) -> tuple[int, int, int]:
         """The parts' together (:func:`agents.base.search_counts`)."""
-        counts = [search_counts(agent) for agent in self._agents.values()]
-        searched, cut_short, cut_on_time = (sum(column) for column in zip(*counts, strict=True))
-        return searched, cut_short, cut_on_time
+        return total_search_counts(self._agents.values())
 
     def prepare(self, rules: Rules) -> None:
         """Let every part do its one-time set-up (:func:`agents.base.prepare`)."""

@@ -392,7 +392,7 @@ def pimc_profile_block(data: dict[str, Any]) -> str:
     count = sum(kind["count"] for kind in kinds.values())
     rows.append(["all", f"{count:,}", f"{1e3 * total / count:,.2f}", "100%"])
     searched, cut, on_time = figures["searched"], figures["cut_short"], figures.get("cut_on_time")
-    split = f", {on_time:,} of them on time" if on_time is not None and cut else ""  # recorded since 2026-12-08
+    split = f", {on_time:,} of them on time" if on_time is not None and cut else ""  # recorded since commit e5de827
     summary = (
         f"`{figures['spec']}` against `{figures['opponent']}`, {figures['pairs']} deal pairs in one process: "
         f"{count / total:,.0f} decisions/s; of {searched:,} card decisions searched, the node or time budget "

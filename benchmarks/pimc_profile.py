@@ -27,7 +27,7 @@ import numpy as np
 from figures import command_line, record
 
 from agents.arena import parse_rules
-from agents.base import Agent, decide, prepare, search_counts
+from agents.base import Agent, decide, prepare, total_search_counts
 from agents.registry import load_agent
 from pinochle_env.games.kit import new_game
 
@@ -92,8 +92,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{kind:<20} {counts[kind]:>7} {1e3 * seconds[kind] / counts[kind]:>9.2f} {seconds[kind] / elapsed:>14.0%}"
         )
     print(f"{'all':<20} {total:>7} {1e3 * elapsed / total:>9.2f}   {total / elapsed:,.0f} decisions/s")
-    counts = [search_counts(agent) for agent in agents]
-    searched, cut, on_time = (sum(column) for column in zip(*counts, strict=True))
+    searched, cut, on_time = total_search_counts(agents)
     if searched:
         print(f"card decisions searched: {searched}; the node or time budget cut sampling short in {cut} "
               f"({cut / searched:.1%}), {on_time} of them on time")  # fmt: skip

@@ -190,8 +190,8 @@ def _speed(lines: list[Line]) -> dict[str, dict[str, float | None]]:
     """Decisions, seconds and decisions per second of each agent spec over all units it played, and
     the card decisions it searched, how many its budget cut short and how many of those its time
     budget cut (counted in results files written since 2026-12-07, the time budget's part since
-    2026-12-08: 0 searched in older lines, and ``cut_on_time`` None where a line that searched did
-    not split its cuts)."""
+    commit e5de827 of the same day: 0 searched in older lines, and ``cut_on_time`` None where a line
+    that searched did not split its cuts)."""
     decisions: dict[str, float] = defaultdict(float)
     seconds: dict[str, float] = defaultdict(float)
     searched: dict[str, int] = defaultdict(int)
