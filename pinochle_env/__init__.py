@@ -52,12 +52,10 @@ PETTINGZOO_ID = "pinochle_v0"
 
 def _register() -> None:
     """Register :data:`PETTINGZOO_ID` with PettingZoo's registry (once: PettingZoo warns when an id
-    is registered again) where the installed version has one."""
-    try:
-        from pettingzoo import register, spec
-        from pettingzoo.env_registry.exceptions import PettingZooRegistryError
-    except ImportError:  # PettingZoo < 1.25 has no registry
-        return
+    is registered again)."""
+    from pettingzoo import register, spec
+    from pettingzoo.env_registry.exceptions import PettingZooRegistryError
+
     try:
         spec("aec", PETTINGZOO_ID)
     except PettingZooRegistryError:
