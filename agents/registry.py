@@ -314,10 +314,7 @@ def _load_builtins() -> None:
 
     builtins: dict[str, tuple[Factory, dict[str, type]]] = {
         "random": (lambda seed=None: RandomAgent(seed), {}),
-        "heuristic": (
-            HeuristicAgent,
-            {"aggression": float, "help_meld": int, "partner_value": float, "help_value": float},
-        ),
+        "heuristic": (HeuristicAgent, HeuristicAgent.PARAMETERS),
         "pimc": (PIMCAgent, PIMC_PARAMETERS),
         "checkpoint": (load_checkpoint_agent, {"sample": bool}),
         "guided": (_guided_search, GUIDED_PARAMETERS),

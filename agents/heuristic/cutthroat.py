@@ -26,6 +26,8 @@ from .simple_play import play_card
 #: (the simple play); its decisions before the first card are not compiled.
 PLAY_OUT_POLICY = "simple"
 COMPILED_BIDDING = False
+#: The :class:`~agents.heuristic.HeuristicAgent` parameters these rules read (no partner to count on).
+PARAMETERS_READ = ("aggression",)
 #: What the cutthroat declarer expects the widow to add to its hand's value, in points.
 WIDOW_VALUE = 20.0
 #: The partnership trick estimate counts on a partner; a lone cutthroat declarer gets this share.

@@ -1,8 +1,10 @@
 """Finding the heuristic bot's rules for a game: the module its kit names (``VariantKit.heuristic``).
 
 Each game's module of :mod:`agents.heuristic` has the same names: ``act(agent, view, legal)``, the
-decision of the :class:`~agents.heuristic.HeuristicAgent` ``agent`` among the ``legal`` action ids,
-and two declarations that tell the search wing how its compiled kernel copies the bot:
+decision of the :class:`~agents.heuristic.HeuristicAgent` ``agent`` among the ``legal`` action ids;
+``PARAMETERS_READ``, the agent's parameters (:attr:`~agents.heuristic.HeuristicAgent.PARAMETERS`)
+that those rules read (the agent refuses the others away from their defaults); and two
+declarations that tell the search wing how its compiled kernel copies the bot:
 ``PLAY_OUT_POLICY``, the play-out policy that plays as the bot plays its cards
 (:data:`agents.search.kernel.POLICIES`), and ``COMPILED_BIDDING``, whether the kernel also holds
 its decisions before the first card (trump, passing, throw-in, auction calls), so that the search

@@ -35,7 +35,9 @@ and the extra expected when the partner passed with help.
 
 from __future__ import annotations
 
+import inspect
 import math
+from typing import ClassVar
 
 import numpy as np
 
@@ -56,6 +58,7 @@ from pinochle_env.cards import (
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.games.partnership.game import HAND_SIZE, Phase
 from pinochle_env.protocol import View
+from pinochle_env.rules.switches import Rules
 
 from .games import heuristic_rules
 from .hand_value import hand_value, meld_loss, meld_points, suit_length, trick_estimate
@@ -64,6 +67,8 @@ from .hand_value import hand_value, meld_loss, meld_points, suit_length, trick_e
 #: and its decisions before the first card.
 PLAY_OUT_POLICY = "heuristic"
 COMPILED_BIDDING = True
+#: The :class:`HeuristicAgent` parameters this game's rules read: all of them.
+PARAMETERS_READ = ("aggression", "help_meld", "partner_value", "help_value")
 
 #: Card types of each suit, weakest first.
 SUIT_TYPES = R.SUIT_CARDS
@@ -202,6 +207,14 @@ class CardCount:
 class HeuristicAgent:
     """The rule-based player described in the module docstring."""
 
+    #: The parameters (``heuristic:NAME=VALUE``) and their types; each game's rules read some of them.
+    PARAMETERS: ClassVar[dict[str, type]] = {
+        "aggression": float,
+        "help_meld": int,
+        "partner_value": float,
+        "help_value": float,
+    }
+
     def __init__(
         self,
         seed: int | None = None,
@@ -221,6 +234,19 @@ class HeuristicAgent:
         self.partner_value = partner_value
         self.help_value = help_value
         self.reset(seed)
+
+    def check_rules(self, rules: Rules) -> None:
+        """Refuse a parameter set away from its default that the game's rules never read (the
+        cutthroat rules read ``aggression`` only, the two-handed none), rather than ignore it."""
+        read = heuristic_rules(rules).PARAMETERS_READ
+        defaults = inspect.signature(HeuristicAgent).parameters
+        unread = [
+            name for name in self.PARAMETERS if name not in read and getattr(self, name) != defaults[name].default
+        ]
+        if unread:
+            reads = f"reads only {', '.join(read)}" if read else "reads none of them"
+            names = f"parameter {unread[0]} means" if len(unread) == 1 else f"parameters {', '.join(unread)} mean"
+            raise ValueError(f"heuristic {names} nothing in the {rules.variant} game (its heuristic {reads})")
 
     def reset(self, seed: int | None = None) -> None:
         """Draw the tie-break order: equal choices are settled by it, so decisions stay reproducible."""

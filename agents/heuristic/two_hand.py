@@ -16,6 +16,8 @@ from .simple_play import play_card
 #: (the simple play); its melds are not compiled.
 PLAY_OUT_POLICY = "simple"
 COMPILED_BIDDING = False
+#: The :class:`~agents.heuristic.HeuristicAgent` parameters these rules read: none (no auction).
+PARAMETERS_READ: tuple[str, ...] = ()
 
 
 def act(agent: Any, view: TwoHandView, legal: list[int]) -> int:

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from agents.arena import ArenaConfig, run_arena
-from agents.base import RandomAgent, decide
+from agents.base import RandomAgent, check_plays, decide
 from agents.heuristic import HeuristicAgent
+from agents.registry import load_agent
 from pinochle_env import Game, Rules
 from pinochle_env.cards import SUIT_OF, parse_cards
 from pinochle_env.games.partnership.game import Phase
@@ -39,6 +40,26 @@ def test_heuristic_plays_only_legal_actions(rules):
 @pytest.mark.parametrize("rules", [Rules(), BOT_RULES["highest_led-simultaneous"]], ids=["default", "simultaneous"])
 def test_heuristic_never_reads_hidden_cards(rules):
     assert check_same_decisions(HeuristicAgent, rules, range(10), points=8) >= 100
+
+
+# --------------------------------------------------------------------------------------------
+# Parameters: the cutthroat rules read only aggression, the two-handed none
+
+
+@pytest.mark.parametrize(
+    ("variant", "spec", "refused"),
+    [
+        ("cutthroat", "heuristic:help_meld=80,aggression=1.2", "parameter help_meld means"),
+        ("cutthroat", "heuristic:partner_value=0,help_value=0", "parameters partner_value, help_value mean"),
+        ("two_hand", "heuristic:aggression=1.2", "parameter aggression means"),
+    ],
+)
+def test_a_parameter_the_games_rules_never_read_is_refused_not_ignored(variant, spec, refused):
+    with pytest.raises(ValueError, match=f"heuristic {refused} nothing in the {variant} game"):
+        check_plays(load_agent(spec), Rules(variant=variant))
+    check_plays(load_agent(spec), Rules())  # the partnership rules read every one
+    check_plays(load_agent("heuristic:aggression=1.2"), Rules(variant="cutthroat"))
+    check_plays(load_agent("heuristic:help_meld=60"), Rules(variant="two_hand"))  # its default: nothing changed
 
 
 # --------------------------------------------------------------------------------------------
