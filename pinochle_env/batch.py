@@ -72,7 +72,7 @@ class BatchedGames:
     record of every finished hand in ``BatchStep.records``.
 
     ``arrays`` chooses how the partnership game steps: True plays whole hands for all games at once
-    as arrays (:mod:`~pinochle_env.lockstep_hands`), False steps each game's engine; None (the
+    as arrays (:mod:`~pinochle_env.games.partnership.lockstep_hands`), False steps each game's engine; None (the
     default) takes the arrays from ``ARRAYS_FROM`` games on, where they are faster. The results are
     the same either way, decision for decision; the other variants always step their engines.
     """

@@ -27,7 +27,7 @@ SUIT_OF = tuple(card // NUM_RANKS for card in range(NUM_TYPES))
 #: Rank (0 = nine ... 5 = ace) of each card type.
 RANK_OF = tuple(card % NUM_RANKS for card in range(NUM_TYPES))
 
-#: Trick-point value of each rank, per ``counting`` rule switch (RULES.md section 6).
+#: Trick-point value of each rank, per ``counting`` rule switch (docs/rules.md, section 7).
 COUNTING_VALUES = {
     "counters": {ACE: 10, TEN: 10, KING: 10, QUEEN: 0, JACK: 0, NINE: 0},
     "ak10_kq5": {ACE: 10, TEN: 10, KING: 5, QUEEN: 5, JACK: 0, NINE: 0},

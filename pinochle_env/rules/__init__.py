@@ -1,4 +1,4 @@
-"""The rules of the game, in one place: the rule switches and the pure rule functions of RULES.md.
+"""The rules of the game, in one place: the rule switches and the pure rule functions of docs/rules.md.
 
 - :mod:`.switches`: :class:`~.switches.Rules`, the frozen set of rule switches every game and agent
   takes (validated once, with named ``PRESETS`` and ``random_rules``);

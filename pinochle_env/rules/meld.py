@@ -1,4 +1,4 @@
-"""Meld: what a hand shows for a trump (RULES.md's meld table), and the meld a seat showed."""
+"""Meld: what a hand shows for a trump (the meld table of docs/rules.md), and the meld a seat showed."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from ..cards import (
 from .tricks import held_bits
 
 # --------------------------------------------------------------------------------------------
-# Meld (RULES.md section 4)
+# Meld (docs/rules.md, section 4)
 
 #: Points for one / two of each "around" meld, by rank.
 AROUND_POINTS = {ACE: (100, 1000), KING: (80, 800), QUEEN: (60, 600), JACK: (40, 400)}
@@ -81,7 +81,7 @@ _PINOCHLE_BITS = _bits((_QUEEN_SPADES, _JACK_DIAMONDS))
 
 
 def meld(counts: list[int] | tuple[int, ...], trump: int, run_extras: str = "consume") -> Meld:
-    """The maximum meld of one hand (count vector) with ``trump``, as RULES.md section 4 counts it.
+    """The maximum meld of one hand (count vector) with ``trump``, as docs/rules.md, section 4, counts it.
 
     ``shown`` takes, per card type, the most copies any single class (A, B, C) uses.
     """

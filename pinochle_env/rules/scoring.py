@@ -14,7 +14,7 @@ from ..cards import (
 )
 
 # --------------------------------------------------------------------------------------------
-# Scoring (RULES.md section 6)
+# Scoring (docs/rules.md, section 8)
 
 
 def deck_points(counting: str) -> int:
@@ -36,7 +36,7 @@ def meld_kept(
     declaring: bool, points: int, tricks: int, save_meld: str = "points", save_meld_applies_to: str = "defenders"
 ) -> bool:
     """Whether a side that took ``points`` trick points in ``tricks`` tricks keeps its meld in a played
-    hand (RULES.md section 6, "save meld"); ``declaring`` says if it is the declaring side."""
+    hand (docs/rules.md, section 8, "save meld"); ``declaring`` says if it is the declaring side."""
     if save_meld == "none" or (declaring and save_meld_applies_to == "defenders"):
         return True
     return points >= 1 if save_meld == "points" else tricks >= 1
@@ -59,7 +59,7 @@ def score_hand(
     save_meld: str = "points",
     save_meld_applies_to: str = "defenders",
 ) -> HandScore:
-    """Score one hand per team (team index 0 / 1) by RULES.md section 6."""
+    """Score one hand per team (team index 0 / 1) by docs/rules.md, section 8."""
     defending_team = 1 - declaring_team
     score = [0, 0]
     if thrown_in:

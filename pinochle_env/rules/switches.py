@@ -2,7 +2,7 @@
 
 (The rule functions themselves, meld, trick legality and scoring, are in :mod:`pinochle_env.rules`.)
 
-Every switch of RULES.md sections 2-6 is a field with exactly its RULES.md name and spelled
+Every switch of docs/rules.md (section 11) is a field with exactly its name there and spelled
 values; the first allowed value is the default. ``Rules(**switches)`` raises a ``ValueError``
 naming the switch and the allowed values on any bad name or value, so an engine never runs with
 a rule it does not implement.
@@ -60,7 +60,7 @@ INTEGER_LIMITS = {
     "target_score": (MAX_TARGET, "a game to more would last hundreds of hands"),
 }
 
-#: The game each variant plays to when ``target_score`` is not given (RULES.md sections 6 and 7).
+#: The game each variant plays to when ``target_score`` is not given (docs/rules.md, section 9).
 DEFAULT_TARGET = {name: game.target_score for name, game in GAMES.items()}
 
 #: The switches that mean something in each variant (besides ``variant`` itself). Setting any
@@ -73,7 +73,7 @@ VARIANT_SWITCHES: dict[str, tuple[str, ...]] = {
 
 @dataclasses.dataclass(frozen=True)
 class Rules:
-    """The rule switches of one game (RULES.md names and values; defaults are the base game)."""
+    """The rule switches of one game (docs/rules.md's names and values; defaults are the base game)."""
 
     variant: str = DEFAULT_VARIANT
     bid_raises: str = "seed"
@@ -198,7 +198,7 @@ def parse_rule_assignment(text: str) -> tuple[str, Any]:
     return parse_switch(name.strip(), value)
 
 
-#: Named rule sets. ``default`` is RULES.md's base game.
+#: Named rule sets. ``default`` is the base game of docs/rules.md.
 PRESETS: dict[str, Rules] = {
     "default": Rules(),
     # pagat.com's main text: a run with a spare trump K or Q also scores the royal marriage.

@@ -15,7 +15,7 @@ from ..cards import (
 )
 
 # --------------------------------------------------------------------------------------------
-# Tricks (RULES.md section 5)
+# Tricks (docs/rules.md, section 6)
 
 #: Card types of each suit, weakest first.
 SUIT_CARDS = tuple(tuple(card(r, s) for r in range(6)) for s in range(NUM_SUITS))

@@ -342,7 +342,7 @@ class Game(AuctionEngine):
         return self.events[0][2]
 
     def record(self) -> dict[str, Any]:
-        """The finished hand in the RULES.md section 8 hand-record format (plus a few extra keys)."""
+        """The finished hand in the hand-record format of docs/rules.md, section 10 (plus a few extra keys)."""
         start = self._record_start()
         assert self.score is not None, "a finished hand has its score"
         return {

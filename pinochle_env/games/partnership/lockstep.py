@@ -7,7 +7,7 @@ into the engine, an event, the encoder's update of four observation rows and a l
 game) and does each of those jobs for all of them at once, in about seventy numpy calls per batch
 step whatever the number of games.
 
-It implements RULES.md section 5 a second time; the batched-versus-env tests compare every
+It implements the trick play of docs/rules.md (section 6) a second time; the batched-versus-env tests compare every
 decision and the engines' whole state under every trick rule switch, and ``tests/games/partnership/test_lockstep.py``
 checks its legality and trick winners against the rule functions situation by situation. The
 observation entries are written through the encoder's own index tables, so both paths put the same

@@ -10,7 +10,8 @@ numpy calls whatever the number of games, so this wins over the engines only fro
 games on. What still runs game by game, once a hand: each seat's meld (``rules.meld``), the score
 (``rules.score_hand``, :meth:`LockstepHands.score`) and the next deal (:meth:`LockstepHands.deal`).
 
-It implements RULES.md sections 3 to 6 a second time, so it is checked against the engine:
+It implements docs/rules.md's sections 2 to 5 (the auction to the throw-in) a second time, so it
+is checked against the engine:
 
 - A game enters at the start of each hand's auction: from its engine, just dealt
   (:meth:`LockstepHands.load`), or dealt here for a new game whose engine is made only if read.

@@ -233,7 +233,7 @@ def _pick_cards(counts, how_many, state, out):
 def guess_gifts(hands, played_by, declarer, pass_count, sequential, seed, out):
     """Into ``out[d]``: the pass knowledge of deal ``d`` (hands now) when the passes are unseen (a
     defender's view): random cards of the declarer's and its partner's hands at meld as the passes,
-    as :func:`pinochle_env.kernel.state.pass_gifts` turns passes into knowledge."""
+    as :func:`pinochle_env.games.partnership.search.pass_gifts` turns passes into knowledge."""
     state = np.zeros(1, dtype=np.uint64)
     state[0] = seed
     partner = (declarer + 2) % 4
