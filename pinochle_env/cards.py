@@ -11,7 +11,6 @@ from collections.abc import Iterable
 
 SUITS = "SHDC"
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
-SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
 RANKS = "9JQKTA"  # weakest to strongest
 NUM_SUITS = 4
 NUM_RANKS = 6

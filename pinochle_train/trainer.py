@@ -161,7 +161,7 @@ class Trainer:
         self.say(
             f"train: run {self.run_dir}, {plan}, {config.workers} {config.backend} worker(s), learner on {self.device}"
         )
-        progress = _Progress(self, start)
+        progress = _Progress(self)
         checkpoint: Path | None = None
         try:
             if warm_start:
@@ -512,9 +512,8 @@ class _Progress:
     #: Updates the rate is measured over.
     RECENT = 10
 
-    def __init__(self, trainer: Trainer, start: int) -> None:
+    def __init__(self, trainer: Trainer) -> None:
         self.trainer = trainer
-        self.start_update = start
         self.last = time.perf_counter()
 
     def eta(self) -> tuple[float, bool]:

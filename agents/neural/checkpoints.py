@@ -30,8 +30,6 @@ from pinochle_env.files import write_atomically
 
 FORMAT = "pinochle-rl-checkpoint"
 FORMAT_VERSION = 1
-#: What must match between a checkpoint and the game or run that uses it.
-COMPATIBILITY_KEYS = ("encoder_version", "observation_size", "num_actions")
 POLICY_KEYS = (
     "format",
     "format_version",

@@ -54,9 +54,9 @@ from pinochle_env.protocol import AuctionView, View
 from pinochle_env.records import dealer_stuck
 from pinochle_env.rules.switches import VARIANT_SWITCHES, Rules, spell
 
-#: A card moved face down as one line per run (passing): (kind, mover, receiver), the cards (None
+#: A card moved face down as one line per run (passing, burying): (mover, receiver), the cards (None
 #: where the person may not see one).
-Transfer = tuple[tuple[str, int, int], list[int | None]]
+Transfer = tuple[tuple[int, int], list[int | None]]
 #: The view of the game a table tells (its own game's view class in each game's table).
 ViewT = TypeVar("ViewT", bound=View)
 AuctionViewT = TypeVar("AuctionViewT", bound=AuctionView)
@@ -164,20 +164,20 @@ class Table(Generic[ViewT]):
     def flush(self) -> None:
         """Say the run of cards moved face down that is still being collected, if any."""
         if self._pending is not None:
-            (kind, mover, receiver), cards = self._pending
+            (mover, receiver), cards = self._pending
             self._pending = None
-            self._emit(self.transfer_line(kind, mover, receiver, cards))
+            self._emit(self.transfer_line(mover, receiver, cards))
 
-    def transfer(self, kind: str, mover: int, receiver: int, card: int | None) -> None:
+    def transfer(self, mover: int, receiver: int, card: int | None) -> None:
         """One card moved face down (``None``: the person may not see it), said with its run."""
-        key = (kind, mover, receiver)
+        key = (mover, receiver)
         if self._pending is not None and self._pending[0] == key:
             self._pending[1].append(card)
             return
         self.flush()
         self._pending = (key, [card])
 
-    def transfer_line(self, kind: str, mover: int, receiver: int, cards: list[int | None]) -> str:
+    def transfer_line(self, mover: int, receiver: int, cards: list[int | None]) -> str:
         """The line of a run of cards moved face down (the game's own words)."""
         raise NotImplementedError
 
@@ -604,11 +604,11 @@ class PartnershipTable(AuctionTable[PlayerView]):
             card = after.cards_passed[-1]
         elif receiver == self.seat and self.rules.pass_mode == "sequential":
             card, received = received[0], []
-        self.transfer("pass", actor, receiver, card)
+        self.transfer(actor, receiver, card)
         if received:  # simultaneous passing: both sets change hands after the last card
             self.say(f"you receive {' '.join(format_cards(received))} from {self.who(self.partner(self.seat))}")
 
-    def transfer_line(self, kind: str, mover: int, receiver: int, cards: list[int | None]) -> str:
+    def transfer_line(self, mover: int, receiver: int, cards: list[int | None]) -> str:
         return f"{self.does(mover, 'passes')} {self.face_down(cards)} to {self.who(receiver)}"
 
 
@@ -649,9 +649,9 @@ class CutthroatTable(AuctionTable[CutthroatView]):
 
     def tell_cards_moved(self, before: CutthroatView, after: CutthroatView, actor: int) -> None:
         if before.phase == CutthroatPhase.BURY:
-            self.transfer("bury", actor, actor, after.buried[-1] if actor == self.seat else None)
+            self.transfer(actor, actor, after.buried[-1] if actor == self.seat else None)
 
-    def transfer_line(self, kind: str, mover: int, receiver: int, cards: list[int | None]) -> str:
+    def transfer_line(self, mover: int, receiver: int, cards: list[int | None]) -> str:
         return f"{self.does(mover, 'buries')} {self.face_down(cards)}"
 
     def status_extra(self, view: CutthroatView) -> list[str]:

@@ -353,7 +353,7 @@ def test_eta_comes_from_the_recent_updates_and_counts_the_evaluations() -> None:
     )
     history = [{"decisions": 100, "samples": 80, "seconds": s} for s in [10.0] * 10 + [1.0] * 10]
     trainer = SimpleNamespace(config=config, counters={"update": 20}, history=history, evaluations=[])
-    progress = _Progress(trainer, 0)  # type: ignore[arg-type]
+    progress = _Progress(trainer)  # type: ignore[arg-type]
     assert progress.eta() == (pytest.approx(80.0), False)  # no evaluation timed yet
     # A periodic evaluation: 30 deal pairs against 3 opponents in 45 s, 0.5 s a pair.
     trainer.evaluations = [{"update": 10, "rows": [], "seconds": 45.0, "pairs": 90}]

@@ -212,8 +212,8 @@ def _heuristic_lead(o, legal, hand, played, declarer, trump, values, order, know
     partner = (o + 2) % 4
     trumps = legal & SUIT_BITS[trump]
     # Draw trump: the declarer with 3+ trumps leads its top one while it is a master and out.
-    if o == declarer and _popcount(trumps) >= 3:
-        top = 63 - _leading_zeros(trumps)
+    if o == declarer and popcount(trumps) >= 3:
+        top = 63 - leading_zeros(trumps)
         out = 0.0
         for step in (1, 3):
             out = max(out, _holds_any(o, (o + step) % 4, SUIT_BITS[trump], hand, known, unknown, free, pool, void))
@@ -265,7 +265,8 @@ def _heuristic_lead(o, legal, hand, played, declarer, trump, values, order, know
 
 
 @njit(cache=True)
-def _popcount(bits):
+def popcount(bits):
+    """The set bits of a 64-bit integer."""
     count = 0
     while bits:
         bits &= bits - 1
@@ -274,7 +275,7 @@ def _popcount(bits):
 
 
 @njit(cache=True)
-def _leading_zeros(bits):
+def leading_zeros(bits):
     """Leading zero bits of a positive 64-bit integer (so ``63 - result`` is its highest set bit)."""
     zeros = 0
     probe = 1 << 62
@@ -401,7 +402,7 @@ def heuristic_pass(hand, declaring, trump, run_extras, order, shown):
 
 
 @njit(cache=True)
-def _pass_cards(hand, count, declaring, trump, run_extras, order, shown, out):
+def pass_cards(hand, count, declaring, trump, run_extras, order, shown, out):
     """Pass ``count`` cards one by one with the heuristic: taken from ``hand`` into ``out`` (counts)."""
     for _ in range(count):
         c = heuristic_pass(hand, declaring, trump, run_extras, order, shown)

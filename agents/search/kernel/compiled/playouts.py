@@ -47,11 +47,11 @@ from pinochle_env.kernel.compiled.tricks import (
 
 from .heuristic import (
     SCRATCH_SIZE,
-    _leading_zeros,
-    _pass_cards,
-    _popcount,
     heuristic_card,
     heuristic_trump,
+    leading_zeros,
+    pass_cards,
+    popcount,
     simple_card,
     trick_estimate,
 )
@@ -121,14 +121,14 @@ def choose_card(policy, seat, legal, trick, n, leader, left, hands, played, play
                 values, order, state, scratch):  # fmt: skip
     """The card ``policy`` plays for ``seat`` among the ``legal`` bits (forced cards need no policy)."""
     if legal & (legal - 1) == 0:
-        return 63 - _leading_zeros(legal)
+        return 63 - leading_zeros(legal)
     if policy == POLICY_HEURISTIC:
         return heuristic_card(seat, legal, trick, n, leader, left, hands, played, played_by, void, shown, gift,
                               rules, values, order, scratch)  # fmt: skip
     if policy == POLICY_SIMPLE:
         last = rules[R_SIMPLE_LAST] == 1 or n == rules[R_SEATS] - 1
         return simple_card(legal, trick, n, rules[R_TRUMP], values, last, order)
-    k = random_below(state, _popcount(legal))
+    k = random_below(state, popcount(legal))
     for c in range(NUM_TYPES):
         if legal >> c & 1:
             if k == 0:
@@ -312,14 +312,14 @@ def simulate_hands(dealt, contracts, passes, rules, settings, values, playout, s
                 to_declarer[:] = given_to[d]
                 hands[partner] -= to_declarer
             else:
-                _pass_cards(hands[partner], pass_count, False, trump, run_extras, order, scratch, to_declarer)
+                pass_cards(hands[partner], pass_count, False, trump, run_extras, order, scratch, to_declarer)
             if sequential:
                 hands[declarer] += to_declarer
             if back_known[d]:
                 back[:] = given_back[d]
                 hands[declarer] -= back
             else:
-                _pass_cards(hands[declarer], pass_count, True, trump, run_extras, order, scratch, back)
+                pass_cards(hands[declarer], pass_count, True, trump, run_extras, order, scratch, back)
             hands[partner] += back
             if not sequential:
                 hands[declarer] += to_declarer
