@@ -457,40 +457,62 @@ def _short(spec: str, limit: int = 40) -> str:
     return spec if len(spec) <= limit else "..." + spec[-(limit - 3) :]
 
 
+def _interval_chart(
+    estimates: list[float],
+    low: list[float],
+    high: list[float],
+    labels: list[str],
+    texts: list[str],
+    *,
+    xlabel: str,
+    title: str,
+    row_height: float,
+    style: dict[str, Any],
+) -> Any:
+    """One row per estimate, the first at the bottom: a point with its interval bar (``style``: the
+    marker's), its text above it (or, for a NaN estimate, beside 0) and its label on the axis."""
+    from matplotlib.figure import Figure  # imported here: only the final report needs it
+
+    values = np.array(estimates, dtype=float)
+    errors = np.nan_to_num(np.vstack([values - np.array(low, dtype=float), np.array(high, dtype=float) - values]))
+    width = 9 + 0.08 * max(len(label.split("\n")[0]) for label in labels)  # room for the labels beside the plot
+    figure = Figure(figsize=(width, 2.0 + row_height * len(values)), layout="constrained")
+    axes = figure.subplots()
+    rows = np.arange(len(values))
+    axes.errorbar(values, rows, xerr=errors, capsize=5, markersize=7, **style)
+    axes.axvline(0.0, color="grey", linewidth=1)
+    for row, value, text in zip(rows, values, texts, strict=True):
+        if math.isnan(value):
+            axes.annotate(text, (0.0, row), xytext=(6, 6), textcoords="offset points")
+        else:
+            axes.annotate(text, (value, row), xytext=(0, 9), textcoords="offset points", ha="center")
+    axes.set_ylim(-0.6, len(values) - 0.4)
+    axes.set_yticks(rows, labels)
+    axes.set_xlabel(xlabel)
+    axes.set_title(title)
+    axes.grid(axis="x", alpha=0.3)
+    return figure
+
+
 def margin_figure(summary: dict[str, Any]) -> Any:
     """The figure of :func:`write_plot`: each pairing's margin with its interval, the values written
     beside it and the deal pairs counted under its label."""
-    from matplotlib.figure import Figure  # imported here: only the final report needs it
-
     pairings = summary["pairings"][::-1]  # first pairing on top
-    level = f"{summary['confidence']:.0%}"
-    labels = [
-        f"{_short(p['a'])} vs {_short(p['b'])}\n{p.get('deal_pairs', p['margin'].get('n', '?'))} deal pairs"
-        for p in pairings
-    ]
-    estimates = np.array([p["margin"]["estimate"] for p in pairings], dtype=float)
-    low = np.array([p["margin"]["low"] for p in pairings], dtype=float)
-    high = np.array([p["margin"]["high"] for p in pairings], dtype=float)
-    errors = np.nan_to_num(np.vstack([estimates - low, high - estimates]))
-    width = 9 + 0.08 * max(len(label.split("\n")[0]) for label in labels)  # room for the labels beside the plot
-    figure = Figure(figsize=(width, 2.0 + 0.8 * len(pairings)), layout="constrained")
-    axes = figure.subplots()
-    rows = np.arange(len(pairings))
-    axes.errorbar(estimates, rows, xerr=errors, fmt="o", capsize=5, markersize=7)
-    axes.axvline(0.0, color="grey", linewidth=1)
-    for row, p in zip(rows, pairings, strict=True):
-        margin = p["margin"]
-        if math.isnan(margin["estimate"]):
-            axes.annotate("no deal pairs", (0.0, row), xytext=(6, 6), textcoords="offset points")
-            continue
-        text = estimate_text(margin)
-        axes.annotate(text, (margin["estimate"], row), xytext=(0, 9), textcoords="offset points", ha="center")
-    axes.set_ylim(-0.6, len(pairings) - 0.4)
-    axes.set_yticks(rows, labels)
-    axes.set_xlabel(f"A's margin per hand (A's team score minus B's), {level} interval over deal pairs")
-    axes.set_title("Duplicate arena: margin per pairing")
-    axes.grid(axis="x", alpha=0.3)
-    return figure
+    margins = [p["margin"] for p in pairings]
+    return _interval_chart(
+        [m["estimate"] for m in margins],
+        [m["low"] for m in margins],
+        [m["high"] for m in margins],
+        [
+            f"{_short(p['a'])} vs {_short(p['b'])}\n{p.get('deal_pairs', p['margin'].get('n', '?'))} deal pairs"
+            for p in pairings
+        ],
+        ["no deal pairs" if math.isnan(m["estimate"]) else estimate_text(m) for m in margins],
+        xlabel=f"A's margin per hand (A's team score minus B's), {summary['confidence']:.0%} interval over deal pairs",
+        title="Duplicate arena: margin per pairing",
+        row_height=0.8,
+        style={"fmt": "o"},
+    )
 
 
 def write_plot(summary: dict[str, Any], path: Path) -> None:
@@ -500,29 +522,19 @@ def write_plot(summary: dict[str, Any], path: Path) -> None:
 
 def ratings_figure(summary: dict[str, Any]) -> Any:
     """The figure of :func:`write_ratings_plot`: each agent's Elo rating with its interval, best on top."""
-    from matplotlib.figure import Figure
-
     ratings = summary["ratings"]
-    level = f"{summary['confidence']:.0%}"
     ranked = sorted(ratings["agents"], key=lambda r: r["elo"])  # best last: on top
-    elo = np.array([r["elo"] for r in ranked], dtype=float)
-    errors = np.nan_to_num(np.vstack([elo - [r["low"] for r in ranked], [r["high"] for r in ranked] - elo]))
-    labels = [_short(r["agent"]) for r in ranked]
-    width = 9 + 0.08 * max(len(label) for label in labels)
-    figure = Figure(figsize=(width, 2.0 + 0.7 * len(ranked)), layout="constrained")
-    axes = figure.subplots()
-    rows = np.arange(len(ranked))
-    axes.errorbar(elo, rows, xerr=errors, fmt="s", capsize=5, markersize=7, color="tab:green")
-    axes.axvline(0.0, color="grey", linewidth=1)
-    for row, r in zip(rows, ranked, strict=True):
-        text = f"{_fmt(r['elo'], '+.0f')} {_interval_text(r, '+.0f')}"
-        axes.annotate(text, (r["elo"], row), xytext=(0, 9), textcoords="offset points", ha="center")
-    axes.set_ylim(-0.6, len(ranked) - 0.4)
-    axes.set_yticks(rows, labels)
-    axes.set_xlabel(f"Elo rating (Bradley-Terry, mean 0), {level} interval")
-    axes.set_title(f"Round robin: ratings fitted on {ratings['basis']}")
-    axes.grid(axis="x", alpha=0.3)
-    return figure
+    return _interval_chart(
+        [r["elo"] for r in ranked],
+        [r["low"] for r in ranked],
+        [r["high"] for r in ranked],
+        [_short(r["agent"]) for r in ranked],
+        [f"{_fmt(r['elo'], '+.0f')} {_interval_text(r, '+.0f')}" for r in ranked],
+        xlabel=f"Elo rating (Bradley-Terry, mean 0), {summary['confidence']:.0%} interval",
+        title=f"Round robin: ratings fitted on {ratings['basis']}",
+        row_height=0.7,
+        style={"fmt": "s", "color": "tab:green"},
+    )
 
 
 def write_ratings_plot(summary: dict[str, Any], path: Path) -> None:
