@@ -3,7 +3,8 @@
 - :mod:`.game`: the engine (:class:`~.game.CutthroatGame`), its phases and the seat's view;
 - :mod:`.encoding`: the observation, encoded afresh from the seat's view at each decision;
 - :mod:`.replay`: replaying hand records;
-- :mod:`.render`: the table as text.
+- :mod:`.render`: the table as text;
+- :mod:`.search`: what the search kernel needs to know of the game (imported by the kernel only).
 
 The rules as implemented are in ``docs/cutthroat.md``.
 """

@@ -4,6 +4,7 @@
 - :mod:`.encoding`: the observation, kept up to date incrementally from the engine's events;
 - :mod:`.replay`: replaying hand records;
 - :mod:`.render`: the table as text;
+- :mod:`.search`: what the search kernel needs to know of the game (imported by the kernel only);
 - :mod:`.lockstep` and :mod:`.lockstep_hands`: the batched API's fast path, whole hands of many
   games as arrays (a second implementation of the rules, tested decision for decision against
   the engine).

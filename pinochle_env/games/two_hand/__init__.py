@@ -4,7 +4,8 @@
 - :mod:`.melds` and :mod:`.actions`: the meld kinds and the game's own action ids;
 - :mod:`.encoding`: the observation, encoded afresh from the seat's view at each decision;
 - :mod:`.replay`: replaying hand records;
-- :mod:`.render`: the table as text.
+- :mod:`.render`: the table as text;
+- :mod:`.search`: what the search kernel needs to know of the game (imported by the kernel only).
 
 The rules as implemented are in ``docs/two_hand.md``.
 """
