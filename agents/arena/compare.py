@@ -55,7 +55,7 @@ def compare_runs(first: Path, second: Path, confidence: float = 0.95) -> Compari
         )
     if configs[0].rules != configs[1].rules:
         raise ArenaError(f"{first} and {second} played under other rules: compare runs under the same rules")
-    lines = [_deal_lines(out) for out in (first, second)]
+    lines = [_deal_lines(out, _pairing(config)) for out, config in zip((first, second), configs, strict=True)]
     shared = sorted(set(lines[0]) & set(lines[1]))
     if len(shared) < 2:
         raise ArenaError(
@@ -115,9 +115,15 @@ def _pairing(config: ArenaConfig) -> tuple[str, str]:
     return config.agents[0], config.agents[1]
 
 
-def _deal_lines(out: Path) -> dict[int, dict[str, Any]]:
-    """The finished deal pairs of the run in ``out``, by id (nothing written: the run may be in progress)."""
-    return {line["id"]: line for line in read_results(out / RESULTS, repair=False) if line["kind"] == "deal"}
+def _deal_lines(out: Path, pairing: tuple[str, str]) -> dict[int, dict[str, Any]]:
+    """The finished deal pairs of ``pairing`` (A, B) in the run in ``out``, by id (nothing written: the
+    run may be in progress). A run resumed with other agents holds other pairings' lines as well."""
+    a, b = pairing
+    return {
+        line["id"]: line
+        for line in read_results(out / RESULTS, repair=False)
+        if line["kind"] == "deal" and (line["a"], line["b"]) == (a, b)
+    }
 
 
 def _dealt(line: dict[str, Any]) -> list[str]:

@@ -96,6 +96,18 @@ def test_refuses_deal_pairs_whose_cards_differ(runs, tmp_path):
         compare_runs(first, copy)
 
 
+def test_only_the_runs_own_pairing_counts_where_a_resume_added_others(runs, tmp_path):
+    first, second = runs
+    mixed = play(tmp_path / "mixed", FIRST)
+    for agents in ((OPPONENT, FIRST), (FIRST, OPPONENT)):  # the same deals the other way, then back
+        run_arena(ArenaConfig(agents=agents, deals=6, seed=3, rules=Rules()), mixed, workers=1, resume=True)
+    kinds = [(line["a"], line["b"]) for line in read_results(mixed / RESULTS)]
+    assert kinds == [(FIRST, OPPONENT)] * 6 + [(OPPONENT, FIRST)] * 6  # the other pairing's lines last
+    comparison = compare_runs(mixed, second)
+    assert comparison.pairings[0] == (FIRST, OPPONENT)
+    assert comparison.margins[0].estimate == pytest.approx(compare_runs(first, second).margins[0].estimate)
+
+
 def test_too_few_shared_deal_pairs(runs, tmp_path):
     first, _ = runs
     lone = play(tmp_path / "lone", SECOND, deals=1)
