@@ -132,7 +132,9 @@ class RunConfig:
     keep_checkpoints: int = dataclasses.field(
         default=3,
         metadata=_meta(
-            "training checkpoints kept (the latest ones, and the warm start's; 0: keep all)", resumable=True
+            "training checkpoints kept (the latest ones, and the warm start's; 0: keep all)",
+            at_least=0,
+            resumable=True,
         ),
     )
     log_every: float = dataclasses.field(
