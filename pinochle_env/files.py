@@ -96,6 +96,14 @@ def write_text_atomically(path: str | os.PathLike, text: str) -> Path:
     return write_atomically(path, lambda stream: stream.write(text.encode("utf-8")))
 
 
+def run_name_problem(name: str) -> str:
+    """Why ``name`` cannot name a run's folder inside an output folder (empty when it can): it must
+    be one folder name, so that the run stays inside (``/etc``, ``../x`` or ``a/b`` would not)."""
+    if name in ("", ".", "..") or Path(name).name != name or "\\" in name:
+        return f"{name!r} is not a folder name (no path: the run's folder goes inside the output folder)"
+    return ""
+
+
 def folder_problem(path: str | os.PathLike) -> str:
     """Why ``path`` cannot serve as an output folder, made if missing (empty when it can): the
     nearest part of it that exists must be a folder this process may write in."""

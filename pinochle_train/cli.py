@@ -23,7 +23,7 @@ from pathlib import Path
 
 from agents.neural import require_torch
 from pinochle_env import VERSION_LINE
-from pinochle_env.files import folder_problem, sigterm_as_ctrl_c
+from pinochle_env.files import folder_problem, run_name_problem, sigterm_as_ctrl_c
 from pinochle_env.rules.switches import parse_rule_assignment, switches_help
 
 from .config import (
@@ -125,6 +125,9 @@ def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
     config = build_config({**preset, **overrides, "rules": rules})
     if not config.run_name:
         config.run_name = f"{resolve_preset(preset_name).stem}-{time.strftime('%Y%m%d-%H%M%S')}"
+    problem = run_name_problem(config.run_name)
+    if problem:
+        raise ValueError(f"run_name {problem}")
     if "," in config.run_name or ":" in config.run_name:
         raise ValueError(f"run_name {config.run_name!r} may not contain ',' or ':' (agent specs name its files)")
     run_dir = Path(config.out_dir) / config.run_name

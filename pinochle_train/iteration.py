@@ -41,7 +41,7 @@ from typing import Any, TextIO
 
 from agents.neural.agent import resolve_checkpoint
 from pinochle_env import VERSION_LINE
-from pinochle_env.files import folder_problem, write_text_atomically
+from pinochle_env.files import folder_problem, run_name_problem, write_text_atomically
 
 from .config import RulesConfig, build_config, load_preset, policy_shape, resolve_preset
 from .evaluate import RESERVED_SEED, evaluate, format_evaluation, spec_slug
@@ -320,6 +320,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.iterations is not None:
             settings.iterations = args.iterations
             settings.check()
+        problem = run_name_problem(args.run_name)
+        if problem:
+            raise ValueError(f"--run-name {problem}")
         if "," in str(folder.resolve()):
             raise ValueError(f"{folder.resolve()}: the run's folder may not contain ',' (agent specs name its files)")
         problem = folder_problem(folder)

@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from pinochle_env import VERSION_LINE
-from pinochle_env.files import sigterm_as_ctrl_c
+from pinochle_env.files import run_name_problem, sigterm_as_ctrl_c
 from pinochle_env.rules.switches import PRESETS, switches_help
 
 from ..registry import agents_help
@@ -94,6 +94,8 @@ def _out_dir(args: argparse.Namespace) -> Path:
         return args.out
     if args.resume and args.name is None:
         raise ArenaError("--resume needs the run's --out or --name")
+    if args.name is not None and run_name_problem(args.name):
+        raise ArenaError(f"--name {run_name_problem(args.name)}")
     return Path("runs", "arena", args.name or time.strftime("%Y%m%d-%H%M%S"))
 
 

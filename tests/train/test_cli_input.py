@@ -1,6 +1,6 @@
 """``train.py`` refuses a bad command line in one line naming the value, before anything runs: an
 output folder that cannot be made, networks that cannot fit in memory, a seed out of range, a
-preset that is not text."""
+preset that is not text, a checkpoint count below 0, a run name that would leave the output folder."""
 
 from __future__ import annotations
 
@@ -21,6 +21,9 @@ TINY = ["--config", "smoke", "--workers", "0", "--updates", "1", "--final-eval-d
         (["--hidden", "100000000"], "config hidden=[100000000], critic_hidden=[64]: the networks do not fit in memory"),
         (["--seed", str(2**64)], f"config seed={2**64} must be in [0, {2**64 - 1}]"),
         (["--config", "{binary}"], "binary.toml: not a TOML file (not UTF-8 text)"),
+        (["--keep-checkpoints", "-1"], "config keep_checkpoints=-1 must be >= 0"),
+        (["--run-name", "/etc"], "run_name '/etc' is not a folder name"),
+        (["--run-name", "../beside"], "run_name '../beside' is not a folder name"),
     ],
 )
 def test_a_bad_command_line_is_one_line_naming_the_value(tmp_path: Path, capsys, argv, message) -> None:

@@ -118,6 +118,9 @@ def test_a_changed_recipe_and_bad_settings_are_refused_by_name(tmp_path: Path, c
         iteration.main(["--config", _recipe(tmp_path), "--out-dir", str(tmp_path / "a,b")])
     assert "may not contain ','" in capsys.readouterr().err
     with pytest.raises(SystemExit):
+        iteration.main(["--config", _recipe(tmp_path), "--out-dir", str(tmp_path / "runs"), "--run-name", "/etc"])
+    assert "--run-name '/etc' is not a folder name" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
         iteration.main(["--config", _recipe(tmp_path), *arguments, "--workers", "-1"])
     assert "--workers must be at least 0, got -1" in capsys.readouterr().err
 

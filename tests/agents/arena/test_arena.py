@@ -524,6 +524,16 @@ def test_bad_input_is_rejected_before_any_play(tmp_path, capsys, argv, message):
     assert not out.exists()
 
 
+@pytest.mark.parametrize("name", ["/etc", "../beside", "a/b", ".."])
+def test_a_run_name_that_would_leave_runs_arena_is_refused(monkeypatch, tmp_path, capsys, name):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["random", RANDOM_MIX, "--deals", "1", "--name", name])
+    assert exit_info.value.code == 2
+    assert f"--name {name!r} is not a folder name" in capsys.readouterr().err
+    assert not (tmp_path / "runs").exists()
+
+
 # ------------------------------------------------------------------------------ command line
 
 
