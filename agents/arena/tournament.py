@@ -36,6 +36,9 @@ MAX_CHUNK = 8
 #: The same where a side is a bot program, which keeps one process per play and seat for a worker
 #: call (:mod:`.play`): larger, since a process start costs more than a bot's deal pair.
 MAX_PROGRAM_CHUNK = 32
+#: Most deal pairs, and game pairs, one run may ask for: a run is planned in memory up front, and a
+#: million deal pairs is days of play already (the largest runs of docs/benchmarks.md are 2,000).
+MAX_UNITS = 1_000_000
 
 
 class ArenaError(ValueError):
@@ -178,6 +181,11 @@ def validate(config: ArenaConfig) -> None:
         prepare(agent, config.rules)
     if config.deals < 0 or config.games < 0 or config.deals + config.games == 0:
         raise ArenaError(f"need --deals >= 0 and --games >= 0, not both 0 (got {config.deals}, {config.games})")
+    if max(config.deals, config.games) > MAX_UNITS:
+        raise ArenaError(
+            f"--deals and --games are at most {MAX_UNITS:,} a run (got {config.deals:,}, {config.games:,}): "
+            "split the work into runs"
+        )
     if config.hand_cap < 1:
         raise ArenaError(f"--hand-cap must be at least 1, got {config.hand_cap}")
     if config.seed < 0:  # numpy's SeedSequence takes no negative seed: refused here, not in a worker

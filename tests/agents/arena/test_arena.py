@@ -496,6 +496,8 @@ def test_progress_eta_comes_from_the_recent_rate():
         (["random", RANDOM_MIX, "--rule", "nosuch=1"], "unknown rule switch nosuch"),
         (["random", RANDOM_MIX, "--rule", "head_rule"], "expected name=value"),
         (["random", RANDOM_MIX, "--deals", "0"], "not both 0"),
+        (["random", RANDOM_MIX, "--deals", "99999999999999"], "at most 1,000,000 a run"),
+        (["random", RANDOM_MIX, "--games", "1000001"], "at most 1,000,000 a run"),
         (["random", RANDOM_MIX, "--seed", "-1"], "--seed must be >= 0, got -1"),
         (["random", RANDOM_MIX, "--rules-preset", "nosuch"], "invalid choice: 'nosuch'"),
         (["random", RANDOM_MIX, "--rules-preset", "casual", "--rule", "variant=two_hand"], "does not apply"),
