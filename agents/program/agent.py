@@ -38,6 +38,9 @@ from .process import BotProcess, ChannelError
 #: Seconds a bot has for each decision, unless its spec says ``timeout=``: generous, as a bot shares
 #: the machine with the table and the other seats (the tests run on two busy cores).
 DEFAULT_TIMEOUT = 10.0
+#: The longest time limit per decision a spec may give (a day): the operating system's waits take no
+#: more than about 24 days, and no bot should need it.
+MAX_TIMEOUT = 86_400.0
 #: Seconds a bot has to start and answer the handshake (at least its decision time limit).
 START_SECONDS = 30.0
 #: How much of a bad answer, and how many lines of its standard error, an error message quotes.
@@ -75,8 +78,8 @@ class ProgramAgent:
         timeout: float = DEFAULT_TIMEOUT,
         transcript: Callable[[str, str], None] | None = None,
     ) -> None:
-        if not timeout > 0:
-            raise ValueError(f"timeout={timeout} must be a positive number of seconds")
+        if not 0 < timeout <= MAX_TIMEOUT:
+            raise ValueError(f"timeout={timeout} must be a number of seconds above 0 and at most {MAX_TIMEOUT:,.0f}")
         self.name = f"program:cmd={cmd}"
         self.command = parse_command(cmd)
         self.timeout = timeout

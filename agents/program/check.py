@@ -18,6 +18,7 @@ next hand in a new process; so is a bot that does not exit once its input ends. 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from pinochle_env.rules.switches import PRESETS, Rules, rules_from_command_line
 
 from ..base import Agent, check_plays, close, decide, tell_hand_over
 from ..registry import load_agent
-from .agent import DEFAULT_TIMEOUT, BotError, ProgramAgent, parse_command
+from .agent import DEFAULT_TIMEOUT, MAX_TIMEOUT, BotError, ProgramAgent, parse_command
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def transcript_problem(path: Path) -> str:
+    """Why the transcript cannot be written to ``path`` once the hands are played (empty when it can),
+    checked before they are, so that a bad path does not lose them."""
+    folder = path.absolute().parent
+    if path.is_dir():
+        return "is a folder"
+    if not folder.is_dir():
+        return f"{folder} is not a folder" if folder.exists() else f"the folder {folder} does not exist"
+    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return "cannot be written"
+    return ""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The console script: 0 when every hand went by the protocol, 1 when one did not, 2 for a bad command line."""
     parser = build_parser()
@@ -117,8 +131,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         parse_command(args.command)
         rules = rules_from_command_line(args.rules_preset, args.rule)
-        if args.hands < 1 or not args.timeout > 0 or args.seed < 0:
-            raise ValueError("--hands must be at least 1, --timeout positive and --seed >= 0")
+        if args.hands < 1 or not 0 < args.timeout <= MAX_TIMEOUT or args.seed < 0:
+            raise ValueError(
+                f"--hands must be at least 1, --timeout above 0 and at most {MAX_TIMEOUT:,.0f}, and --seed >= 0"
+            )
+        if args.transcript is not None:
+            problem = transcript_problem(args.transcript)
+            if problem:
+                raise ValueError(f"--transcript {args.transcript}: {problem}")
         check_plays(load_agent(args.opponent), rules)
     except ValueError as error:
         parser.error(str(error))

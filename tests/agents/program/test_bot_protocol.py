@@ -22,6 +22,7 @@ from agents.arena.play import Job, play_job
 from agents.arena.tournament import MAX_CHUNK, MAX_PROGRAM_CHUNK, plan_jobs
 from agents.program import BotError
 from agents.program.check import check_bot
+from agents.program.check import main as check_main
 from agents.program.files import program_files
 from agents.registry import load_agent, program_commands, split_specs
 from pinochle_env.rules.switches import Rules
@@ -97,13 +98,34 @@ def test_program_spec_keeps_commas_in_the_command_and_takes_a_timeout():
     [
         ("program:", "has no command"),
         ("program:cmd=python3 'bot.py", "cannot split the command"),
-        ("program:cmd=x,timeout=0", "must be a positive number"),
+        ("program:cmd=x,timeout=0", "must be a number of seconds above 0"),
+        ("program:cmd=x,timeout=1e7", "at most 86,400"),
+        ("program:cmd=x,timeout=inf", "not a finite number"),
         ("program:python3 bot.py", "unknown parameter 'python3 bot.py' for agent 'program'"),
     ],
 )
 def test_bad_program_specs_say_what_is_wrong(spec, message):
     with pytest.raises(ValueError, match=message):
         load_agent(spec)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--timeout", "inf"], "--timeout above 0 and at most 86,400"),
+        (["--timeout", "nan"], "--timeout above 0 and at most 86,400"),
+        (["--transcript", "{tmp}"], "--transcript {tmp}: is a folder"),
+        (["--transcript", "{tmp}/file/talk.txt"], "{tmp}/file is not a folder"),
+        (["--transcript", "{tmp}/nowhere/talk.txt"], "the folder {tmp}/nowhere does not exist"),
+    ],
+)
+def test_bot_check_refuses_a_bad_command_line_before_playing(tmp_path, capsys, argv, message):
+    (tmp_path / "file").write_text("not a folder")
+    with pytest.raises(SystemExit) as exit_info:
+        check_main([sys.executable, *[arg.format(tmp=tmp_path) for arg in argv]])
+    said = capsys.readouterr()
+    assert exit_info.value.code == 2 and message.format(tmp=tmp_path) in said.err
+    assert "Traceback" not in said.err and "hand 1" not in said.out  # refused before any hand
 
 
 def test_the_arena_refuses_a_program_that_does_not_start_or_speak_the_protocol(tmp_path):
