@@ -34,12 +34,15 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import sys
 import time
 from pathlib import Path
 from typing import Any, TextIO
 
+from agents.base import check_plays
 from agents.neural.agent import resolve_checkpoint
+from agents.registry import load_agent
 from pinochle_env import VERSION_LINE
 from pinochle_env.files import folder_problem, run_name_problem, write_text_atomically
 
@@ -81,13 +84,18 @@ class IterationSettings:
         problems = []
         if not (isinstance(self.iterations, int) and self.iterations >= 1):
             problems.append(f"iterations={self.iterations!r} must be an integer >= 1")
-        if "{policy}" not in self.teacher:
-            problems.append(f"teacher={self.teacher!r} must name the accepted policy as {{policy}}")
+        if not isinstance(self.start, str):
+            problems.append(f"start={self.start!r} must be a checkpoint file, a run directory or a bundled name")
+        if not (isinstance(self.teacher, str) and "{policy}" in self.teacher):
+            problems.append(f"teacher={self.teacher!r} must be an agent spec naming the accepted policy as {{policy}}")
         for name in ("history", "gate_deals", "opponent_deals"):
             value = getattr(self, name)
             if not (isinstance(value, int) and value >= (1 if name == "gate_deals" else 0)):
                 problems.append(f"{name}={value!r} must be an integer >= {1 if name == 'gate_deals' else 0}")
-        if not all(isinstance(spec, str) and spec for spec in self.opponents):
+        margin = self.gate_margin
+        if isinstance(margin, bool) or not isinstance(margin, int | float) or not math.isfinite(margin):
+            problems.append(f"gate_margin={margin!r} must be a number (points per hand)")
+        if not (isinstance(self.opponents, list) and all(isinstance(spec, str) and spec for spec in self.opponents)):
             problems.append(f"opponents={self.opponents!r} must be a list of agent specs")
         if problems:
             raise ValueError(f"[{TABLE}] " + "; ".join(problems))
@@ -126,6 +134,11 @@ class ExpertIteration:
 
         # The recipe's network must be the start's shape, since each iteration starts from its weights.
         check_compatible(load_checkpoint(self.start), policy_shape(self.config), f"recipe {settings.start!r}'s network")
+        for spec in settings.opponents:  # the reports play them: refused before anything runs
+            try:
+                check_plays(load_agent(spec, 0), self.rules)
+            except (ValueError, OSError, ImportError) as error:
+                raise ValueError(f"[{TABLE}] opponents: bad agent spec {spec!r}: {error}") from None
 
     def run(self) -> list[dict[str, Any]]:
         """Every iteration up to ``settings.iterations``; returns all the result lines."""

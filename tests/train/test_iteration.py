@@ -104,11 +104,15 @@ def test_a_changed_recipe_and_bad_settings_are_refused_by_name(tmp_path: Path, c
     for text, message in [
         (RECIPE.replace("gate_deals = 3", "gate_deals = 5"), "only iterations may change"),
         (RECIPE.replace("history = 2", "histories = 2"), "[iteration] unknown key histories"),
-        (RECIPE.replace("checkpoint={policy}", "checkpoint=bundled"), "must name the accepted policy as {policy}"),
+        (RECIPE.replace("checkpoint={policy}", "checkpoint=bundled"), "naming the accepted policy as {policy}"),
         (RECIPE.replace("gate_deals = 3", "gate_deals = 0"), "gate_deals=0 must be an integer >= 1"),
         (RECIPE.replace('start = "bundled"', 'start = "nosuch.pt"'), "nosuch.pt"),
         (RECIPE.replace("[iteration]", "[iterate]"), "needs an [iteration] table"),
         (RECIPE.replace("hidden = [256, 256]", "hidden = [128]"), "recipe 'bundled''s network: hidden"),
+        (RECIPE.replace('opponents = ["heuristic"]', 'opponents = "heuristic"'), "must be a list of agent specs"),
+        (RECIPE.replace('opponents = ["heuristic"]', 'opponents = ["bogus"]'), "bad agent spec 'bogus'"),
+        (RECIPE.replace("gate_deals = 3", 'gate_deals = 3\ngate_margin = "x"'), "gate_margin='x' must be a number"),
+        (RECIPE.replace('teacher = "guided', "teacher = 5\n#"), "teacher=5 must be an agent spec"),
     ]:
         with pytest.raises(SystemExit) as stop:
             iteration.main(["--config", _recipe(tmp_path, text), *arguments])
