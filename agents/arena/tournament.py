@@ -238,6 +238,8 @@ def read_results(path: Path, repair: bool = True) -> list[dict[str, Any]]:
             try:
                 line = json.loads(text)
                 key = unit_key(line)
+                if not all(isinstance(play["hands"], list) and "a_team" in play for play in line["plays"]):
+                    raise ValueError("a play without its hands")
             except (ValueError, KeyError, TypeError):
                 if data[end + 1 :].strip():
                     raise ArenaError(f"{path}:{number}: not an arena result line; fix or remove it") from None

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from agents import registry
-from agents.arena import RESULTS, ArenaConfig, read_results, run_arena
+from agents.arena import RESULTS, ArenaConfig, ArenaError, read_results, run_arena
 from agents.arena.cli import main
 from agents.arena.report import deal_pair_margin, margin_sentence, summarise
 from agents.arena.stats import fit_elo, mean_interval, t_quantile, wilson_interval
@@ -209,6 +209,22 @@ def test_resume_after_partial_run_and_truncated_file(tmp_path):
     ids = [line["id"] for line in lines_of(out)]
     assert sorted(ids) == list(range(8))  # none repeated, none lost
     assert results_only(resumed) == results_only(fresh)
+
+
+@pytest.mark.parametrize("damage", ["plays", "hands", "a_team"])
+def test_a_line_without_its_plays_is_refused_by_line_number(tmp_path, damage):
+    out = tmp_path / "run"
+    run_arena(ArenaConfig(agents=TWO, deals=3), out)
+    lines = [json.loads(text) for text in (out / RESULTS).read_text().splitlines()]
+    if damage == "plays":
+        del lines[1]["plays"]
+    else:
+        del lines[1]["plays"][0][damage]
+    (out / RESULTS).write_text("".join(json.dumps(line) + "\n" for line in lines))
+    with pytest.raises(ArenaError, match=f"{RESULTS}:2: not an arena result line"):
+        read_results(out / RESULTS)
+    with pytest.raises(ArenaError, match="not an arena result line"):
+        run_arena(ArenaConfig(agents=TWO, deals=4), out, resume=True)
 
 
 def test_resume_refuses_changed_seed_and_fresh_run_refuses_old_results(tmp_path):
