@@ -59,6 +59,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=7, help="seed of the deal and the moves (default 7)")
     parser.add_argument("--version", action="version", version=VERSION_LINE)
     args = parser.parse_args(argv)
+    if args.seed < 0:
+        parser.error(f"--seed must be >= 0, got {args.seed}")
     record = play_hand(args.seed)
     print("\nhand record:")
     print(json.dumps(record))
