@@ -24,7 +24,7 @@ from pathlib import Path
 from agents.neural import require_torch
 from pinochle_env import VERSION_LINE
 from pinochle_env.files import folder_problem, run_name_problem, sigterm_as_ctrl_c
-from pinochle_env.rules.switches import parse_rule_assignment, switches_help
+from pinochle_env.rules.switches import parse_rule_assignments, switches_help
 
 from .config import (
     FIELDS,
@@ -90,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _overrides(args: argparse.Namespace) -> dict:
     values = {name: parse_value(name, getattr(args, name)) for name in FIELDS if getattr(args, name, None) is not None}
-    rules = dict(parse_rule_assignment(text) for text in args.rule)
+    rules = parse_rule_assignments(args.rule)
     if rules:
         values["rules"] = rules
     return values

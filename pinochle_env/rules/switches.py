@@ -198,6 +198,18 @@ def parse_rule_assignment(text: str) -> tuple[str, Any]:
     return parse_switch(name.strip(), value)
 
 
+def parse_rule_assignments(texts: Sequence[str]) -> dict[str, Any]:
+    """Several ``--rule NAME=VALUE`` arguments as switches (``ValueError`` naming a bad one, or a
+    switch given twice: which one a command line meant would be a guess)."""
+    changes: dict[str, Any] = {}
+    for text in texts:
+        name, value = parse_rule_assignment(text)
+        if name in changes:
+            raise ValueError(f"--rule {name} given twice ({spell(changes[name])} and {spell(value)}): give it once")
+        changes[name] = value
+    return changes
+
+
 #: Named rule sets. ``default`` is the base game of docs/rules.md.
 PRESETS: dict[str, Rules] = {
     "default": Rules(),
@@ -218,7 +230,7 @@ def rules_from_command_line(preset: str | None = None, assignments: Sequence[str
     if preset is not None and preset not in PRESETS:
         raise ValueError(f"unknown rules preset {preset!r}; presets: {', '.join(PRESETS)}")
     base = PRESETS[preset or "default"]
-    changes = dict(parse_rule_assignment(text) for text in assignments)
+    changes = parse_rule_assignments(assignments)
     return base.replace(**changes) if changes else base
 
 

@@ -43,6 +43,8 @@ def test_rules_from_command_line_takes_the_preset_first_then_each_rule():
         ("nope", [], "unknown rules preset 'nope'; presets: default, pagat, casual"),
         (None, ["head_rule"], "expected NAME=VALUE"),
         ("pagat", ["variant=two_hand"], "run_extras does not apply"),
+        (None, ["max_bid=300", "counting=classic", "max_bid=400"], r"--rule max_bid given twice \(300 and 400\)"),
+        (None, ["counting=classic", "counting=classic"], "--rule counting given twice"),  # even alike
     ]:
         with pytest.raises(ValueError, match=message):
             rules_from_command_line(preset, rules)
