@@ -398,7 +398,10 @@ def run_arena(
     """
     validate(config)
     _check_where(out, workers, backend, ray_address)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:  # what the check cannot foresee (/proc, a full disk, a read-only mount)
+        raise ArenaError(f"--out {out}: cannot make the folder ({error.strerror or error})") from None
     results = out / RESULTS
     record = {**config.to_dict(), **provenance(config)}
     if resume:

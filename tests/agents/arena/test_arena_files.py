@@ -88,6 +88,25 @@ def test_an_out_path_that_is_not_a_folder_is_refused_before_any_play(tmp_path: P
         assert exit_info.value.code == 2 and f"--out {out}: {taken} is not a folder" in said
 
 
+def test_an_out_folder_the_system_will_not_make_is_one_line(tmp_path: Path, capsys, monkeypatch) -> None:
+    """It passed the check (a folder that may be written), then mkdir's error was a traceback: as
+    under /proc, or on a read-only mount."""
+    out = tmp_path / "run"
+    make = Path.mkdir
+
+    def refused(path: Path, *args: object, **kwargs: object) -> None:
+        if path == out:
+            raise OSError(30, "Read-only file system", str(path))
+        make(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "mkdir", refused)
+    with pytest.raises(SystemExit) as exit_info:
+        main([*TWO, "--deals", "1", "--out", str(out)])
+    said = capsys.readouterr().err
+    assert exit_info.value.code == 2 and f"--out {out}: cannot make the folder (Read-only file system)" in said
+    assert "Traceback" not in said
+
+
 def test_help_lists_the_registered_agents_and_the_rule_switches(capsys) -> None:
     """--help named no agent but random, heuristic, pimc:samples=16 and mix:..."""
     with pytest.raises(SystemExit):
