@@ -167,6 +167,8 @@ def _parse_parameters(
     kwargs: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in (split or _COMMA).split(text))):
         key, equals, value = item.partition("=")
+        if not equals and key in parameters:
+            raise ValueError(f"parameter {key} of agent {name!r} has no value: write {key}=VALUE")
         if not equals or key not in parameters:
             allowed = ", ".join(parameters) or "none"
             near = did_you_mean(key, parameters)

@@ -29,12 +29,14 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from pinochle_train.config import build_config, load_preset
+from pinochle_env.files import folder_problem
+from pinochle_train.config import TrainConfig, build_config, load_preset
 from pinochle_train.evaluate import format_evaluation
 from pinochle_train.trainer import Trainer, opponent_tag
 
 
-def run_seed(preset: str, seed: int, args: argparse.Namespace) -> dict:
+def seed_config(preset: str, seed: int, args: argparse.Namespace) -> TrainConfig:
+    """The run of one seed (``ValueError`` naming a bad preset, seed or option)."""
     values = load_preset(preset)
     values.update(
         seed=seed,
@@ -44,7 +46,11 @@ def run_seed(preset: str, seed: int, args: argparse.Namespace) -> dict:
         eval_deals=args.eval_deals,
         eval_opponents=args.opponents,
     )
-    config = build_config(values)
+    return build_config(values)
+
+
+def run_seed(config: TrainConfig, args: argparse.Namespace) -> dict:
+    seed = config.seed
     began = time.perf_counter()
     trainer = Trainer(config, args.out / f"seed{seed}", log=None if args.quiet else sys.stderr)
     final = named(trainer.run())
@@ -107,7 +113,14 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("runs/learning_curve"))
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args()
-    results = [run_seed(args.config, seed, args) for seed in args.seeds]
+    try:  # every seed's run checked before the first trains
+        configs = [seed_config(args.config, seed, args) for seed in args.seeds]
+    except ValueError as error:
+        parser.error(str(error))
+    problem = folder_problem(args.out)
+    if problem:
+        parser.error(f"--out {args.out}: {problem}")
+    results = [run_seed(config, args) for config in configs]
     plot(results, DOCS / "learning_curve.png", args.config)
     settings = {"eval_every": results[0]["eval_every"], "eval_deals": args.eval_deals}
     record("learning_curve", {"preset": args.config, **settings, "runs": results}, command_line())

@@ -21,6 +21,8 @@ from pathlib import Path
 
 from figures import ROOT, command_line, record
 
+from pinochle_env.files import folder_problem
+
 
 def run_main_job(config: str, folder: Path) -> dict:
     """Clone HEAD into ``folder``, run the main job there and return its figures."""
@@ -69,6 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dry-run", action="store_true", help="print only: write no benchmarks/results/ file")
     args = parser.parse_args(argv)
     if args.keep is not None:
+        problem = folder_problem(args.keep)
+        if problem:
+            parser.error(f"--keep {args.keep}: {problem}")
         args.keep.mkdir(parents=True, exist_ok=True)
         figures = run_main_job(args.config, args.keep)
     else:

@@ -27,7 +27,7 @@ import numpy as np
 from figures import command_line, record
 
 from agents.arena import parse_rules
-from agents.base import Agent, decide, prepare, total_search_counts
+from agents.base import Agent, check_plays, decide, prepare, total_search_counts
 from agents.registry import load_agent
 from pinochle_env.games.kit import new_game
 
@@ -73,9 +73,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", action="store_true", help="list the functions taking the most time")
     parser.add_argument("--record", action="store_true", help="write benchmarks/results/pimc_profile.json")
     args = parser.parse_args(argv)
-    if args.pairs < 1:
-        parser.error(f"--pairs must be at least 1, got {args.pairs}")
-    rules = parse_rules(args.rule)
+    if args.pairs < 1 or args.seed < 0:
+        parser.error(f"--pairs must be at least 1 and --seed at least 0, got {args.pairs} and {args.seed}")
+    try:
+        rules = parse_rules(args.rule)
+        for spec in (args.spec, args.opponent):
+            check_plays(load_agent(spec, 0), rules)
+    except (ValueError, OSError, ImportError) as error:  # ArenaError included
+        parser.error(str(error))
     prepare(load_agent(args.spec, 0), rules)
     profiler = cProfile.Profile() if args.profile else None
     if profiler is not None:

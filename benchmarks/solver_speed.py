@@ -24,6 +24,7 @@ writes nothing. With ``--workers N`` positions are solved N at a time, one worke
 from __future__ import annotations
 
 import argparse
+import math
 import multiprocessing
 import sys
 import threading
@@ -154,8 +155,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--figures", metavar="NAME", default="solver_speed", help="write benchmarks/results/NAME.json")
     parser.add_argument("--dry-run", action="store_true", help="print only: write no benchmarks/results/ file")
     args = parser.parse_args(argv)
-    if args.positions < 1 or args.cap <= 0 or args.workers < 1 or any(not 1 <= left <= 12 for left in args.left):
-        parser.error("need --positions >= 1, --cap > 0, --workers >= 1 and --left between 1 and 12")
+    bad_cap = not (math.isfinite(args.cap) and args.cap > 0)  # nan would pass a plain cap <= 0
+    if args.positions < 1 or bad_cap or args.workers < 1 or any(not 1 <= left <= 12 for left in args.left):
+        parser.error("need --positions >= 1, a finite --cap > 0, --workers >= 1 and --left between 1 and 12")
     print(f"Solver speed (default rules, seed {args.seed}, cap {args.cap:g} s; times in ms, from an empty table)")
     print(f"{'tricks left':>12} {'positions':>9} " + " ".join(
         f"{'solved':>7} {'median':>10} {'p95':>10} {'nodes':>12}" for _ in KINDS))  # fmt: skip

@@ -49,6 +49,7 @@ def test_load_agent_specs_and_parameters(tmp_path, monkeypatch):
         ("heuristic:help_meld=-5", "heuristic parameter help_meld must be a number >= 0, got -5"),
         ("heuristic:partner_value=-90", "heuristic parameter partner_value must be a number >= 0"),
         ("guided:prior=nan", "is not a finite number"),
+        ("pimc:samples", "parameter samples of agent 'pimc' has no value: write samples=VALUE"),
     ],
 )
 def test_repeated_and_out_of_range_parameters_are_refused(spec, message):
