@@ -62,7 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--out", type=Path, help="out directory (default runs/arena/<name or timestamp>)")
     parser.add_argument("--name", help="run name, for the default out directory")
     parser.add_argument("--resume", action="store_true", help="continue the run in the out directory")
-    parser.add_argument("--progress-every", type=float, default=2.0, metavar="SECONDS", help="progress line period")
+    parser.add_argument(
+        "--progress-every", type=float, default=2.0, metavar="SECONDS", help="seconds between progress lines"
+    )
     parser.add_argument(
         "--compare",
         nargs=2,
@@ -121,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.compare:
         return _compare(parser, args)
+    if not args.progress_every >= 0:  # nan as well
+        parser.error(f"--progress-every must be a number of seconds >= 0, got {args.progress_every}")
     try:
         out = _out_dir(args)
         config = config_from_args(args, out)

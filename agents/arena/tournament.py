@@ -350,8 +350,13 @@ def _check_resume(config: ArenaConfig, out: Path, record: dict[str, Any]) -> Non
     stored = stored_config(out)
     current = config.to_dict()
     for key in FIXED_ON_RESUME:
-        if stored[key] != current[key]:
-            raise ArenaError(f"cannot resume {out}: {key} {current[key]!r} differs from the stored {stored[key]!r}")
+        if stored[key] == current[key]:
+            continue
+        if key == "rules":  # name the switches that differ, not the whole rule sets
+            old, new = stored[key], current[key]
+            differ = [f"{name} {new[name]!r} (stored {old.get(name)!r})" for name in new if new[name] != old.get(name)]
+            raise ArenaError(f"cannot resume {out}: the rules differ from the stored ones: {', '.join(differ)}")
+        raise ArenaError(f"cannot resume {out}: {key} {current[key]!r} differs from the stored {stored[key]!r}")
     changed = changed_checkpoints(stored, record)
     if changed:
         raise ArenaError(f"cannot resume {out}: checkpoint changed since the run began: {', '.join(changed)}")

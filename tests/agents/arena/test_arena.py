@@ -7,6 +7,7 @@ import csv
 import json
 import math
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -231,6 +232,10 @@ def test_resume_refuses_changed_seed_and_fresh_run_refuses_old_results(tmp_path)
     run_arena(ArenaConfig(agents=TWO, deals=1), tmp_path)
     with pytest.raises(ValueError, match="seed"):
         run_arena(ArenaConfig(agents=TWO, deals=2, seed=7), tmp_path, resume=True)
+    other = Rules(max_bid=500, counting="classic")  # the switches that differ named, not every switch
+    message = "the rules differ from the stored ones: max_bid 500 (stored 1000), counting 'classic' (stored 'counters')"
+    with pytest.raises(ValueError, match=re.escape(message) + "$"):
+        run_arena(ArenaConfig(agents=TWO, deals=2, rules=other), tmp_path, resume=True)
     with pytest.raises(ValueError, match="--resume"):
         run_arena(ArenaConfig(agents=TWO, deals=2), tmp_path)
 
@@ -515,6 +520,7 @@ def test_progress_eta_comes_from_the_recent_rate():
         (["random", RANDOM_MIX, "--deals", "99999999999999"], "at most 1,000,000 a run"),
         (["random", RANDOM_MIX, "--games", "1000001"], "at most 1,000,000 a run"),
         (["random", RANDOM_MIX, "--seed", "-1"], "--seed must be >= 0, got -1"),
+        (["random", RANDOM_MIX, "--progress-every", "nan"], "--progress-every must be a number of seconds >= 0"),
         (["random", RANDOM_MIX, "--rules-preset", "nosuch"], "invalid choice: 'nosuch'"),
         (["random", RANDOM_MIX, "--rules-preset", "casual", "--rule", "variant=two_hand"], "does not apply"),
         (["random", "mix:auction=random,play=nosuch"], "mix part play=nosuch: unknown agent 'nosuch'; known agents"),
