@@ -28,8 +28,8 @@ moves, ``last`` the last trick, ``meld`` the meld on the table, ``rules`` the ru
 refused with the reason, and you are asked again.
 
 You see only what your seat may know: the table is narrated from your seat's information-set
-views (:mod:`agents.terminal.tables`), and the agents get only their own views (through
-:func:`agents.base.decide`).
+views (:mod:`agents.terminal.tables` and each game's table module), and the agents get only their
+own views (through :func:`agents.base.decide`).
 """
 
 from __future__ import annotations

@@ -2,10 +2,11 @@
 
 :class:`Table` holds what every game shares (seat names from the game's kit, the trick narration,
 the score lines, the rules of play when a card is refused); :class:`AuctionTable` adds what the
-auction games share (calls, trump, meld, throw-in); each game's own table adds what only that game
-has (:class:`PartnershipTable`: passing to the partner, help, two teams; :class:`CutthroatTable`:
-the widow and the buried cards; :class:`TwoHandTable`: the turn-up and the stock, the meld turns,
-the dix and the draws).
+auction games share (calls, trump, meld, throw-in); each game's own table, in a module of its own,
+adds what only that game has (:class:`~.partnership.PartnershipTable`: passing to the partner,
+help, two teams; :class:`~.cutthroat.CutthroatTable`: the widow and the buried cards;
+:class:`~.two_hand.TwoHandTable`: the turn-up and the stock, the meld turns, the dix and the
+draws).
 
 Everything is told from the person's information-set views only: after each action the session
 hands the table the person's view before and after it (:meth:`Table.narrate`), so nothing the
@@ -22,9 +23,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from pinochle_env import rules as R
 from pinochle_env.actions import ActionLayout
 from pinochle_env.cards import (
-    COPIES,
     COUNTING_VALUES,
-    NINE,
     NUM_SUITS,
     NUM_TYPES,
     RANK_OF,
@@ -32,24 +31,11 @@ from pinochle_env.cards import (
     SUIT_NAMES,
     SUIT_OF,
     SUITS,
-    card_from_str,
     card_to_str,
     cards_from_counts,
-    format_cards,
     sorted_for_display,
 )
-from pinochle_env.cards import card as card_of
-from pinochle_env.games.cutthroat.game import BURY_COUNT, CutthroatView
-from pinochle_env.games.cutthroat.game import NUM_TRICKS as CUTTHROAT_TRICKS
-from pinochle_env.games.cutthroat.game import Phase as CutthroatPhase
 from pinochle_env.games.kit import variant_kit
-from pinochle_env.games.partnership.game import NUM_TRICKS as PARTNERSHIP_TRICKS
-from pinochle_env.games.partnership.game import Phase as PartnershipPhase
-from pinochle_env.games.partnership.game import PlayerView
-from pinochle_env.games.two_hand.game import NUM_TRICKS as TWO_HAND_TRICKS
-from pinochle_env.games.two_hand.game import PHASE_TRICKS, TwoHandView
-from pinochle_env.games.two_hand.game import Phase as TwoHandPhase
-from pinochle_env.games.two_hand.melds import MELD_CARDS
 from pinochle_env.protocol import AuctionView, View
 from pinochle_env.records import dealer_stuck
 from pinochle_env.rules.switches import VARIANT_SWITCHES, Rules, spell
@@ -67,14 +53,14 @@ class Table(Generic[ViewT]):
 
     ``say`` prints one line; ``layout`` is the game's action layout; ``bold`` marks trump in bold
     too (ANSI, for a terminal). A subclass sets ``PHASES`` (its game's phase enum), ``NUM_TRICKS``,
-    ``GAME_NAME`` and the per-phase ``PROMPTS``, and implements :meth:`narrate`, :meth:`status`,
-    :meth:`why_illegal`, :meth:`hand_result` and :meth:`meld_table`.
+    ``GAME_NAME`` and the ``PROMPTS`` by kind of decision (``phase.decision``), and implements
+    :meth:`narrate`, :meth:`status`, :meth:`why_illegal`, :meth:`hand_result` and :meth:`meld_table`.
     """
 
     PHASES: ClassVar[Any]
     NUM_TRICKS: ClassVar[int]
     GAME_NAME: ClassVar[str]
-    PROMPTS: ClassVar[dict[Any, str]]
+    PROMPTS: ClassVar[dict[str | None, str]]
     #: What a person may type for an action, besides the layout's own names.
     ALIASES: ClassVar[dict[str, str]] = {}
     #: The move lines of the ``?`` help.
@@ -229,7 +215,7 @@ class Table(Generic[ViewT]):
     # ------------------------------------------------------------------ the person's turn
 
     def prompt(self, view: ViewT) -> str:
-        return self.PROMPTS[view.phase]
+        return self.PROMPTS[view.phase.decision]
 
     def short(self, action: int) -> str:
         """An action's name as a person would type it."""
@@ -332,6 +318,12 @@ class AuctionTable(Table[AuctionViewT]):
     """What the auction games (partnership and cutthroat) share: calls, trump, meld, throw-in."""
 
     ALIASES: ClassVar[dict[str, str]] = {"throw": "throw in", "throw-in": "throw in", "play-on": "play on"}
+    PROMPTS: ClassVar[dict[str | None, str]] = {
+        "auction": "your bid",
+        "trump": "name trump",
+        "throw_in": "throw or play",
+        "play": "your card",
+    }
     layout: ActionLayout
 
     #: What the person may type at each decision, for a line not understood.
@@ -556,325 +548,6 @@ class AuctionTable(Table[AuctionViewT]):
         return [f"tricks {record['points'][team]}"]
 
 
-class PartnershipTable(AuctionTable[PlayerView]):
-    """Partnership Pinochle: four players, partners opposite, passing between declarer and partner."""
-
-    PHASES = PartnershipPhase
-    NUM_TRICKS = PARTNERSHIP_TRICKS
-    GAME_NAME = "partnership game"
-    PROMPTS: ClassVar[dict[Any, str]] = {
-        PartnershipPhase.AUCTION: "your bid",
-        PartnershipPhase.TRUMP: "name trump",
-        PartnershipPhase.THROW_IN: "throw or play",
-        PartnershipPhase.PLAY: "your card",
-    }
-    MOVES = """  260           bid 260 ({raises})
-  pass / help   pass, or pass with help (tells your partner you hold help)
-  hearts / H    name trump
-  TS / 10S      pass or play a card (rank 9 J Q K T A, then suit S H D C)
-  AC TC 9H QS   pass several cards at once
-  throw / play  throw the hand in, or play it out (declarer, after meld)"""
-
-    def partner(self, seat: int) -> int:
-        return (seat + 2) % self.num_seats
-
-    def seat_note(self) -> str:
-        return f" (team {self.teams[self.seat]}, with player {self.partner(self.seat)})"
-
-    def cards_to_pass(self, view: PlayerView) -> int | None:
-        if view.phase not in (PartnershipPhase.PASS_TO_DECLARER, PartnershipPhase.PASS_BACK):
-            return None
-        return int(self.rules.pass_count - len(view.cards_passed))
-
-    def prompt(self, view: PlayerView) -> str:
-        left = self.cards_to_pass(view)
-        if left is None:
-            return self.PROMPTS[view.phase]
-        more = " more" if view.cards_passed else ""
-        back = " back" if view.phase == PartnershipPhase.PASS_BACK else ""
-        return f"pass {left}{more} card{'s' if left > 1 else ''}{back} to your partner"
-
-    def tell_cards_moved(self, before: PlayerView, after: PlayerView, actor: int) -> None:
-        if before.phase not in (PartnershipPhase.PASS_TO_DECLARER, PartnershipPhase.PASS_BACK):
-            return
-        receiver = self.partner(actor)
-        received = after.cards_received[len(before.cards_received) :]
-        card: int | None = None
-        if actor == self.seat:
-            card = after.cards_passed[-1]
-        elif receiver == self.seat and self.rules.pass_mode == "sequential":
-            card, received = received[0], []
-        self.transfer(actor, receiver, card)
-        if received:  # simultaneous passing: both sets change hands after the last card
-            self.say(f"you receive {' '.join(format_cards(received))} from {self.who(self.partner(self.seat))}")
-
-    def transfer_line(self, mover: int, receiver: int, cards: list[int | None]) -> str:
-        return f"{self.does(mover, 'passes')} {self.face_down(cards)} to {self.who(receiver)}"
-
-
-class CutthroatTable(AuctionTable[CutthroatView]):
-    """Cutthroat: three players, each for itself; the declarer takes the widow and buries 3 cards."""
-
-    PHASES = CutthroatPhase
-    NUM_TRICKS = CUTTHROAT_TRICKS
-    GAME_NAME = "cutthroat (three-handed) game"
-    DECLARING = "declarer"
-    PASS_VERB = "bury"
-    PROMPTS: ClassVar[dict[Any, str]] = {
-        CutthroatPhase.AUCTION: "your bid",
-        CutthroatPhase.TRUMP: "name trump",
-        CutthroatPhase.THROW_IN: "throw or play",
-        CutthroatPhase.PLAY: "your card",
-    }
-    MOVES = """  260           bid 260 ({raises})
-  pass          pass (for the rest of the auction)
-  hearts / H    name trump (declarer, after taking the widow)
-  TS / 10S      bury or play a card (rank 9 J Q K T A, then suit S H D C)
-  9S JD QC      bury several cards at once (declarer: cards you did not meld)
-  throw / play  throw the hand in, or play it out (declarer, after burying)"""
-
-    def cards_to_pass(self, view: CutthroatView) -> int | None:
-        return BURY_COUNT - len(view.buried) if view.phase == CutthroatPhase.BURY else None
-
-    def prompt(self, view: CutthroatView) -> str:
-        left = self.cards_to_pass(view)
-        if left is None:
-            return self.PROMPTS[view.phase]
-        return f"bury {left}{' more' if view.buried else ''} card{'s' if left > 1 else ''}"
-
-    def tell_auction_end(self, view: CutthroatView) -> None:
-        super().tell_auction_end(view)
-        widow = " ".join(format_cards(sorted_for_display(view.widow)))
-        self.say(f"the widow: {widow}; {self.does(view.declarer, 'takes')} it")
-
-    def tell_cards_moved(self, before: CutthroatView, after: CutthroatView, actor: int) -> None:
-        if before.phase == CutthroatPhase.BURY:
-            self.transfer(actor, actor, after.buried[-1] if actor == self.seat else None)
-
-    def transfer_line(self, mover: int, receiver: int, cards: list[int | None]) -> str:
-        return f"{self.does(mover, 'buries')} {self.face_down(cards)}"
-
-    def status_extra(self, view: CutthroatView) -> list[str]:
-        lines = []
-        if view.widow:
-            widow = " ".join(format_cards(sorted_for_display(view.widow)))
-            lines.append(f"widow: {widow} (taken by {self.name(view.declarer)})")
-        if view.buried:
-            lines.append(f"you buried: {' '.join(format_cards(view.buried))}")
-        return lines
-
-    def why_illegal(self, view: CutthroatView, action: int) -> str:
-        card = action - self.layout.card0
-        if view.phase == CutthroatPhase.BURY and 0 <= card < NUM_TYPES and view.hand[card]:
-            return f"{card_to_str(card)} is in your meld, and you hold other cards to bury"
-        return super().why_illegal(view, action)
-
-    def bid_rule(self, view: CutthroatView, action: int) -> str:
-        if action == self.layout.help:
-            return "there is no pass with help in the three-handed game (nobody has a partner)"
-        return super().bid_rule(view, action)
-
-    def point_parts(self, record: dict[str, Any], team: int) -> list[str]:
-        """The declarer's buried cards count for it besides its tricks."""
-        buried = record["buried_points"] if team == record["declarer"] else 0
-        tricks = f"tricks {record['points'][team] - buried}"
-        return [tricks, f"buried {buried}"] if buried else [tricks]
-
-
-class TwoHandTable(Table[TwoHandView]):
-    """Two-handed Pinochle: turn-up trump, the stock, a meld turn after each trick won while it lasts
-    (one meld, and the dix), then twelve tricks with strict rules."""
-
-    PHASES = TwoHandPhase
-    NUM_TRICKS = TWO_HAND_TRICKS
-    GAME_NAME = "two-handed game"
-    PROMPTS: ClassVar[dict[Any, str]] = {
-        TwoHandPhase.PLAY1: "your card",
-        TwoHandPhase.MELD: "your meld",
-        TwoHandPhase.PLAY2: "your card",
-    }
-    ALIASES: ClassVar[dict[str, str]] = {"none": "no meld", "no": "no meld", "pass": "no meld"}
-    MOVES = """  TS / 10S      play a card (rank 9 J Q K T A, then suit S H D C), from your hand or the table
-  run, marriage H, pinochle, kings around, double pinochle, ...
-                after winning a trick while the stock lasts: declare one meld
-  dix exchange  exchange the nine of trump for the turn-up (10), besides the meld
-  dix show      show the nine of trump (10), besides the meld
-  no meld       end your meld turn (also 'done')"""
-
-    def opponent(self) -> int:
-        return 1 - self.seat
-
-    def start_hand(self, view: TwoHandView, hand_number: int) -> None:
-        turn_up = card_to_str(view.turn_up)
-        self.say(f"\n== hand {hand_number + 1}: {self.name(view.dealer)} deals")
-        self.say(f"trump: {SUIT_NAMES[view.trump]} (the turn-up {turn_up} lies under the stock)")
-        if view.meld_points[view.dealer]:
-            self.say(f"the turn-up is the dix: the dealer, {self.who(view.dealer)}, scores 10")
-        self.say(f"your hand: {self.hand_text(view.hand, view.trump)}")
-
-    # ------------------------------------------------------------------ narration
-
-    def narrate(self, before: TwoHandView, after: TwoHandView, actor: int, forced: bool = False) -> None:
-        plays = self.tell_plays(before, after, forced)
-        entries = [entry for turn in after.melds for entry in turn][sum(map(len, before.melds)) :]
-        for entry in entries:
-            self.say(self.meld_line(entry, after.trump))
-        if before.phase == TwoHandPhase.MELD and not entries:  # the actor said "no meld"
-            melded = any(entry["seat"] == actor for entry in after.melds[-1])
-            self.say(f"{self.does(actor, 'ends')} the meld turn" if melded else f"{self.does(actor, 'makes')} no meld")
-        if after.stock_size < before.stock_size:
-            self.tell_draws(before, after, plays, entries)
-        if before.phase != TwoHandPhase.PLAY2 == after.phase:
-            self.say(
-                "the stock is gone: the melds go back to the hands, and from now on you must follow suit "
-                "and beat the card led if you can, else trump"
-            )
-            self.say(f"your hand: {self.hand_text(after.hand, after.trump)}")
-            self.say(f"{self.does(self.opponent(), 'holds')}: {self.cards_text(self.opponent_cards(after))}")
-
-    def meld_line(self, entry: dict[str, Any], trump: int) -> str:
-        seat, meld, points, cards = entry["seat"], entry["meld"], entry["points"], entry["cards"]
-        if meld == "dix exchange":
-            return f"{self.does(seat, 'exchanges')} the dix {cards[0]} for the turn-up {entry['took']} ({points})"
-        if meld == "dix show":
-            return f"{self.does(seat, 'shows')} the dix {cards[0]} ({points})"
-        if meld == f"marriage {SUITS[trump]}":
-            meld = "royal marriage"
-        reused = list(cards)
-        for card in entry["new"]:
-            reused.remove(card)
-        again = f" ({' '.join(reused)} from the table again)" if reused else ""
-        return f"{self.does(seat, 'melds')} {meld} for {points}: {' '.join(cards)}{again}"
-
-    def tell_draws(
-        self, before: TwoHandView, after: TwoHandView, plays: list[tuple[int, int]], entries: list[dict[str, Any]]
-    ) -> None:
-        """The winner of the trick draws the top stock card, the loser the next, or the turn-up last.
-        The person's own card is worked out from its hand (what it holds now, less what it held,
-        plus what it played or exchanged away); the opponent's is never named, except the turn-up."""
-        winner = after.tricks[-1][2]
-        loser = 1 - winner
-        gained = [now - then for now, then in zip(after.hand, before.hand, strict=True)]
-        for seat, card in plays:
-            gained[card] += seat == self.seat
-        turn_up = before.turn_up
-        for entry in entries:
-            if entry["meld"] == "dix exchange":
-                nine, took = card_from_str(entry["cards"][0]), card_from_str(entry["took"])
-                turn_up = nine
-                if entry["seat"] == self.seat:
-                    gained[nine] += 1
-                    gained[took] -= 1
-        drawn = [card_to_str(c) for c in range(NUM_TYPES) for _ in range(max(gained[c], 0))]
-        mine = drawn[0] if drawn else "a card"
-        if after.stock_size == 0:
-            last = f"the last stock card {mine}" if winner == self.seat else "the last stock card"
-            self.say(
-                f"{self.does(winner, 'draws')} {last}, {self.does(loser, 'takes')} the turn-up {card_to_str(turn_up)}"
-            )
-            return
-        cards = {self.seat: mine, self.opponent(): "a card"}
-        self.say(
-            f"{self.does(winner, 'draws')} {cards[winner]}, {self.does(loser, 'draws')} {cards[loser]}; "
-            f"{after.stock_size} card{'s' if after.stock_size > 1 else ''} left in the stock"
-        )
-
-    def opponent_cards(self, view: TwoHandView) -> list[int]:
-        """The opponent's cards once the stock is gone: every card not in the person's hand or played."""
-        counts = [COPIES - n for n in view.hand]
-        for _, cards, _ in view.tricks:
-            for card in cards:
-                counts[card] -= 1
-        for card in view.trick:
-            counts[card] -= 1
-        return cards_from_counts(counts)
-
-    def cards_text(self, cards: Sequence[int]) -> str:
-        return " ".join(card_to_str(c) for c in sorted_for_display(cards)) or "-"
-
-    # ------------------------------------------------------------------ the person's turn
-
-    def why_illegal(self, view: TwoHandView, action: int) -> str:
-        layout = self.layout
-        is_card = action < layout.meld0
-        if view.phase == TwoHandPhase.MELD and is_card:
-            return "this is your meld turn: declare a meld, show or exchange the dix, or say 'no meld'"
-        if view.phase != TwoHandPhase.MELD and not is_card:
-            return "you meld only in your meld turn, after winning a trick while the stock lasts"
-        if is_card:
-            card = action - layout.card0
-            if not view.hand[card]:
-                where = " (in your hand or on the table)" if view.phase == TwoHandPhase.PLAY1 else ""
-                return f"you do not hold {card_to_str(card)}{where}"
-            return self.play_rule(view, card, "winner")
-        nine = card_of(NINE, view.trump)
-        if action in (layout.dix_show, layout.dix_exchange):
-            if not view.concealed[nine]:
-                return f"you hold no {card_to_str(nine)} in your hand (a dix comes from the hand, not the table)"
-            return "the turn-up is gone or is itself a dix"
-        if any(entry["seat"] == self.seat and not entry["meld"].startswith("dix") for entry in view.melds[-1]):
-            return "you have made this turn's meld (one meld a turn, and the dix besides)"
-        needs = " ".join(
-            card_to_str(c) for c, copies in MELD_CARDS[view.trump][action - layout.meld0] for _ in range(copies)
-        )
-        return (
-            f"it needs {needs}, at least one of them from your hand (a card on the table serves again only in "
-            "another kind of meld, or a royal marriage in a run)"
-        )
-
-    # ------------------------------------------------------------------ what the person asks for
-
-    def status(self, view: TwoHandView, hand_number: int) -> list[str]:
-        stock = view.phase != TwoHandPhase.PLAY2
-        k = len(view.tricks) % PHASE_TRICKS + (1 if view.phase != TwoHandPhase.MELD else 0)
-        where = f"trick {k} of {PHASE_TRICKS} {'with' if stock else 'without'} the stock"
-        lines = [f"{self.header(view, hand_number)}; {where}"]
-        trump = f"trump: {SUIT_NAMES[view.trump]}"
-        if view.turn_up >= 0:
-            trump += f"; the turn-up {card_to_str(view.turn_up)} under {view.stock_size} stock cards"
-        lines.append(trump)
-        opponent = self.short_name(self.opponent())
-        lines.append(
-            f"meld: you {view.meld_points[self.seat]}, {opponent} {view.meld_points[self.opponent()]}; "
-            f"trick points: you {view.trick_points[self.seat]}, {opponent} {view.trick_points[self.opponent()]}"
-        )
-        if stock:
-            yours, theirs = (self.cards_text(cards_from_counts(view.table[s])) for s in (self.seat, self.opponent()))
-            lines.append(f"on the table: yours {yours}; {opponent}'s {theirs}")
-        if view.phase == TwoHandPhase.MELD:
-            lines.append("you won the trick: declare one meld (and the dix), or 'no meld'")
-        else:
-            played = ", ".join(f"{opponent} {card_to_str(c)}" for c in view.trick)
-            lines.append(f"trick: {played or 'your lead'}")
-        if not stock:
-            lines.append(f"{opponent} holds: {self.cards_text(self.opponent_cards(view))}")
-        return self.with_hand(lines, view.concealed if stock else view.hand, view.trump)
-
-    def meld_table(self, view: TwoHandView) -> list[str]:
-        lines = []
-        for seat in (self.seat, self.opponent()):
-            entries = [entry for turn in view.melds for entry in turn if entry["seat"] == seat]
-            declared = [f"{entry['meld']} {entry['points']}" for entry in entries]
-            if view.meld_points[seat] > sum(entry["points"] for entry in entries):
-                declared.insert(0, "the turned-up dix 10")
-            on_table = self.cards_text(cards_from_counts(view.table[seat]))
-            lines.append(
-                f"{self.short_name(seat)}: {view.meld_points[seat]} ({', '.join(declared) or 'nothing'}); "
-                f"on the table: {on_table}"
-            )
-        return lines
-
-    def hand_result(self, record: dict[str, Any]) -> list[str]:
-        lines = ["hand over:"]
-        for seat in (self.seat, self.opponent()):
-            meld, points, score = record["meld"][seat], record["points"][seat], record["score"][seat]
-            lines.append(f"  {self.short_name(seat)}: meld {meld} + tricks {points} = {score}")
-        lines.append(f"game: {self.scores(record['totals'])}")
-        if record["game_winner"] is not None:
-            lines.append(self.winner_line(record["game_winner"]))
-        return lines
-
-
 #: Each switch value in words, for the ``rules`` command and the welcome line. ``seed`` is the name
 #: docs/rules.md gives its standard bidding and throw-in rules, not a random seed: it is always worded.
 STANDARD = "docs/rules.md's standard rule, which it names 'seed'; not a random seed"
@@ -988,4 +661,4 @@ def table_for(rules: Rules, seat: int, layout: Any, say: Callable[[str], None], 
     return table(rules, seat, layout, say, bold)
 
 
-__all__ = ["AuctionTable", "CutthroatTable", "PartnershipTable", "Table", "TwoHandTable", "table_for"]
+__all__ = ["AuctionTable", "Table", "table_for"]

@@ -88,8 +88,8 @@ class VariantKit:
     #: Where the game's pieces in the layers above live, as ``module`` or ``module:attribute``
     #: references that only those layers import (so the environment imports none of them): the
     #: heuristic bot's rules for the game (a module of :mod:`agents.heuristic`), the terminal UI's
-    #: table (a class of :mod:`agents.terminal.tables`) and the web app's table parts (a function of
-    #: :mod:`pinochle_web.present`).
+    #: table (a subclass of :class:`agents.terminal.tables.Table`, in a module of the game's own) and
+    #: the web app's table parts (a function of :mod:`pinochle_web.present`).
     heuristic: str
     terminal_table: str
     web_table: str

@@ -33,7 +33,7 @@ def kit(rules: Rules) -> VariantKit:
         SEAT_NAMES,
         description="three players, each for itself, with a widow",
         heuristic="agents.heuristic.cutthroat",
-        terminal_table="agents.terminal.tables:CutthroatTable",
+        terminal_table="agents.terminal.cutthroat:CutthroatTable",
         web_table="pinochle_web.present:cutthroat_parts",
         search="pinochle_env.games.cutthroat.search:CutthroatSearch",
     )

@@ -46,7 +46,7 @@ def kit(rules: Rules) -> VariantKit:
         seat_names=SEAT_NAMES,
         description="four players, partners sitting opposite",
         heuristic="agents.heuristic.partnership",
-        terminal_table="agents.terminal.tables:PartnershipTable",
+        terminal_table="agents.terminal.partnership:PartnershipTable",
         web_table="pinochle_web.present:partnership_parts",
         stack_states=encoding.stack_states,
         lockstep_hands=functools.partial(_lockstep_hands, spec),

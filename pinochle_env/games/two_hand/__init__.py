@@ -34,7 +34,7 @@ def kit(rules: Rules) -> VariantKit:
         SEAT_NAMES,
         description="two players, turn-up trump and a stock",
         heuristic="agents.heuristic.two_hand",
-        terminal_table="agents.terminal.tables:TwoHandTable",
+        terminal_table="agents.terminal.two_hand:TwoHandTable",
         web_table="pinochle_web.present:two_hand_parts",
         search="pinochle_env.games.two_hand.search:TwoHandSearch",
     )
