@@ -10,6 +10,7 @@ every game. :func:`auction_action` reads the decisions the two auction games sha
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -49,17 +50,20 @@ def replay_record(
     keys: tuple[str, ...],
     upto: int | None = None,
 ) -> Any:
-    """The game after replaying ``record``: the whole hand, or only its first ``upto`` decisions.
+    """The game after replaying ``record``: the whole hand, or only its first ``upto`` decisions (a
+    whole number from 0; past the hand's last decision, the whole hand, as a slice would stop).
 
     After a whole hand the replay's ``keys`` must equal the record's, or ``ValueError`` says which
     differ (an edited record); an illegal decision names itself.
     """
+    if upto is not None and (isinstance(upto, bool) or not isinstance(upto, numbers.Integral) or upto < 0):
+        raise ValueError(f"upto={upto!r} must be a whole number of decisions >= 0")
     game = None
     for done, (game, _, _) in enumerate(recorded_decisions(record, start, next_action)):
         if done == upto:
             return game
     # The generator applies each action after yielding it: ``game`` is now the finished hand.
-    if upto is None and game is not None:
+    if game is not None:
         replayed = game.record()
         differ = [key for key in keys if replayed[key] != record.get(key)]
         if differ:

@@ -246,6 +246,13 @@ def test_replay_upto_is_the_state_before_that_decision(hands):
         assert game.record() == record
         # ``upto`` past the end stops at the end.
         assert records.replay(record, upto=n + 5).record() == record
+    record = hands[0][0]
+    for upto in (-1, 2.5, "3", True):  # each used to replay the whole hand without a word
+        with pytest.raises(ValueError, match=re.escape(f"upto={upto!r} must be a whole number of decisions >= 0")):
+            records.replay(record, upto=upto)
+    edited = {**record, "score": [999, 0]}
+    with pytest.raises(ValueError, match="the record's score.* differ"):  # checked past the end too
+        records.replay(edited, upto=len(hands[0][1]) + 5)
 
 
 def test_decisions_yield_the_original_actions(hands):
