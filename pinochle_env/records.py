@@ -12,6 +12,7 @@ decision).
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -124,8 +125,11 @@ def to_arrays(
     ``reward_scale``) and ``done``; all other rewards are 0. All records must share the rule set's
     ``max_bid`` (the observation layout depends on it). With ``states=True`` a ``state`` column
     (T, state) holds the perfect-information state of each decision (as ``env.state()`` encodes it
-    for the acting seat), for critics that see all hands.
+    for the acting seat), for critics that see all hands. The rewards are the replay's score; a
+    record whose score differs from it (an edited record) is a ``ValueError``.
     """
+    if isinstance(reward_scale, bool) or not (isinstance(reward_scale, int | float) and 0 < reward_scale < math.inf):
+        raise ValueError(f"reward_scale={reward_scale!r} must be a finite number > 0")
     columns: dict[str, list[Any]] = {
         k: [] for k in ("observation", "state", "action_mask", "action", "seat", "hand", "reward", "done")
     }
@@ -141,6 +145,7 @@ def to_arrays(
             )
         encoder = record_kit.make_encoder()
         last_of_seat: dict[int, int] = {}
+        game = None
         for game, seat, action in record_kit.decisions(record):
             last_of_seat[seat] = len(columns["action"])
             observation = encoder.observation(game, seat)
@@ -155,7 +160,13 @@ def to_arrays(
             columns["hand"].append(hand)
             columns["reward"].append(0.0)
             columns["done"].append(False)
-        paid = margins(record["score"], record_kit.teams)
+        # The generator applies each action after yielding it: ``game`` is now the finished hand.
+        if game is None:
+            raise ValueError(f"record {hand} holds no decision")
+        score = game.record()["score"]
+        if score != record.get("score"):
+            raise ValueError(f"record {hand}: its score {record.get('score')} differs from its replay's {score}")
+        paid = margins(score, record_kit.teams)
         for seat, index in last_of_seat.items():
             columns["reward"][index] = paid[seat] / reward_scale
             columns["done"][index] = True

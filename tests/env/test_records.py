@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import random
 import re
 
@@ -251,7 +252,7 @@ def test_replay_upto_is_the_state_before_that_decision(hands):
         with pytest.raises(ValueError, match=re.escape(f"upto={upto!r} must be a whole number of decisions >= 0")):
             records.replay(record, upto=upto)
     edited = {**record, "score": [999, 0]}
-    with pytest.raises(ValueError, match="the record's score.* differ"):  # checked past the end too
+    with pytest.raises(ValueError, match=r"the record's score.* differ"):  # checked past the end too
         records.replay(edited, upto=len(hands[0][1]) + 5)
 
 
@@ -468,6 +469,17 @@ def test_to_arrays_refuses_mixed_bid_caps_and_nothing(hands):
         records.to_arrays(mixed)
     with pytest.raises(ValueError):
         records.to_arrays([])
+
+
+def test_to_arrays_refuses_an_edited_score_and_a_scale_that_is_no_scale(hands):
+    """A record's edited score became its rewards (0.999 for [999, 0]); a reward_scale of 0 divided
+    by zero, -1 flipped every reward and inf made them all 0."""
+    record = hands[0][0]
+    with pytest.raises(ValueError, match=r"record 1: its score \[999, 0\] differs from its replay's"):
+        records.to_arrays([record, {**record, "score": [999, 0]}])
+    for scale in (0, -1.0, math.inf, math.nan, True):
+        with pytest.raises(ValueError, match=re.escape(f"reward_scale={scale!r} must be a finite number > 0")):
+            records.to_arrays([record], reward_scale=scale)
 
 
 def assert_arrays_match_environment(arrays, seen):
