@@ -12,6 +12,7 @@ team-shared and zero-sum (:func:`~pinochle_env.games.kit.margins`):
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -71,8 +72,8 @@ class EpisodeConfig:
         if self.max_hands is not None and self.episode != "game":
             raise ValueError("max_hands only applies to episode='game'")
         scale = self.reward_scale
-        if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not scale > 0:
-            raise ValueError(f"reward_scale={scale!r} is not allowed; it must be a number > 0")
+        if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not 0 < scale < math.inf:
+            raise ValueError(f"reward_scale={scale!r} is not allowed; it must be a finite number > 0")
 
     @property
     def most_hands(self) -> int | None:

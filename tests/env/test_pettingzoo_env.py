@@ -366,7 +366,7 @@ def test_bad_option_value_raises_naming_it(name, value):
         pinochle_env.env(**{name: value})
 
 
-@pytest.mark.parametrize("value", ["x", None])
+@pytest.mark.parametrize("value", ["x", None, float("inf"), float("nan")])  # inf made every reward 0
 def test_bad_reward_scale_type_names_the_option(value):
     with pytest.raises(ValueError, match="reward_scale"):
         pinochle_env.env(reward_scale=value)
