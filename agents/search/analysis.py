@@ -18,14 +18,16 @@ reported as not solved (-1), never as a guess::
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from pinochle_env.cards import NUM_TYPES, SUIT_NAMES
+from pinochle_env.cards import COPIES, NUM_TYPES, SUIT_NAMES
 from pinochle_env.games.kit import variant_kit
+from pinochle_env.games.partnership.game import HAND_SIZE
 from pinochle_env.games.partnership.game import Game as PartnershipGame
 from pinochle_env.games.partnership.search import partnership_scores
 from pinochle_env.rules.switches import Rules
@@ -70,6 +72,11 @@ def dealt_counts(games: Sequence[Any]) -> np.ndarray:
     return np.array([[np.bincount(hand, minlength=NUM_TYPES) for hand in game.deal] for game in games])
 
 
+def _whole(value: Any) -> bool:
+    """Whether ``value`` is an integer (numpy's included), not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
 def analyse_deals(
     rules: Rules,
     dealt: Any,
@@ -85,13 +92,24 @@ def analyse_deals(
     if not issubclass(variant_kit(rules).game_class, PartnershipGame):
         raise ValueError(f"the whole-deal analysis is made for the four-handed partnership game, not {rules.variant!r}")
     dealt = np.asarray(dealt)
-    if dealt.ndim != 3 or dealt.shape[1:] != (4, NUM_TYPES) or (dealt.sum(axis=(1, 2)) != 48).any():
-        raise ValueError(f"dealt must be (deals, 4, {NUM_TYPES}) card counts of 48 cards each, not shape {dealt.shape}")
-    if node_limit < 0:
-        raise ValueError(f"node_limit must be 0 (no limit) or more, not {node_limit}")
+    if dealt.ndim != 3 or dealt.shape[1:] != (4, NUM_TYPES):
+        raise ValueError(f"dealt must be (deals, 4, {NUM_TYPES}) card counts, not shape {dealt.shape}")
+    if not np.issubdtype(dealt.dtype, np.integer):
+        raise ValueError(f"dealt must be whole card counts, not {dealt.dtype}")
+    whole = (dealt >= 0).all(axis=(1, 2)) & (dealt.sum(axis=2) == HAND_SIZE).all(axis=1)
+    bad = np.flatnonzero(~(whole & (dealt.sum(axis=1) == COPIES).all(axis=1)))
+    if len(bad):
+        raise ValueError(
+            f"dealt must hold {HAND_SIZE} cards a hand and each of the {NUM_TYPES} cards {COPIES} times a deal; "
+            f"deal {bad[0]} does not" + (f" ({len(bad)} deals in all)" if len(bad) > 1 else "")
+        )
+    if not _whole(node_limit) or node_limit < 0:
+        raise ValueError(f"node_limit must be a whole number, 0 (no limit) or more, not {node_limit!r}")
     for name, values in (("declarers", declarers), ("trumps", trumps)):
-        if not values or any(not 0 <= v < 4 for v in values):
+        if not values or any(not _whole(v) or not 0 <= v < 4 for v in values):
             raise ValueError(f"{name} must be seats or suits between 0 and 3, not {list(values)}")
+    if sorted(order) != list(range(NUM_TYPES)):
+        raise ValueError(f"order must be a permutation of the {NUM_TYPES} card types 0..{NUM_TYPES - 1}")
     count, shape = len(dealt), (len(dealt), len(declarers), len(trumps))
     every = np.repeat(dealt, len(declarers) * len(trumps), axis=0)
     declarer = np.tile(np.repeat(np.asarray(declarers), len(trumps)), count)

@@ -81,3 +81,22 @@ def test_bad_input_is_refused_with_a_message():
     with pytest.raises(ValueError, match="node_limit"):
         analyse_deals(Rules(), dealt, node_limit=-1)
     assert np.asarray(dealt).sum() == 48
+    # Deals no shuffle can give were solved without a word (a hand of 13 beside one of 11 "made" 560).
+    uneven = dealt.copy()
+    card = int(np.flatnonzero(uneven[0, 1])[0])
+    uneven[0, 1, card] -= 1
+    uneven[0, 0, card] += 1
+    twelve_nines = np.zeros_like(dealt)
+    twelve_nines[0, :, :] = dealt[0]
+    twelve_nines[0, 0] = 0
+    twelve_nines[0, 0, 0] = 12
+    message = r"12 cards a hand and each of the 24 cards 2 times a deal; deal \d+ does not"
+    for bad in (uneven, twelve_nines, np.vstack([dealt, uneven])):
+        with pytest.raises(ValueError, match=message):
+            analyse_deals(Rules(), bad)
+    with pytest.raises(ValueError, match="whole card counts"):
+        analyse_deals(Rules(), dealt.astype(float))
+    with pytest.raises(ValueError, match="declarers"):
+        analyse_deals(Rules(), dealt, declarers=[1.5])
+    with pytest.raises(ValueError, match="order must be a permutation"):
+        analyse_deals(Rules(), dealt, order=[0, 1, 2])
