@@ -110,7 +110,7 @@ def _kit(record: dict[str, Any]) -> VariantKit:
     """The variant kit of a record's rule set (``ValueError`` for a record that names none)."""
     if not isinstance(record, dict) or "options" not in record:
         raise ValueError("not a hand record: it has no 'options'")
-    return variant_kit(Rules.from_mapping(record["options"]))
+    return variant_kit(Rules.from_mapping(checked_record(record, "the hand record")["options"]))
 
 
 def to_arrays(

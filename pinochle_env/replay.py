@@ -30,13 +30,19 @@ def take(cursor: dict[str, int], key: str) -> int:
 def recorded_decisions(record: dict[str, Any], start: Start, next_action: NextAction) -> Iterator[tuple[Any, int, int]]:
     """Each decision of a recorded hand as ``(game, seat, action)``, the game as it stands *before*
     the action (the same object, advanced after each yield: clone it to keep it). ``ValueError``
-    names the decision the record has no valid action for."""
-    game = start(record)
+    names the decision the record has no valid action for, and a hand that cannot be set up from the
+    record (no deal or dealer, totals or a score of the wrong shape)."""
+    if record.get("deal") is None or record.get("dealer") is None:  # None would deal at random
+        raise ValueError("the record has no deal or no dealer")
+    try:
+        game = start(record)
+    except (AttributeError, IndexError, KeyError, TypeError) as error:
+        raise ValueError(f"the record's hand cannot be set up from it: {error!r}") from None
     cursor: dict[str, int] = {}
     while not game.hand_over:
         try:
             action = next_action(game, record, cursor)
-        except (IndexError, KeyError, TypeError, ValueError) as error:
+        except (AttributeError, IndexError, KeyError, TypeError, ValueError) as error:
             where = f"player {game.to_act} in phase {game.phase.name.lower()}"
             raise ValueError(f"the record has no valid decision for {where}: {error!r}") from None
         yield game, game.to_act, action

@@ -213,8 +213,25 @@ def test_record_missing_a_key_raises(tmp_path, key):
     next(reader)
     with pytest.raises(ValueError, match=rf":2\b.*{key}"):
         next(reader)
-    with pytest.raises((KeyError, ValueError)):
+    with pytest.raises(ValueError, match=key):  # "lacks deal", "no 'options'"
         records.replay(record)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"deal": None}, "no deal or no dealer"),  # replayed a deal drawn at random
+        ({"dealer": None}, "no deal or no dealer"),
+        ({"totals": [1]}, "not one per team"),  # an IndexError
+        ({"totals": 7}, "cannot be set up from it"),
+        ({"trump": 5}, "no valid decision for player"),  # an AttributeError
+        ({"variant": "solo"}, "not a partnership hand record"),
+    ],
+)
+def test_a_damaged_record_is_a_value_error_naming_the_damage(change, message):
+    for upto in (None, 3) if "trump" not in change else (None,):  # the trump is named after the auction
+        with pytest.raises(ValueError, match=message):
+            records.replay({**SPEC_EXAMPLE, **change}, upto=upto)
 
 
 # --------------------------------------------------------------------------------------------

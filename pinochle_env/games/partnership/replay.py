@@ -39,7 +39,11 @@ RECORD_KEYS = (
 
 def _start(record: dict[str, Any]) -> Game:
     """The game as the record's hand was dealt (running totals as they stood before it)."""
+    if record.get("variant") != "partnership":
+        raise ValueError(f"not a partnership hand record (variant={record.get('variant')!r})")
     rules = Rules.from_mapping(record["options"])
+    if len(record["totals"]) != 2 or len(record["score"]) != 2:
+        raise ValueError(f"the record's totals {record['totals']} and score {record['score']} are not one per team")
     before = (record["totals"][0] - record["score"][0], record["totals"][1] - record["score"][1])
     game = Game(rules, np.random.default_rng(0), dealer=record["dealer"], deal=record["deal"], totals=before)
     game.hand_number = record.get("hand_number", 0)
