@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from pinochle_env.engine import checked_seed
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.protocol import DECISIONS, View
 from pinochle_env.rules.switches import Rules
@@ -77,8 +78,11 @@ def split_specs(text: str) -> list[str]:
 
 
 def load_agent(spec: str, seed: int | None = None) -> Agent:
-    """Build the agent a spec string describes (seeded with ``seed``)."""
+    """Build the agent a spec string describes (seeded with ``seed``: None or a whole number >= 0)."""
     _load_builtins()
+    if not isinstance(spec, str):
+        raise ValueError(f"an agent spec is text such as 'heuristic' or 'pimc:samples=16', not {spec!r:.60}")
+    checked_seed(seed)
     spec = spec.strip()
     name, _, rest = spec.partition(":")
     if name == "mix":

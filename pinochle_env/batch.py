@@ -35,7 +35,7 @@ import numpy as np
 
 from .actions import masks_from_bits
 from .cards import NUM_TYPES
-from .engine import ActionTypeError, IllegalActionError, is_integer
+from .engine import ActionTypeError, IllegalActionError, checked_seed, is_integer
 from .episode import EpisodeConfig
 from .games.kit import variant_kit
 from .protocol import Engine, HandArrays, View
@@ -116,6 +116,7 @@ class BatchedGames:
         self._masks = np.zeros((num_games, self.num_actions), dtype=np.int8)
         self._observations = RecycledArrays((num_games, self.spec.size), np.float32)  # each step's output
         self._encoders = [kit.make_encoder(self._buffer[i]) for i in range(num_games)]
+        self._generators(seed)  # a bad seed refused here, not at the first reset
         self._seed = seed
         self._games: list[Engine | None] = []  # each game's engine; None: not made yet (see ``games``)
         self._rngs: list[np.random.Generator] = []  # each game's generator
@@ -151,11 +152,14 @@ class BatchedGames:
             self._lockstep.attach(buffer)
 
     def _generators(self, seed: int | Sequence[int] | None) -> list[np.random.Generator]:
-        if seed is None or isinstance(seed, (int, np.integer)):
-            return [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(self.num_games)]
+        if seed is None or is_integer(seed):
+            spawned = np.random.SeedSequence(checked_seed(seed)).spawn(self.num_games)
+            return [np.random.default_rng(s) for s in spawned]
+        if isinstance(seed, str | bytes) or not isinstance(seed, Sequence | np.ndarray) or np.ndim(seed) != 1:
+            raise ValueError(f"seed must be None, a whole number >= 0 or one per game, got {seed!r:.60}")
         if len(seed) != self.num_games:
             raise ValueError(f"got {len(seed)} seeds for {self.num_games} games")
-        return [np.random.default_rng(int(s)) for s in seed]
+        return [np.random.default_rng(checked_seed(s, f"seed {i}")) for i, s in enumerate(seed)]
 
     @property
     def games(self) -> list[Engine]:

@@ -46,6 +46,15 @@ def is_integer(value: Any) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
+def checked_seed(seed: Any, what: str = "seed") -> int | None:
+    """``seed`` as numpy's generators take it: None (fresh entropy) or a whole number >= 0;
+    ``ValueError`` naming ``what`` otherwise (numpy's own errors name neither, and ``int()`` would
+    quietly cut 1.9 to 1)."""
+    if seed is not None and (not is_integer(seed) or seed < 0):
+        raise ValueError(f"{what} must be None or a whole number >= 0, got {seed!r}")
+    return None if seed is None else int(seed)
+
+
 def is_engine(value: Any) -> bool:
     """Whether ``value`` is a game engine rather than a seat's view of one: an engine shows each
     seat its view (``view(seat)``), a view has no such method (the check that tells apart what

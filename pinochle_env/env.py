@@ -115,7 +115,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .actions import ActionLayout, mask_from_bits
-from .engine import IllegalActionError, action_id
+from .engine import IllegalActionError, action_id, checked_seed
 from .episode import EpisodeConfig, reset_options
 from .games.kit import variant_kit
 from .protocol import Engine
@@ -289,7 +289,7 @@ class raw_env(AECEnv):
         is ignored with a ``UserWarning``; ``options`` that are not a dict raise ``TypeError``."""
         options = reset_options(options)  # an unknown key warns (PettingZoo's api_test passes one)
         if seed is not None or self._rng is None:
-            self._rng = np.random.default_rng(seed)
+            self._rng = np.random.default_rng(checked_seed(seed))
         self._game = game = self.kit.new_game(self._rng, dealer=options.get("dealer"), deal=options.get("deal"))
         self.hand_records = []
         self.agents = self.possible_agents[:]

@@ -50,6 +50,7 @@ def test_load_agent_specs_and_parameters(tmp_path, monkeypatch):
         ("heuristic:partner_value=-90", "heuristic parameter partner_value must be a number >= 0"),
         ("guided:prior=nan", "is not a finite number"),
         ("pimc:samples", "parameter samples of agent 'pimc' has no value: write samples=VALUE"),
+        (None, "an agent spec is text"),
     ],
 )
 def test_repeated_and_out_of_range_parameters_are_refused(spec, message):
@@ -57,3 +58,10 @@ def test_repeated_and_out_of_range_parameters_are_refused(spec, message):
     nan and negative parameters played on: pimc:budget=nan halved the sampling, aggression=nan never bid."""
     with pytest.raises(ValueError, match=re.escape(message)):
         load_agent(spec)
+
+
+def test_a_bad_seed_is_refused_by_name():
+    """numpy's 'expected non-negative integer' named neither the seed nor the agent."""
+    for seed in (-1, True, 1.5):
+        with pytest.raises(ValueError, match=re.escape(f"seed must be None or a whole number >= 0, got {seed!r}")):
+            load_agent("heuristic", seed)

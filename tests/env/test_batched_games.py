@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -193,6 +195,24 @@ def test_int_seed_reproducible_and_games_differ():
     assert not np.array_equal(c.observations, a.reset(seed=5).observations)
     with pytest.raises(ValueError, match="seed"):
         BatchedGames(3, seed=[1, 2]).reset()
+
+
+@pytest.mark.parametrize(
+    ("seed", "message"),
+    [
+        ([1.2, 1.9], "seed 0 must be None or a whole number >= 0, got 1.2"),  # both played as seed 1
+        ([True, False], "seed 0 must be None or a whole number >= 0, got True"),
+        ([1, -2], "seed 1 must be None or a whole number >= 0, got -2"),
+        (-1, "seed must be None or a whole number >= 0, got -1"),
+        (1.5, "seed must be None, a whole number >= 0 or one per game, got 1.5"),
+        ("ab", "one per game, got 'ab'"),
+        (np.array(3), "one per game, got array(3)"),
+    ],
+)
+def test_a_bad_seed_is_refused_when_the_batch_is_made(seed, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        BatchedGames(2, seed=seed)
+    assert BatchedGames(2, seed=np.array([5, 6])).reset() is not None
     with pytest.raises(ValueError):
         BatchedGames(0)
 

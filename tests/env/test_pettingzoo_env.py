@@ -165,6 +165,10 @@ def test_seeds_reproduce_and_differ():
 
     assert first_hands(7) == first_hands(7)
     assert len({str(first_hands(seed)) for seed in range(6)}) == 6
+    assert first_hands(np.int64(7)) == first_hands(7)
+    for seed in (-1, "1", True, np.array(3)):  # numpy's messages named neither the option nor the value
+        with pytest.raises(ValueError, match=re.escape(f"seed must be None or a whole number >= 0, got {seed!r}")):
+            pinochle_env.env().reset(seed=seed)
 
 
 def test_registry_make():
