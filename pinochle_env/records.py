@@ -32,7 +32,15 @@ def write_jsonl(path: str | os.PathLike[str], records: Iterable[dict[str, Any]],
 
     Appending after a last line with no newline: a complete record there gets its newline; a line
     cut short (a kill while a record was written: never a record) is removed, so that the file
-    stays one record per line rather than the next record joining the broken one."""
+    stays one record per line rather than the next record joining the broken one. ``ValueError``,
+    before anything is written, for a record that is not a dict (one record passed alone, not in a
+    list, would otherwise be written as its keys)."""
+    if isinstance(records, dict):
+        raise ValueError("records must be a list of hand records, not one record: write_jsonl(path, [record])")
+    records = list(records)
+    for number, record in enumerate(records):
+        if not isinstance(record, dict):
+            raise ValueError(f"record {number} is not a hand record (a {type(record).__name__})")
     if append:
         _end_last_line(Path(path))
     count = 0

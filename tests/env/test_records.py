@@ -162,6 +162,17 @@ def test_jsonl_round_trip_and_append(tmp_path, hands):
     assert list(records.read_jsonl(path)) == []
 
 
+def test_one_record_alone_or_a_non_record_is_refused_before_writing(tmp_path, hands):
+    """write_jsonl(path, record) wrote the record's 20 key names as 20 records."""
+    path = tmp_path / "hands.jsonl"
+    record = hands[0][0]
+    with pytest.raises(ValueError, match=re.escape("not one record: write_jsonl(path, [record])")):
+        records.write_jsonl(path, record)
+    with pytest.raises(ValueError, match="record 1 is not a hand record"):
+        records.write_jsonl(path, [record, "options"])
+    assert not path.exists()
+
+
 def test_appending_after_a_last_line_without_its_newline(tmp_path, hands):
     """A line cut short by a kill (pinochle-play --save appends) was joined by the next record, so
     neither could be read; it is removed, and a complete last record gets its newline."""
