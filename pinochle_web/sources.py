@@ -137,7 +137,9 @@ def arena_report(entry: Entry) -> dict[str, Any]:
     lines = _results(results, stat.st_mtime_ns, stat.st_size)
     hands = _hands(results, True, stat.st_mtime_ns, stat.st_size)
     if config is not None:
-        agents = list(config["agents"])
+        agents = config.get("agents") if isinstance(config, dict) else None
+        if not (isinstance(agents, list) and agents and all(isinstance(spec, str) for spec in agents)):
+            raise ValueError(f"{folder / CONFIG}: its agents are not a list of agent specs ({agents!r:.60})")
     else:  # results without their config: the agents in order of appearance
         agents = list(dict.fromkeys(spec for line in lines for spec in (line["a"], line["b"])))
     first_hand: dict[int, int] = {}

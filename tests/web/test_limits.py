@@ -245,6 +245,17 @@ def test_a_record_whose_rules_are_refused_answers_422(tmp_path, files):
             refused(client.get(f"/api/sources/{entry_id(bad)}/{path}"), 422, "head_rule='sometimes'")
 
 
+def test_an_arena_config_whose_agents_are_not_a_list_answers_422(tmp_path, files):
+    """ "agents": "heuristic" gave a report of the agents h, e, u, r, i, ... (the string's letters)."""
+    arena = tmp_path / "arena"
+    shutil.copytree(files["arena"], arena)
+    config = json.loads((arena / "config.json").read_text())
+    for agents in ("heuristic", [], [1, 2]):
+        (arena / "config.json").write_text(json.dumps({**config, "agents": agents}))
+        with client_for(tmp_path, (arena,)) as client:
+            refused(client.get(f"/api/arenas/{entry_id(arena)}"), 422, "its agents are not a list of agent specs")
+
+
 def test_an_arena_report_lists_the_pairs_in_order_whatever_order_they_finished_in(tmp_path, files):
     arena = tmp_path / "arena"
     shutil.copytree(files["arena"], arena)
