@@ -22,6 +22,7 @@ which sets ``B``.
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import numpy as np
 
@@ -42,6 +43,14 @@ def masks_from_bits(legal_bits: list[int], num_actions: int) -> np.ndarray:
     packed = b"".join([bits.to_bytes(nbytes, "little") for bits in legal_bits])  # a list joins faster
     rows = np.frombuffer(packed, np.uint8).reshape(len(legal_bits), nbytes)
     return np.unpackbits(rows, axis=1, count=num_actions, bitorder="little").view(np.int8)
+
+
+def checked_action_id(action: Any, size: int) -> int:
+    """``action`` as an id of a flat action space of ``size`` ids; ``ValueError`` naming it otherwise
+    (``1.5`` or ``True`` is no action id, though ``range`` and comparisons would take them)."""
+    if isinstance(action, bool) or not isinstance(action, int | np.integer) or not 0 <= action < size:
+        raise ValueError(f"action {action!r} is not an action id 0..{size - 1}")
+    return int(action)
 
 
 class ActionLayout:
@@ -80,8 +89,7 @@ class ActionLayout:
 
     def to_string(self, action: int) -> str:
         """Readable name of an action id: ``bid 260``, ``pass``, ``help``, ``trump hearts``, ``TS``..."""
-        if not 0 <= action < self.size:
-            raise ValueError(f"action {action} is out of range 0..{self.size - 1}")
+        action = checked_action_id(action, self.size)
         if action < self.num_bids:
             return f"bid {self.bid_value(action)}"
         if action == self.passing:

@@ -16,7 +16,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 import pinochle_env
 from pinochle_env import IllegalActionError, Rules
 from pinochle_env.cards import cards_from_counts, format_cards
-from pinochle_env.games.kit import margins
+from pinochle_env.games.kit import margins, variant_kit
 from pinochle_env.games.registry import GAMES
 from pinochle_env.table_image import FRAME_SHAPE, table_image
 from tests.helpers import OTHER_GAMES, S8_DEAL, SEATS_OF, play_random
@@ -169,6 +169,18 @@ def test_seeds_reproduce_and_differ():
     for seed in (-1, "1", True, np.array(3)):  # numpy's messages named neither the option nor the value
         with pytest.raises(ValueError, match=re.escape(f"seed must be None or a whole number >= 0, got {seed!r}")):
             pinochle_env.env().reset(seed=seed)
+
+
+@pytest.mark.parametrize("variant", ["partnership", "two_hand"])
+def test_action_names_take_only_action_ids(variant):
+    """action_to_string(1.5) was 'bid 265.0' and True 'bid 260'."""
+    layout = variant_kit(Rules(variant=variant)).layout
+    assert layout.to_string(np.int64(layout.card0)) == layout.to_string(layout.card0)
+    for action in (1.5, True, -1, layout.size, "3"):
+        with pytest.raises(ValueError, match=re.escape(f"action {action!r} is not an action id 0..{layout.size - 1}")):
+            layout.to_string(action)
+    with pytest.raises(ValueError, match="is not an action id"):
+        pinochle_env.action_to_string(1.5)
 
 
 def test_registry_make():

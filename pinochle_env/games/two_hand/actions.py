@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...actions import checked_action_id
 from ...cards import NUM_TYPES, card_from_str, card_to_str, suit_from_str
 from .melds import MARRIAGE0, MELD_KINDS
 
@@ -34,8 +35,7 @@ class TwoHandLayout:
 
     def to_string(self, action: int) -> str:
         """Readable name: ``TS``, ``run``, ``marriage H``, ``kings around``, ``dix show``, ``no meld``."""
-        if not 0 <= action < self.size:
-            raise ValueError(f"action {action} is out of range 0..{self.size - 1}")
+        action = checked_action_id(action, self.size)
         if action < self.meld0:
             return card_to_str(action - self.card0)
         if action < self.dix_exchange:
