@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from pinochle_env.actions import mask_from_bits
 from pinochle_env.engine import is_engine
+from pinochle_env.games.kit import variant_kit
 from pinochle_env.protocol import Engine, View
 from pinochle_env.rules.switches import Rules
 
@@ -142,8 +143,21 @@ class RandomAgent:
         self._rng = np.random.default_rng(seed)
 
     def act(self, view: View, mask: np.ndarray) -> int:
-        legal = np.flatnonzero(mask)
+        legal = legal_actions(view, mask)
         return int(legal[self._rng.integers(len(legal))])
+
+
+def legal_actions(view: View, mask: Any) -> np.ndarray:
+    """The legal action ids of ``mask``, the legal mask of ``view``'s game (one entry per action id);
+    ``ValueError`` for a mask of another size, or one that allows nothing (a seat not to act), which
+    an agent would otherwise answer with an action outside it."""
+    size = variant_kit(view.rules).layout.size
+    if np.shape(mask) != (size,):
+        raise ValueError(f"the legal mask must have one entry per action id ({size}), got shape {np.shape(mask)}")
+    legal = np.flatnonzero(mask)
+    if not len(legal):
+        raise ValueError("the legal mask allows no action: the seat is not to act")
+    return legal
 
 
 def legal_mask(game: Engine) -> np.ndarray:

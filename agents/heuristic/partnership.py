@@ -60,6 +60,7 @@ from pinochle_env.games.partnership.game import HAND_SIZE, Phase
 from pinochle_env.protocol import View
 from pinochle_env.rules.switches import Rules
 
+from ..base import legal_actions
 from .games import heuristic_rules
 from .hand_value import hand_value, meld_loss, meld_points, suit_length, trick_estimate
 
@@ -261,7 +262,7 @@ class HeuristicAgent:
 
     def act(self, view: View, mask: np.ndarray) -> int:
         """The decision by the rules of the view's game (:func:`~agents.heuristic.games.heuristic_rules`)."""
-        legal = np.flatnonzero(mask).tolist()
+        legal = legal_actions(view, mask).tolist()
         if len(legal) == 1:
             return legal[0]
         return int(heuristic_rules(view.rules).act(self, view, legal))

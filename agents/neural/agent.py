@@ -28,6 +28,7 @@ from pinochle_env.games.kit import VariantKit, variant_kit
 from pinochle_env.protocol import View
 from pinochle_env.rules.switches import Rules
 
+from ..base import legal_actions
 from . import require_torch
 
 BUNDLED_DIR = Path(__file__).resolve().parents[1] / "bundled"
@@ -215,6 +216,8 @@ class NeuralAgent:
 
         from .network import masked_logits
 
+        legal_actions(view, mask)  # a mask of another size or with nothing legal, refused by name
+        mask = np.asarray(mask, dtype=np.int8)
         observation = self._kit(view.rules, len(mask)).observation_from_view(view)
         with torch.inference_mode():
             return masked_logits(self.policy(torch.from_numpy(observation)[None]), torch.from_numpy(mask)[None])[0]

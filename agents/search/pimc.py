@@ -57,6 +57,7 @@ from pinochle_env.games.partnership.game import PlayerView
 from pinochle_env.protocol import AuctionView, View
 from pinochle_env.rules.switches import Rules
 
+from ..base import legal_actions
 from ..heuristic import HeuristicAgent
 from ..heuristic.games import heuristic_rules
 from .inference import weighted_deals
@@ -160,7 +161,7 @@ class PIMCAgent:
     def act(self, view: View, mask: np.ndarray) -> int:
         if self.original is not None:
             return self.original.act(view, mask)
-        legal = np.flatnonzero(mask).tolist()
+        legal = legal_actions(view, mask).tolist()
         if len(legal) == 1:
             return legal[0]
         decision = view.phase.decision

@@ -6,11 +6,14 @@ from __future__ import annotations
 import re
 import sys
 
+import numpy as np
 import pytest
 
+from agents.base import legal_mask
 from agents.heuristic import HeuristicAgent
 from agents.registry import load_agent
 from agents.search.pimc import PIMCAgent
+from pinochle_env import Game, Rules
 
 
 def test_load_agent_specs_and_parameters(tmp_path, monkeypatch):
@@ -65,3 +68,16 @@ def test_a_bad_seed_is_refused_by_name():
     for seed in (-1, True, 1.5):
         with pytest.raises(ValueError, match=re.escape(f"seed must be None or a whole number >= 0, got {seed!r}")):
             load_agent("heuristic", seed)
+
+
+@pytest.mark.parametrize("spec", ["random", "heuristic", "pimc:samples=2", "checkpoint:bundled"])
+def test_an_agent_asked_with_a_mask_that_is_no_mask_says_so(spec):
+    """With an all-zero mask heuristic and pimc answered pass and the network action 0; with a mask of
+    50 entries the bots played on and the network failed inside PyTorch."""
+    game = Game(Rules(), np.random.default_rng(0))
+    view, agent = game.view(game.to_act), load_agent(spec, 0)
+    with pytest.raises(ValueError, match="the legal mask allows no action"):
+        agent.act(view, np.zeros(game.layout.size, np.int8))
+    with pytest.raises(ValueError, match=r"one entry per action id \(108\), got shape \(50,\)"):
+        agent.act(view, np.ones(50, np.int8))
+    assert agent.act(view, list(legal_mask(game))) in game.legal_actions()  # a list is a mask too
