@@ -169,6 +169,8 @@ class Service:
         except ValueError as error:
             raise ApiError(400, str(error)) from None
         for path in names:
+            if "\0" in path:  # Path.resolve would raise on it
+                raise ApiError(400, f"checkpoint {path!r}: a path holds no NUL character")
             if path not in BUNDLED_FILES and Path(path).resolve() not in opened:
                 raise ApiError(
                     400, f"checkpoint {path!r} was not named with --open; open it there, or use checkpoint:bundled"
@@ -322,7 +324,7 @@ def _integer(body: dict[str, Any], name: str, low: int, high: int, default: int)
 
 def _query_integer(request: Request, name: str, low: int, high: int) -> int:
     text = request.query_params.get(name)
-    if text is None or not text.isdigit() or not low <= int(text) <= high:
+    if text is None or not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:  # '²' is a digit
         raise ApiError(400, f"{name} must be an integer {low}..{high}, not {text!r}")
     return int(text)
 

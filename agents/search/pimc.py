@@ -265,7 +265,8 @@ class PIMCAgent:
 
     def _heuristic_card(self, view: View, cards: list[int]) -> int:
         """The heuristic's card: the tie-break, and the choice when no deal can be drawn."""
-        card0 = variant_kit(view.rules).layout.card0
-        mask = np.zeros(card0 + NUM_TYPES, dtype=np.int8)
+        layout = variant_kit(view.rules).layout
+        card0 = layout.card0
+        mask = np.zeros(layout.size, dtype=np.int8)
         mask[[card0 + c for c in cards]] = 1
         return self.heuristic.act(view, mask) - card0

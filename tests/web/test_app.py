@@ -205,6 +205,7 @@ def test_a_restart_keeps_every_saved_hand(tmp_path, material):
         ({"agents": ["human", "checkpoint:/etc/passwd", "random", "random"]}, 400, "not named with --open"),
         ({"agents": ["human", "mix:play=checkpoint:x.pt,default=random", "random", "random"]}, 400, "'x.pt' was not"),
         ({"agents": ["human", "guided:checkpoint=/etc/passwd", "random", "random"]}, 400, "not named with --open"),
+        ({"agents": ["human", "checkpoint:a\u0000b", "random", "random"]}, 400, "holds no NUL character"),  # a 500
         ({"agents": ["human", "guided:locate=/etc/passwd", "random", "random"]}, 400, "reads the bundled one only"),
         ({"agents": ["human", "guided:depth=2", "random", "random"]}, 400, "unknown parameter 'depth=2'"),
         ({"agents": ["human", "mix:play=program:cmd=./bot,default=random", "random", "random"]}, 403, "--allow-pro"),
@@ -450,6 +451,8 @@ def test_a_hand_replays_step_by_step_from_every_point_of_view(client, material):
         ("/api/sources/{hands}/hands/9", 404),
         ("/api/sources/{hands}/hands/0?viewer=4", 400),
         ("/api/sources/{hands}/hands/0?viewer=-1", 400),
+        ("/api/sources/{hands}/hands/0?viewer=%C2%B2", 400),  # '²' passed isdigit and failed int(): a 500
+        ("/api/sources/{hands}/hands/0/analysis?seat=%C2%B9", 400),
         ("/api/sources/{hands}/hands/0/analysis", 400),
         ("/api/sources/{hands}/hands/0/analysis?seat=0&checkpoint=0000", 404),
         ("/api/sources/{secret}", 404),
