@@ -104,6 +104,10 @@ class Table:
         self.game = new_game(setup.rules, rng)
         self.records = records / f"{time.strftime('%Y%m%d-%H%M%S')}-{self.id}.jsonl"
         self.hands_saved = 0
+        #: Finished hands not written yet (the records file could not be written): kept, and written
+        #: with the next hand's, with the reason shown at the table meanwhile.
+        self.unsaved: list[dict[str, Any]] = []
+        self.save_error: str | None = None
         self.executor = executor
         self.pace = pace
         self.stop = stop if stop is not None else threading.Event()  # set: the server is closing
@@ -126,7 +130,13 @@ class Table:
                 "thinking": self.thinking,
                 "error": self.error,
                 "log": list(self.log),
-                "records": {"path": str(self.records), "source": entry_id(self.records), "hands": self.hands_saved},
+                "records": {
+                    "path": str(self.records),
+                    "source": entry_id(self.records),
+                    "hands": self.hands_saved,
+                    "unsaved": len(self.unsaved),
+                    "save_error": self.save_error,
+                },
             }
 
     def act(self, action: Any) -> None:
@@ -225,10 +235,28 @@ class Table:
                 self.error = f"an agent failed at the end of the hand: {error}"
 
     def _save(self, record: dict[str, Any]) -> None:
-        """Append a finished hand to the records file (its folder made on first use)."""
-        self.records.parent.mkdir(parents=True, exist_ok=True)
-        write_jsonl(self.records, [{**record, "agents": list(self.setup.agents), "table": self.id}], append=True)
-        self.hands_saved += 1
+        """Append a finished hand, and any kept from an earlier failed write, to the records file (its
+        folder made on first use). A write the system refuses loses nothing and stops no play: the
+        hands are kept for the next try, and the table says why (``save_error``)."""
+        self.unsaved.append({**record, "agents": list(self.setup.agents), "table": self.id})
+        self.write_unsaved()
+
+    def write_unsaved(self) -> None:
+        """Write the kept hands (:attr:`unsaved`) to the records file, or say why not (the lock held)."""
+        if not self.unsaved:
+            return
+        try:
+            self.records.parent.mkdir(parents=True, exist_ok=True)
+            write_jsonl(self.records, self.unsaved, append=True)
+        except OSError as error:
+            kept = len(self.unsaved)
+            self.save_error = (
+                f"could not save to {self.records} ({error.strerror or error}); {kept} finished "
+                f"hand{'s are' if kept > 1 else ' is'} kept and will be written with the next hand"
+            )
+            return
+        self.hands_saved += len(self.unsaved)
+        self.unsaved, self.save_error = [], None
 
 
 def _sees_pass(rules: Rules, passer: int, viewer: int) -> bool:
@@ -305,7 +333,11 @@ class Tables:
         """Close a table (the lock held): its agents stop, its id is remembered as closed."""
         table, _ = self._tables.pop(table_id)
         table.closed.set()
+        with table.lock:
+            table.write_unsaved()  # a last try for hands an earlier write could not save
         saved = f"; its {table.hands_saved} finished hand(s) are in {table.records}" if table.hands_saved else ""
+        if table.unsaved:
+            saved += f"; {len(table.unsaved)} finished hand(s) could not be saved there and are lost"
         self._closed[table_id] = why + saved
         while len(self._closed) > CLOSED_TABLES_REMEMBERED:
             self._closed.popitem(last=False)

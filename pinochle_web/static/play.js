@@ -58,7 +58,9 @@ function summary() {
     { class: "summary card-box", id: "summary" },
     el("h2", {}, state.game_over ? "Game over" : "Hand over"),
     el("p", {}, resultText(state, true)),
-    el("p", { class: "muted" }, `Saved to ${state.records.path} (${state.records.hands} hand${state.records.hands === 1 ? "" : "s"}).`),
+    state.records.save_error
+      ? el("p", { class: "message error", id: "save-error" }, `Not saved: ${state.records.save_error}.`)
+      : el("p", { class: "muted" }, `Saved to ${state.records.path} (${state.records.hands} hand${state.records.hands === 1 ? "" : "s"}).`),
     buttons,
   );
 }

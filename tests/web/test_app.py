@@ -163,6 +163,26 @@ def test_a_hand_is_played_to_the_end_and_saved_with_each_seats_agent(client, tmp
     assert state["result"]["score"] == record["score"] and state["result"]["totals"] == record["totals"]
 
 
+def test_a_hand_the_records_file_refuses_is_kept_said_and_written_with_the_next(client, tmp_path):
+    """A records path the system would not write (here a folder in its place) answered the person's
+    last move with a 500, lost the hand and blamed an agent; play goes on and nothing is lost."""
+    state = open_table(client, "two_hand", seed=8)
+    Path(state["records"]["path"]).mkdir(parents=True)  # the file cannot be made: a folder is there
+    state, _ = play_out(client, state)
+    assert state["error"] is None and state["records"]["hands"] == 0 and state["records"]["unsaved"] == 1
+    assert (
+        "could not save to" in state["records"]["save_error"]
+        and "1 finished hand is kept" in state["records"]["save_error"]
+    )
+    Path(state["records"]["path"]).rmdir()  # the disk is writable again
+    assert client.post(f"/api/tables/{state['table']}/next", json={}).status_code == 200
+    state, _ = play_out(client, settled(client, state["table"]))
+    assert (
+        state["records"]["hands"] == 2 and state["records"]["unsaved"] == 0 and state["records"]["save_error"] is None
+    )
+    assert [r["hand_number"] for r in read_jsonl(state["records"]["path"])] == [0, 1]
+
+
 def test_next_hand_deals_again_and_appends_to_the_same_file(client):
     state, _ = play_out(client, open_table(client, "two_hand", seed=8))
     answer = client.post(f"/api/tables/{state['table']}/next", json={})
