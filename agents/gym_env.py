@@ -72,7 +72,7 @@ import numpy as np
 from gymnasium import spaces
 
 from pinochle_env.actions import ActionLayout
-from pinochle_env.engine import ActionTypeError, IllegalActionError
+from pinochle_env.engine import ActionTypeError, IllegalActionError, is_integer
 from pinochle_env.episode import EpisodeConfig, reset_options
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.games.partnership.encoding import GameEncoder, PartnershipSpec
@@ -107,8 +107,8 @@ class SingleSeatEnv(gymnasium.Env):
         illegal_action: str = "raise",
         **switches: Any,
     ) -> None:
-        if seat not in range(NUM_SEATS):
-            raise ValueError(f"seat must be 0..3, got {seat!r}")
+        if not is_integer(seat) or seat not in range(NUM_SEATS):  # True and 1.0 are in range(4)
+            raise ValueError(f"seat must be an integer 0..3, got {seat!r}")
         check_render_mode(render_mode)
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action={illegal_action!r} is not allowed; allowed values: 'raise', 'penalty'")
@@ -233,10 +233,13 @@ def _seat_agents(seat: int, partner: AgentSpec, opponents: AgentSpec | Sequence[
     """The agents of the three other seats: partner opposite, opponents ``[left, right]``."""
     if isinstance(opponents, (str, Agent)):
         opponents = [opponents, opponents]
-    if len(opponents) != 2:
+    if not isinstance(opponents, Sequence) or len(opponents) != 2:
         raise ValueError(f"opponents must be one spec or a list of two (left, right), got {opponents!r}")
     left, right = opponents
     specs = {(seat + 1) % NUM_SEATS: left, (seat + 2) % NUM_SEATS: partner, (seat + 3) % NUM_SEATS: right}
+    for name, spec in (("partner", partner), ("opponents", left), ("opponents", right)):
+        if not isinstance(spec, (str, Agent)):
+            raise ValueError(f"{name}: each must be an agent spec or an agent (with act and reset), got {spec!r:.60}")
     return {other: load_agent(spec) if isinstance(spec, str) else spec for other, spec in specs.items()}
 
 

@@ -69,15 +69,20 @@ def _end_last_line(path: Path) -> None:
 
 
 def read_jsonl(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
-    """Records of a JSONL file, one per non-empty line; a malformed line raises naming its number."""
-    with open(path, encoding="utf-8") as stream:
+    """Records of a JSONL file, one per non-empty line; a malformed line (not UTF-8, not JSON, nested
+    past reading) raises ``ValueError`` naming its number."""
+    with open(path, "rb") as stream:
         for number, line in enumerate(stream, start=1):
             if not line.strip():
                 continue
             try:
-                record = json.loads(line)
+                record = json.loads(line.decode("utf-8"))
+            except UnicodeDecodeError:
+                raise ValueError(f"{Path(path)}:{number}: not a JSON hand record (not UTF-8 text)") from None
             except json.JSONDecodeError as error:
                 raise ValueError(f"{Path(path)}:{number}: not a JSON hand record ({error.msg})") from None
+            except RecursionError:
+                raise ValueError(f"{Path(path)}:{number}: not a JSON hand record (nested too deeply)") from None
             yield checked_record(record, f"{Path(path)}:{number}")
 
 

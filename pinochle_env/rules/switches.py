@@ -124,7 +124,13 @@ class Rules:
 
     @classmethod
     def from_mapping(cls, switches: Mapping[str, Any]) -> Rules:
-        """Build from a mapping, refusing unknown switch names with the list of known ones."""
+        """Build from a mapping, refusing unknown switch names with the list of known ones (and
+        anything but a mapping of names to values: a preset's name is no mapping)."""
+        if not isinstance(switches, Mapping) or not all(isinstance(name, str) for name in switches):
+            raise ValueError(
+                f"rules must be a mapping of switch names to values (such as {{'head_rule': 'none'}}), "
+                f"not {switches!r:.60}"
+            )
         unknown = sorted(set(switches) - set(SWITCH_NAMES))
         if unknown:
             raise ValueError(f"unknown rule switch {', '.join(unknown)}; known switches: {', '.join(SWITCH_NAMES)}")

@@ -1,6 +1,8 @@
 """SingleSeatEnv: Gymnasium's checker, masks, termination, seeding, illegal actions and rewards; the
 partnership game only."""
 
+import re
+
 import gymnasium
 import numpy as np
 import pytest
@@ -102,6 +104,16 @@ def test_agent_objects_and_opponent_lists():
         SingleSeatEnv(seat=4)
     with pytest.raises(ValueError, match="unknown rule switch"):
         SingleSeatEnv(no_such_rule=1)
+    # Each of these failed only at reset, deep inside (an IndexError, "'int' object has no attribute").
+    for options, message in [
+        ({"seat": True}, "seat must be an integer 0..3, got True"),
+        ({"seat": 1.0}, "seat must be an integer 0..3, got 1.0"),
+        ({"partner": 5}, "partner: each must be an agent spec or an agent"),
+        ({"opponents": None}, "opponents must be one spec or a list of two"),
+        ({"opponents": ["random", None]}, "opponents: each must be an agent spec or an agent"),
+    ]:
+        with pytest.raises(ValueError, match=re.escape(message)):
+            SingleSeatEnv(**options)
 
 
 def test_illegal_action_raises_and_changes_nothing():

@@ -197,6 +197,17 @@ def test_read_records_replay(tmp_path, hands):
         assert records.replay(record).record() == record
 
 
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [(b"\xff\xfe not text", "not UTF-8 text"), (b"[" * 100_000, "nested too deeply")],  # were bare errors
+)
+def test_a_line_that_cannot_be_read_names_its_number(tmp_path, line, message):
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(json.dumps(SPEC_EXAMPLE).encode() + b"\n" + line + b"\n")
+    with pytest.raises(ValueError, match=rf"bad\.jsonl:2: not a JSON hand record \({message}\)"):
+        list(records.read_jsonl(path))
+
+
 def test_malformed_line_names_its_number(tmp_path):
     path = tmp_path / "bad.jsonl"
     good = json.dumps(SPEC_EXAMPLE)

@@ -31,6 +31,13 @@ def test_target_score_defaults_per_variant_and_can_be_set():
     assert Rules(target_score=700).replace(variant="two_hand").target_score == 700
 
 
+@pytest.mark.parametrize("switches", ["pagat", None, [("head_rule", "none")], Rules(), {1: 2}])
+def test_rules_from_anything_but_a_mapping_of_names_is_refused_plainly(switches):
+    """'pagat' was read as the switches a, g, p, t; None and Rules() as 'not iterable'."""
+    with pytest.raises(ValueError, match="rules must be a mapping of switch names to values"):
+        Rules.from_mapping(switches)
+
+
 def test_rules_from_command_line_takes_the_preset_first_then_each_rule():
     from pinochle_env.rules.switches import rules_from_command_line
 
