@@ -31,7 +31,9 @@ from .tables import decision_visible
 def timeline(record: dict[str, Any], viewer: int | None, bottom: int | None = None) -> list[dict[str, Any]]:
     """The table before each decision of ``record`` (with the decision taken there) and after the
     last one (``decision`` None), as ``viewer`` sees it (None: every hand face up). ``ValueError``
-    for a record that does not replay."""
+    for a record that does not replay, or whose result differs from its replay (an edited record,
+    whose label would show one score and its replay another)."""
+    replay(record)  # the whole hand, checked against the record's own result
     rules = Rules.from_mapping(record["options"])
     steps: list[dict[str, Any]] = []
     game = None

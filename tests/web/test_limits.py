@@ -245,6 +245,15 @@ def test_a_record_whose_rules_are_refused_answers_422(tmp_path, files):
             refused(client.get(f"/api/sources/{entry_id(bad)}/{path}"), 422, "head_rule='sometimes'")
 
 
+def test_an_edited_record_answers_422_rather_than_show_two_scores(tmp_path, files):
+    """Its label showed the file's score and its replay the real one, without a word."""
+    record = json.loads(files["hands"].read_text().splitlines()[0])
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text(json.dumps({**record, "score": [999, 0]}) + "\n")
+    with client_for(tmp_path, (edited,)) as client:
+        refused(client.get(f"/api/sources/{entry_id(edited)}/hands/0"), 422, "an edited record?")
+
+
 def test_an_arena_config_whose_agents_are_not_a_list_answers_422(tmp_path, files):
     """ "agents": "heuristic" gave a report of the agents h, e, u, r, i, ... (the string's letters)."""
     arena = tmp_path / "arena"
