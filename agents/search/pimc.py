@@ -79,6 +79,11 @@ DEFAULT_INFER, DEFAULT_INFER_PLAY = 0.05, 0.2
 DEFAULT_LEAF = 3
 #: Exact-solver nodes a card decision may visit over all its deals, where not given.
 DEFAULT_NODES = 5_000_000
+#: The most deals a decision may draw (``samples`` or ``simulations``, times ``pool``): about 0.8 GB
+#: of deals, where a mistyped count would exhaust the memory (and take days).
+MAX_DRAWN = 1_000_000
+#: The longest time budget a decision may have (seconds): an hour.
+MAX_BUDGET = 3600.0
 
 
 class PIMCAgent:
@@ -105,8 +110,10 @@ class PIMCAgent:
         budget = DEFAULT_BUDGET[evaluate] if budget is None else budget
         if samples < 1:
             raise ValueError(f"pimc parameter samples must be at least 1, got {samples}")
-        if not (math.isfinite(budget) and budget > 0):
-            raise ValueError(f"pimc parameter budget must be a positive number of seconds, got {budget}")
+        if not (math.isfinite(budget) and 0 < budget <= MAX_BUDGET):
+            raise ValueError(
+                f"pimc parameter budget must be a number of seconds above 0, at most {MAX_BUDGET:g}, got {budget}"
+            )
         if nodes < 1:
             raise ValueError(f"pimc parameter nodes must be at least 1, got {nodes}")
         if solve is not None and not 0 <= solve <= 24:
@@ -121,6 +128,11 @@ class PIMCAgent:
             raise ValueError(f"pimc parameter infer_play must be in (0, 1], got {infer_play}")
         if pool < 1:
             raise ValueError(f"pimc parameter pool must be at least 1, got {pool}")
+        for name, count in (("samples", samples), ("simulations", simulations)):
+            if count * pool > MAX_DRAWN:
+                raise ValueError(
+                    f"pimc parameters {name} ({count}) times pool ({pool}) must be at most {MAX_DRAWN:,} deals drawn"
+                )
         self.name = "pimc" if evaluate == "search" else "pimc:evaluate=heuristic"
         self.evaluate = evaluate
         self.samples, self.budget, self.nodes = samples, budget, nodes
