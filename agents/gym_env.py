@@ -229,16 +229,21 @@ class SingleSeatEnv(gymnasium.Env):
                 game.apply(decide(self.agents[game.to_act], game))
 
 
+def _plays(agent: Any) -> bool:
+    """Whether ``agent`` is an agent object: any object with ``act`` and ``reset`` (docs/agents.md)."""
+    return callable(getattr(agent, "act", None)) and callable(getattr(agent, "reset", None))
+
+
 def _seat_agents(seat: int, partner: AgentSpec, opponents: AgentSpec | Sequence[AgentSpec]) -> dict[int, Agent]:
     """The agents of the three other seats: partner opposite, opponents ``[left, right]``."""
-    if isinstance(opponents, (str, Agent)):
-        opponents = [opponents, opponents]
-    if not isinstance(opponents, Sequence) or len(opponents) != 2:
+    one = isinstance(opponents, str) or _plays(opponents)  # one spec or agent for both seats
+    pair: Any = [opponents, opponents] if one else opponents
+    if not isinstance(pair, Sequence) or len(pair) != 2:
         raise ValueError(f"opponents must be one spec or a list of two (left, right), got {opponents!r}")
-    left, right = opponents
+    left, right = pair
     specs = {(seat + 1) % NUM_SEATS: left, (seat + 2) % NUM_SEATS: partner, (seat + 3) % NUM_SEATS: right}
     for name, spec in (("partner", partner), ("opponents", left), ("opponents", right)):
-        if not isinstance(spec, (str, Agent)):
+        if not isinstance(spec, str) and not _plays(spec):
             raise ValueError(f"{name}: each must be an agent spec or an agent (with act and reset), got {spec!r:.60}")
     return {other: load_agent(spec) if isinstance(spec, str) else spec for other, spec in specs.items()}
 

@@ -46,8 +46,11 @@ def masks_from_bits(legal_bits: list[int], num_actions: int) -> np.ndarray:
 
 
 def checked_action_id(action: Any, size: int) -> int:
-    """``action`` as an id of a flat action space of ``size`` ids; ``ValueError`` naming it otherwise
+    """``action`` as an id of a flat action space of ``size`` ids (a Python or numpy integer, or a 0-d
+    integer array as Stable-Baselines3's ``predict`` returns); ``ValueError`` naming it otherwise
     (``1.5`` or ``True`` is no action id, though ``range`` and comparisons would take them)."""
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        action = action[()]
     if isinstance(action, bool) or not isinstance(action, int | np.integer) or not 0 <= action < size:
         raise ValueError(f"action {action!r} is not an action id 0..{size - 1}")
     return int(action)

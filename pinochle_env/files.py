@@ -99,7 +99,8 @@ def write_text_atomically(path: str | os.PathLike, text: str) -> Path:
 def run_name_problem(name: str) -> str:
     """Why ``name`` cannot name a run's folder inside an output folder (empty when it can): it must
     be one folder name, so that the run stays inside (``/etc``, ``../x`` or ``a/b`` would not)."""
-    if name in ("", ".", "..") or Path(name).name != name or "\\" in name:
+    bare = name.rstrip("/")  # a folder written as one ("runs/", as a shell completes it)
+    if bare in ("", ".", "..") or Path(bare).name != bare or "\\" in bare:
         return f"{name!r} is not a folder name (no path: the run's folder goes inside the output folder)"
     return ""
 

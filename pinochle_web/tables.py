@@ -21,7 +21,10 @@ id) as extra keys of the hand record.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import secrets
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -245,10 +248,12 @@ class Table:
         """Write the kept hands (:attr:`unsaved`) to the records file, or say why not (the lock held)."""
         if not self.unsaved:
             return
+        size = self.records.stat().st_size if self.records.is_file() else None
         try:
             self.records.parent.mkdir(parents=True, exist_ok=True)
             write_jsonl(self.records, self.unsaved, append=True)
         except OSError as error:
+            _roll_back(self.records, size)  # written again whole at the next try, not twice
             kept = len(self.unsaved)
             self.save_error = (
                 f"could not save to {self.records} ({error.strerror or error}); {kept} finished "
@@ -257,6 +262,17 @@ class Table:
             return
         self.hands_saved += len(self.unsaved)
         self.unsaved, self.save_error = [], None
+
+
+def _roll_back(path: Path, size: int | None) -> None:
+    """Cut ``path`` back to ``size`` bytes (None: it did not exist, so remove it) after a write that
+    failed part way; where even that fails, the next append's check of the last line (see
+    :func:`~pinochle_env.records.write_jsonl`) still drops a line cut short."""
+    with contextlib.suppress(OSError):
+        if size is None:
+            path.unlink(missing_ok=True)
+        else:
+            os.truncate(path, size)
 
 
 def _sees_pass(rules: Rules, passer: int, viewer: int) -> bool:
@@ -295,50 +311,80 @@ class Tables:
         table = Table(setup, self.records, self.executor, self.pace, self.stop)
         with self._lock:
             now = self.clock()
-            self._close_idle(now)
+            closing = self._close_idle(now)
             while len(self._tables) >= self.capacity:
                 oldest = next(iter(self._tables))
-                self._close(oldest, f"to make room: the server keeps at most {self.capacity} tables")
+                closing.append(self._close(oldest, f"to make room: the server keeps at most {self.capacity} tables"))
             self._tables[table.id] = (table, now)
+        self._last_saves(closing)
         return table
 
     def close(self) -> None:
-        """Stop the agents of every table after their current decision (the server is closing)."""
+        """Stop the agents of every table after their current decision (the server is closing), and
+        make a last try to write the finished hands a table kept (see :meth:`Table.write_unsaved`);
+        any still unwritten are named on standard error."""
         self.stop.set()
+        with self._lock:
+            tables = [table for table, _ in self._tables.values()]
+        for table in tables:
+            with table.lock:
+                table.write_unsaved()
+                if table.unsaved:
+                    print(f"pinochle-web: {len(table.unsaved)} finished hand(s) of table {table.id} are lost: "
+                          f"{table.save_error}", file=sys.stderr)  # fmt: skip
 
     def get(self, table_id: str) -> Table:
         """The table of an id, marked as used now; :class:`TableError` 410 for a closed one, 404
         for an id never opened (or closed long ago)."""
         with self._lock:
             now = self.clock()
-            self._close_idle(now)
-            if table_id in self._tables:
-                table, _ = self._tables.pop(table_id)
-                self._tables[table_id] = (table, now)
-                return table
+            closing = self._close_idle(now)
+            found = self._tables.pop(table_id, None)
+            if found is not None:
+                self._tables[table_id] = (found[0], now)
             why = self._closed.get(table_id)
+        self._last_saves(closing)
+        if found is not None:
+            return found[0]
         if why is not None:
             raise TableError(f"table {table_id!r} was closed {why}; open a new table", status=410)
         raise TableError(f"no table {table_id!r} (tables last as long as the server)", status=404)
 
-    def _close_idle(self, now: float) -> None:
-        """Close the tables not asked about for ``idle_seconds`` (the lock held)."""
+    def _close_idle(self, now: float) -> list[tuple[str, str, Table]]:
+        """Close the tables not asked about for ``idle_seconds`` (the lock held); see :meth:`_close`."""
+        closing = []
         while self._tables:
             table_id, (_, used) = next(iter(self._tables.items()))
             if now - used < self.idle_seconds:
-                return
-            self._close(table_id, f"after {self.idle_seconds:g} s unused")
+                break
+            closing.append(self._close(table_id, f"after {self.idle_seconds:g} s unused"))
+        return closing
 
-    def _close(self, table_id: str, why: str) -> None:
-        """Close a table (the lock held): its agents stop, its id is remembered as closed."""
+    def _close(self, table_id: str, why: str) -> tuple[str, str, Table]:
+        """Close a table (the lock held): its agents stop, its id is remembered as closed. Returns
+        what :meth:`_last_saves` needs, to be called once the lock is released."""
         table, _ = self._tables.pop(table_id)
         table.closed.set()
-        with table.lock:
-            table.write_unsaved()  # a last try for hands an earlier write could not save
-        saved = f"; its {table.hands_saved} finished hand(s) are in {table.records}" if table.hands_saved else ""
-        if table.unsaved:
-            saved += f"; {len(table.unsaved)} finished hand(s) could not be saved there and are lost"
-        self._closed[table_id] = why + saved
+        self._remember(table_id, why)
+        return table_id, why, table
+
+    def _last_saves(self, closing: list[tuple[str, str, Table]]) -> None:
+        """For tables just closed, outside the lock (a slow disk holds up no other request): a last
+        try to write the hands each kept, and what became of its hands in the reason it closed."""
+        for table_id, why, table in closing:
+            with table.lock:
+                table.write_unsaved()
+                saved = (
+                    f"; its {table.hands_saved} finished hand(s) are in {table.records}" if table.hands_saved else ""
+                )
+                if table.unsaved:
+                    saved += f"; {len(table.unsaved)} finished hand(s) could not be saved there and are lost"
+            with self._lock:
+                self._remember(table_id, why + saved)
+
+    def _remember(self, table_id: str, why: str) -> None:
+        """Remember why a table closed (the lock held), forgetting the oldest past the limit."""
+        self._closed[table_id] = why
         while len(self._closed) > CLOSED_TABLES_REMEMBERED:
             self._closed.popitem(last=False)
 

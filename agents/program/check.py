@@ -117,11 +117,11 @@ def transcript_problem(path: Path) -> str:
     folder = path.absolute().parent
     if path.is_dir():
         return "is a folder"
+    if path.exists():  # a file (or /dev/stdout) written in place: its folder need not be writable
+        return "" if os.access(path, os.W_OK) else "cannot be written"
     if not folder.is_dir():
         return f"{folder} is not a folder" if folder.exists() else f"the folder {folder} does not exist"
-    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        return "cannot be written"
-    return ""
+    return "" if os.access(folder, os.W_OK | os.X_OK) else f"the folder {folder} cannot be written"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

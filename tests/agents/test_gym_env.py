@@ -104,6 +104,15 @@ def test_agent_objects_and_opponent_lists():
         SingleSeatEnv(seat=4)
     with pytest.raises(ValueError, match="unknown rule switch"):
         SingleSeatEnv(no_such_rule=1)
+
+    class ActsAndResets:  # docs/agents.md: an agent is any object with act and reset (no name needed)
+        def act(self, view, mask):
+            return int(np.flatnonzero(mask)[0])
+
+        def reset(self, seed=None):
+            pass
+
+    SingleSeatEnv(partner=ActsAndResets(), opponents=ActsAndResets()).reset(seed=0)
     # Each of these failed only at reset, deep inside (an IndexError, "'int' object has no attribute").
     for options, message in [
         ({"seat": True}, "seat must be an integer 0..3, got True"),

@@ -176,6 +176,7 @@ def test_action_names_take_only_action_ids(variant):
     """action_to_string(1.5) was 'bid 265.0' and True 'bid 260'."""
     layout = variant_kit(Rules(variant=variant)).layout
     assert layout.to_string(np.int64(layout.card0)) == layout.to_string(layout.card0)
+    assert layout.to_string(np.array(layout.card0)) == layout.to_string(layout.card0)  # as SB3's predict gives
     for action in (1.5, True, -1, layout.size, "3"):
         with pytest.raises(ValueError, match=re.escape(f"action {action!r} is not an action id 0..{layout.size - 1}")):
             layout.to_string(action)

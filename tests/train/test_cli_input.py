@@ -24,6 +24,7 @@ TINY = ["--config", "smoke", "--workers", "0", "--updates", "1", "--final-eval-d
         (["--keep-checkpoints", "-1"], "config keep_checkpoints=-1 must be >= 0"),
         (["--run-name", "/etc"], "run_name '/etc' is not a folder name"),
         (["--run-name", "../beside"], "run_name '../beside' is not a folder name"),
+        (["--run-name", "/etc/"], "run_name '/etc/' is not a folder name"),
     ],
 )
 def test_a_bad_command_line_is_one_line_naming_the_value(tmp_path: Path, capsys, argv, message) -> None:

@@ -183,6 +183,42 @@ def test_a_hand_the_records_file_refuses_is_kept_said_and_written_with_the_next(
     assert [r["hand_number"] for r in read_jsonl(state["records"]["path"])] == [0, 1]
 
 
+def test_a_write_that_fails_part_way_is_rolled_back_not_written_twice(client, monkeypatch):
+    """A disk that fills after the first of two kept hands is written: both were appended again at
+    the next try, the first twice."""
+    import pinochle_web.tables as tables
+
+    write = tables.write_jsonl
+
+    def full_after_one(path, records, append=False):
+        write(path, list(records)[:1], append=append)
+        raise OSError(28, "No space left on device")
+
+    state = open_table(client, "two_hand", seed=8)
+    monkeypatch.setattr(tables, "write_jsonl", full_after_one)
+    state, _ = play_out(client, state)
+    assert state["records"]["unsaved"] == 1 and "No space left on device" in state["records"]["save_error"]
+    assert not Path(state["records"]["path"]).exists()  # the file the failed write began is gone
+    assert client.post(f"/api/tables/{state['table']}/next", json={}).status_code == 200
+    state, _ = play_out(client, settled(client, state["table"]))
+    assert state["records"]["unsaved"] == 2 and not Path(state["records"]["path"]).exists()
+    monkeypatch.setattr(tables, "write_jsonl", write)
+    assert client.post(f"/api/tables/{state['table']}/next", json={}).status_code == 200
+    state, _ = play_out(client, settled(client, state["table"]))
+    assert [r["hand_number"] for r in read_jsonl(state["records"]["path"])] == [0, 1, 2]
+
+
+def test_kept_hands_get_a_last_try_when_the_server_stops(tmp_path, material):
+    with make_client(tmp_path, (material["hands"],)) as server:
+        state = open_table(server, "two_hand", seed=8)
+        path = Path(state["records"]["path"])
+        path.mkdir(parents=True)
+        state, _ = play_out(server, state)
+        assert state["records"]["unsaved"] == 1
+        path.rmdir()
+    assert [r["hand_number"] for r in read_jsonl(path)] == [0]
+
+
 def test_next_hand_deals_again_and_appends_to_the_same_file(client):
     state, _ = play_out(client, open_table(client, "two_hand", seed=8))
     answer = client.post(f"/api/tables/{state['table']}/next", json={})

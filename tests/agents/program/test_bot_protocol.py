@@ -109,6 +109,17 @@ def test_bad_program_specs_say_what_is_wrong(spec, message):
         load_agent(spec)
 
 
+def test_a_transcript_file_is_written_in_place_where_its_folder_is_not_writable(tmp_path, monkeypatch):
+    """--transcript /dev/stdout was refused for anyone but root: /dev cannot be written in."""
+    from agents.program import check
+
+    existing, fresh = tmp_path / "talk.txt", tmp_path / "new.txt"
+    existing.write_text("")
+    monkeypatch.setattr(check.os, "access", lambda path, mode: Path(path) == existing)
+    assert check.transcript_problem(existing) == ""
+    assert check.transcript_problem(fresh) == f"the folder {tmp_path} cannot be written"
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
