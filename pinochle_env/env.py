@@ -328,6 +328,8 @@ class raw_env(AECEnv):
         super()._was_dead_step(action)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if agent not in self._seat_of:
+            raise KeyError(f"no agent {agent!r} in this game; its agents: {', '.join(self.possible_agents)}")
         seat = self._seat_of[agent]
         game = self.game
         if seat == game.to_act:

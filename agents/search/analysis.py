@@ -55,6 +55,8 @@ class DealTable:
     def format(self, deal: int = 0) -> str:
         """One deal's table as text: a row per declarer, a column per trump, each cell
         ``makes (meld + points)``."""
+        if not -len(self.meld) <= deal < len(self.meld):
+            raise IndexError(f"deal {deal} is not in the table: it holds deals 0..{len(self.meld) - 1}")
         width = 18
         lines = ["declarer " + "".join(f"{SUIT_NAMES[t]:>{width}}" for t in self.trumps)]
         for row, declarer in enumerate(self.declarers):

@@ -184,6 +184,13 @@ def test_action_names_take_only_action_ids(variant):
         pinochle_env.action_to_string(1.5)
 
 
+def test_observing_an_agent_that_is_not_in_the_game_names_the_agents():
+    e = pinochle_env.env()
+    e.reset(seed=0)
+    with pytest.raises(KeyError, match="no agent 'player_9' in this game; its agents: player_0, player_1"):
+        e.observe("player_9")
+
+
 def test_registry_make():
     assert pettingzoo.spec("aec", "pinochle_v0").entry_point.startswith("pinochle_env")
     e = pettingzoo.make("aec", "pinochle_v0", max_bid=400, pass_mode="simultaneous")

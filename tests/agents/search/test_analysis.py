@@ -68,6 +68,8 @@ def test_the_table_reports_meld_points_and_the_contracts_made():
     assert not stopped.solved.any()
     assert (stopped.makes == -1).all()
     assert stopped.format(0).count("not solved") == 8
+    with pytest.raises(IndexError, match=r"deal 5 is not in the table: it holds deals 0\.\.0"):
+        stopped.format(5)
 
 
 def test_bad_input_is_refused_with_a_message():
