@@ -240,6 +240,8 @@ def read_results(path: Path, repair: bool = True) -> list[dict[str, Any]]:
                 key = unit_key(line)
                 if not all(isinstance(play["hands"], list) and "a_team" in play for play in line["plays"]):
                     raise ValueError("a play without its hands")
+                if not all(len(line["timing"][side]) == 2 for side in ("a", "b")):
+                    raise ValueError("no decisions and seconds for each side")
             except (ValueError, KeyError, TypeError):
                 if data[end + 1 :].strip():
                     raise ArenaError(f"{path}:{number}: not an arena result line; fix or remove it") from None

@@ -212,13 +212,13 @@ def test_resume_after_partial_run_and_truncated_file(tmp_path):
     assert results_only(resumed) == results_only(fresh)
 
 
-@pytest.mark.parametrize("damage", ["plays", "hands", "a_team"])
-def test_a_line_without_its_plays_is_refused_by_line_number(tmp_path, damage):
+@pytest.mark.parametrize("damage", ["plays", "hands", "a_team", "timing"])
+def test_a_line_without_its_plays_or_timing_is_refused_by_line_number(tmp_path, damage):
     out = tmp_path / "run"
     run_arena(ArenaConfig(agents=TWO, deals=3), out)
     lines = [json.loads(text) for text in (out / RESULTS).read_text().splitlines()]
-    if damage == "plays":
-        del lines[1]["plays"]
+    if damage in ("plays", "timing"):
+        del lines[1][damage]
     else:
         del lines[1]["plays"][0][damage]
     (out / RESULTS).write_text("".join(json.dumps(line) + "\n" for line in lines))
