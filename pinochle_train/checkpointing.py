@@ -32,7 +32,7 @@ from agents.neural.checkpoints import (
 from pinochle_env.encoding import ENCODER_VERSION
 from pinochle_env.rules.switches import Rules
 
-from .config import TrainConfig, load_preset, policy_shape
+from .config import RESUMABLE_CHANGES, TrainConfig, load_preset, policy_shape
 from .labels import holds_chunks, labels_folder
 
 
@@ -301,4 +301,31 @@ def _resume_from(path: Path, run_dir: Path) -> Resume:
         check_training_state(payload)
     except ValueError as error:
         raise CheckpointError(f"--resume {path}: {error}") from None
+    _check_belongs(path, payload, run_dir)
     return Resume(payload["config"], run_dir, payload, payload["counters"]["update"])
+
+
+def _check_belongs(path: Path, payload: dict[str, Any], run_dir: Path) -> None:
+    """Refuse a checkpoint that is not this run's own: a file named for another update than it holds
+    (a copy from elsewhere), or whose config differs from the run's ``config.toml`` in what a resume
+    may not change (another game, network or run). Such a file would take the run over: it continues
+    under the file's config, overwrites the run's checkpoints and prunes the rest."""
+    update = payload["counters"]["update"]
+    if path.name != f"update_{update:06d}.pt":
+        raise CheckpointError(
+            f"--resume {path}: it holds update {update}, not the one its name says: not this run's checkpoint"
+        )
+    recorded = run_dir / "config.toml"
+    if not recorded.is_file():
+        return
+    stored = load_preset(str(recorded))
+    differ = sorted(
+        name for name, value in payload["config"].items() if name not in RESUMABLE_CHANGES and stored.get(name) != value
+    )
+    if differ:
+        raise CheckpointError(
+            f"--resume {path}: its {', '.join(differ)} differ from the run's config.toml: not this run's checkpoint "
+            "(or config.toml was edited: a resume may change only "
+            + ", ".join(RESUMABLE_CHANGES)
+            + ", on its command line)"
+        )

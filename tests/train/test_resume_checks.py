@@ -67,6 +67,29 @@ def test_a_damaged_latest_checkpoint_names_the_one_before_it(tmp_path: Path) -> 
     assert find_resume(previous).updates_done == 2
 
 
+def test_a_checkpoint_from_another_run_is_refused_not_taken_over(tmp_path: Path) -> None:
+    """A cutthroat run's checkpoint copied into a partnership run as update_000006.pt was resumed:
+    the run went on under its config (another game), overwrote the run's checkpoints and pruned the
+    rest. Named for another update than it holds, or with another game or network than the run's
+    config.toml, it is refused."""
+    run = tmp_path / "run"
+    _training_checkpoint(run / "checkpoints" / "update_000002.pt", update=2)
+    (run / "config.toml").write_text(to_toml(build_config(SMALL)))
+    assert find_resume(run).updates_done == 2  # the run's own
+    foreign = tmp_path / "other" / "checkpoints" / "update_000002.pt"
+    state = training_state(
+        Trainer(build_config({**SMALL, "hidden": [8], "rules": {"variant": "cutthroat"}}), foreign.parent.parent)
+    )
+    save_checkpoint({**state, "counters": {**state["counters"], "update": 2}}, foreign)
+    copied = run / "checkpoints" / "update_000006.pt"
+    copied.write_bytes(foreign.read_bytes())
+    with pytest.raises(ValueError, match="it holds update 2, not the one its name says: not this run's checkpoint"):
+        find_resume(run)
+    copied.rename(run / "checkpoints" / "update_000002.pt")  # the same name as the run's own: its config differs
+    with pytest.raises(ValueError, match=r"its hidden, rules differ from the run's config\.toml: not this run's"):
+        find_resume(run)
+
+
 def _crafted(payload: dict, damage: str) -> dict:
     """The payload with one part damaged as a crafted file that still loads could have it."""
     damaged = dict(payload)
