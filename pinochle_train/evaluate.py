@@ -55,8 +55,13 @@ def evaluate(
         if not resume and target.exists():
             shutil.rmtree(target)  # an earlier policy's results (the run trained on since): start afresh
         summary = run_arena(config, target, workers=max(1, workers), resume=resume, progress_every=30.0, log=log)
-        # The pairs this evaluation asked for: a resumed one may hold more, from an earlier one with more deals.
-        played = [line for line in read_results(target / RESULTS) if line["kind"] == "deal" and line["id"] < deals]
+        # The pairs this evaluation asked for: a resumed one may hold more, from an earlier one with more deals,
+        # and pairs of the same checkpoint under another spelling of its path (a run resumed from elsewhere).
+        played = [
+            line
+            for line in read_results(target / RESULTS)
+            if line["kind"] == "deal" and line["id"] < deals and (line["a"], line["b"]) == agents
+        ]
         margins = [deal_pair_margin(line) for line in played]
         wins = sum(1.0 if m > 0 else 0.5 if m == 0 else 0.0 for m in margins)
         rows.append(

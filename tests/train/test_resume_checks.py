@@ -4,6 +4,7 @@ warm-start labels; and a resumed evaluation reports the deals it was asked for."
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -131,6 +132,11 @@ def test_a_resumed_evaluation_with_fewer_deals_counts_only_those(tmp_path: Path)
     evaluate(checkpoint, ["random"], deals=3, **where)
     row = evaluate(checkpoint, ["random"], deals=1, **where)[0]
     assert row["deal_pairs"] == 1 and row["win_rate"]["n"] == 1
+    # The same checkpoint under another spelling of its path (a run resumed from another folder):
+    # its deal pairs were counted twice, 6 of 3, the win rate's interval over duplicated deals.
+    elsewhere = Path(os.path.relpath(checkpoint))
+    row = evaluate(elsewhere, ["random"], deals=3, **where)[0]
+    assert row["deal_pairs"] == 3 and row["win_rate"]["n"] == 3
 
 
 def test_damaged_warm_start_labels_are_named_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
