@@ -43,6 +43,8 @@ def _bundled_files() -> tuple[dict[str, dict[str, Path]], frozenset[str]]:
     aliases: set[str] = set()
     for record in sorted(BUNDLED_DIR.glob("*.json")):
         info = json.loads(record.read_text(encoding="utf-8"))
+        if not all(key in info for key in ("spec", "variant", "file")):
+            raise RuntimeError(f"{record} is not a bundled agent's record (spec, variant, file): remove it")
         other_names = info.get("aliases", [])
         aliases.update(other_names)
         for name in [info["spec"], *other_names]:

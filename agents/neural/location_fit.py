@@ -166,6 +166,26 @@ def fit(
     return network, history
 
 
+def out_problem(out: Path) -> str:
+    """Why ``out`` must not be written (empty when it may): only a location model, and its record,
+    may be replaced. A policy there would be lost, and a record among the bundled agents' (every
+    ``.json`` of ``agents/bundled/`` is read as one) would stop every checkpoint agent loading."""
+    from .agent import BUNDLED_DIR
+    from .location import load_location_model
+
+    if out.absolute().parent.resolve() == BUNDLED_DIR:
+        return f"{BUNDLED_DIR} holds the bundled agents' records; a location model goes in its location/ folder"
+    if out.exists():
+        try:
+            load_location_model(out)
+        except (ValueError, OSError):
+            return "it exists and is not a location model, which is all this command replaces"
+    record = out.with_suffix(".json")
+    if record.exists() and not out.exists():
+        return f"{record} exists without its model: it is not this model's record"
+    return ""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m agents.neural.location_fit",
@@ -184,6 +204,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"--{name} must be at least {least}")
     if args.out.suffix == ".json" or args.out.is_dir():
         parser.error("--out is the model file to write (its .json record is written beside it)")
+    problem = out_problem(args.out)
+    if problem:
+        parser.error(f"--out {args.out}: {problem}")
     try:
         args.out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:

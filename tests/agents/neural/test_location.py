@@ -4,6 +4,7 @@ and ``guided:locate=`` (agents.search.guided)."""
 from __future__ import annotations
 
 import json
+import shutil
 
 import numpy as np
 import pytest
@@ -11,7 +12,7 @@ import torch
 
 from agents.base import check_plays, decide
 from agents.neural import location, location_fit
-from agents.neural.agent import UntrainedRulesWarning
+from agents.neural.agent import BUNDLED_DIR, UntrainedRulesWarning
 from agents.neural.location import BUNDLED_LOCATION_MODELS, LOCATION_DIR, LocationModel, load_location_model
 from agents.registry import checkpoint_files, load_agent
 from pinochle_env import Rules, new_game
@@ -170,3 +171,32 @@ def test_the_command_refuses_a_folder_as_out(capsys, tmp_path):
     with pytest.raises(SystemExit):
         location_fit.main(["--out", str(tmp_path)])
     assert "--out is the model file to write" in capsys.readouterr().err
+
+
+def test_the_command_replaces_only_a_location_model(capsys, tmp_path, small_model):
+    """--out agents/bundled/partnership.pt wrote a record among the bundled agents' and every
+    checkpoint agent then failed to load (KeyError: 'spec'); --out on a policy overwrote it."""
+    policy = tmp_path / "policy.pt"
+    policy.write_bytes((BUNDLED_DIR / "pinochle_ppo.pt").read_bytes())
+    lone_record = tmp_path / "m.json"
+    lone_record.write_text("{}")
+    for out, message in (
+        (BUNDLED_DIR / "partnership.pt", "holds the bundled agents' records"),
+        (policy, "it exists and is not a location model"),
+        (tmp_path / "m.pt", "exists without its model"),
+    ):
+        with pytest.raises(SystemExit):
+            location_fit.main(["--out", str(out), "--deals", "24"])
+        assert message in capsys.readouterr().err
+    assert location_fit.out_problem(small_model[0]) == ""  # a location model may be made again
+    assert not (BUNDLED_DIR / "partnership.json").exists()
+
+
+def test_a_stray_record_among_the_bundled_agents_is_named(tmp_path, monkeypatch):
+    from agents.neural import agent
+
+    shutil.copytree(BUNDLED_DIR, tmp_path / "bundled", ignore=shutil.ignore_patterns("*.pt"))
+    (tmp_path / "bundled" / "partnership.json").write_text(json.dumps({"variant": "partnership"}))
+    monkeypatch.setattr(agent, "BUNDLED_DIR", tmp_path / "bundled")
+    with pytest.raises(RuntimeError, match=r"partnership\.json is not a bundled agent's record"):
+        agent._bundled_files()
