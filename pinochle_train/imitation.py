@@ -50,7 +50,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.base import decide, decide_with_values, prepare
+from agents.base import check_plays, decide, decide_with_values, prepare
 from agents.heuristic import HeuristicAgent
 from agents.neural.network import MLP, masked_logits
 from agents.registry import load_agent
@@ -63,6 +63,7 @@ from .cloning import cloning_loss
 from .config import CHUNK_HANDS, TrainConfig, auction_chunks, chunk_hands, imitation_chunks
 from .labels import (
     INPUT_DTYPE,
+    LabelsError,
     chunk_path,
     labels_identity,
     load_chunk,
@@ -285,7 +286,13 @@ def collect_imitation_data(
                 raise ValueError(f"imitation round {r + 1} needs the labels folder that holds its student")
             student = student_path(folder, r)
             if not student.is_file():
-                raise ValueError(f"imitation round {r + 1} needs its student's policy file {student} to play its hands")
+                raise LabelsError(
+                    f"imitation round {r + 1} needs its student's policy file {student} to play its hands"
+                )
+            try:  # a damaged or foreign student would fail in a worker, in a traceback
+                check_plays(load_agent(f"checkpoint:{student}"), config.rule_set())
+            except ValueError as error:  # a CheckpointError included
+                raise LabelsError(f"imitation round {r + 1}'s student cannot play its hands: {error}") from None
         jobs.append((config, chunk, sizes[chunk], student, folder))
     if jobs:
         # One-time set-up here, not in each worker (the search bot compiles its kernel, cached on disk).

@@ -29,6 +29,7 @@ from pinochle_train.backends import InProcessBackend
 from pinochle_train.checkpointing import restore, training_state
 from pinochle_train.config import TrainConfig, build_config
 from pinochle_train.evaluate import spec_slug
+from pinochle_train.labels import LabelsError
 from pinochle_train.rollout import gae, sample
 from pinochle_train.trainer import Trainer
 from tests.helpers import ROOT
@@ -872,8 +873,12 @@ def test_dagger_rounds_train_a_student_that_plays_the_later_rounds_and_resume(tm
     assert imitation.collect_imitation_data(resumed, folder=labels)["action"].size > 0
     assert students == [student]  # only the missing chunk, by the saved student
     (labels / "chunk_00003.npz").unlink()
+    kept = student.read_bytes()
+    student.write_bytes(kept[: len(kept) // 2])  # a damaged student: a traceback from a worker before
+    with pytest.raises(LabelsError, match=r"round 2's student cannot play its hands: .*corrupt or truncated"):
+        imitation.collect_imitation_data(resumed, folder=labels)
     student.unlink()
-    with pytest.raises(ValueError, match="round 2 needs its student's policy file"):
+    with pytest.raises(LabelsError, match="round 2 needs its student's policy file"):
         imitation.collect_imitation_data(resumed, folder=labels)
     with pytest.raises(ValueError, match="imitation_rounds=5 must be from 1 to the number of chunks"):
         build_config({**base, "imitation_rounds": 5})
