@@ -128,12 +128,21 @@ def save_chunk(path: Path, data: dict[str, np.ndarray]) -> None:
 
 
 def load_chunk(path: Path) -> dict[str, np.ndarray]:
-    """One chunk's arrays (``ValueError`` naming a file that is not a labels chunk)."""
+    """One chunk's arrays (``ValueError`` naming a file that is not a labels chunk: unreadable, arrays
+    of different lengths, which would pair labels with the wrong positions, or inputs not stored as
+    :data:`INPUT_DTYPE`, as an older format's were)."""
     try:
         with np.load(path) as stored:
-            return {key: stored[key] for key in LABEL_KEYS}
+            chunk = {key: stored[key] for key in LABEL_KEYS}
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:  # a truncated file: BadZipFile
         raise LabelsError(f"{path} is not a chunk of imitation labels ({error}): delete it to play it again") from None
+    rows = {key: len(values) for key, values in chunk.items()}
+    inputs = {chunk[key].dtype for key in ("observation", "critic_input")}
+    if len(set(rows.values())) != 1 or inputs != {np.dtype(INPUT_DTYPE)}:
+        found = ", ".join(f"{key} {rows[key]} rows of {chunk[key].dtype}" for key in LABEL_KEYS)
+        raise LabelsError(f"{path} is not a chunk of imitation labels as this version writes them ({found}): "
+                          "delete it to play it again")  # fmt: skip
+    return chunk
 
 
 def load_labels(folder: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
@@ -178,5 +187,9 @@ def load_earlier_labels(folders: list[str], identity: dict[str, Any]) -> list[di
 
 
 def stack_chunks(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    """Arrays of labels (chunks, or the rounds of a warm start) joined in order, key by key."""
-    return {key: np.concatenate([part[key] for part in parts]) for key in LABEL_KEYS}
+    """Arrays of labels (chunks, or the rounds of a warm start) joined in order, key by key
+    (:class:`LabelsError` for parts whose arrays are not as wide: another layout's labels)."""
+    try:
+        return {key: np.concatenate([part[key] for part in parts]) for key in LABEL_KEYS}
+    except ValueError as error:
+        raise LabelsError(f"labels of different layouts cannot be fitted together ({error})") from None

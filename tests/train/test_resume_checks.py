@@ -17,7 +17,7 @@ from pinochle_train import cli
 from pinochle_train.checkpointing import find_resume, restore, training_state
 from pinochle_train.config import build_config, to_toml
 from pinochle_train.evaluate import evaluate
-from pinochle_train.labels import LABEL_KEYS, LabelsError, load_chunk, save_chunk
+from pinochle_train.labels import LABEL_KEYS, LabelsError, load_chunk, save_chunk, stack_chunks
 from pinochle_train.trainer import Trainer
 
 SMALL = {"workers": 0, "hidden": [16], "critic_hidden": [16]}
@@ -154,3 +154,25 @@ def test_damaged_warm_start_labels_are_named_in_one_line(tmp_path: Path, capsys:
     chunk.write_bytes(chunk.read_bytes()[:100])
     with pytest.raises(LabelsError, match=r"chunk_00000\.npz is not a chunk of imitation labels \(.*\): delete it"):
         load_chunk(chunk)
+
+
+def test_a_chunk_whose_arrays_do_not_line_up_is_refused(tmp_path: Path) -> None:
+    """A chunk whose actions were 3 rows short was fitted, its labels paired with the wrong positions;
+    one of the old format (uint8 inputs, their fractions read as 0) was fitted; chunks of different
+    widths ended in numpy's concatenate error."""
+    good = {
+        key: np.zeros((6, 4), np.float16 if key in ("observation", "critic_input") else np.float32)
+        for key in LABEL_KEYS
+    }
+    for damage in ("short", "old format"):
+        chunk = dict(good)
+        if damage == "short":
+            chunk["action"] = chunk["action"][:3]
+        else:
+            chunk["observation"] = chunk["observation"].astype(np.uint8)
+        save_chunk(tmp_path / "chunk_00000.npz", chunk)
+        with pytest.raises(LabelsError, match="is not a chunk of imitation labels as this version writes them"):
+            load_chunk(tmp_path / "chunk_00000.npz")
+    narrow = {key: values[:, :3] for key, values in good.items()}
+    with pytest.raises(LabelsError, match="labels of different layouts cannot be fitted together"):
+        stack_chunks([good, narrow])
