@@ -168,6 +168,10 @@ class Trainer:
                 self._warm_start(writer)
             if self_play:
                 self._make_anchor()
+            if self_play and self._evaluates_at(start):
+                # Its checkpoint is written before its evaluation, so an interruption may have cut the
+                # evaluation short: it is played (or, where it finished, read) again before going on.
+                self._periodic_evaluation(writer, self.checkpoints.folder / f"update_{start:06d}.pt")
             for update in range(start, config.updates):
                 began = time.perf_counter()
                 assert backend is not None  # made whenever updates remain
@@ -192,7 +196,7 @@ class Trainer:
                 step = update + 1
                 if (config.checkpoint_every and step % config.checkpoint_every == 0) or step == config.updates:
                     checkpoint = self.save()
-                if config.eval_every and step % config.eval_every == 0 and step < config.updates:
+                if self._evaluates_at(step):
                     checkpoint = checkpoint if checkpoint and checkpoint.stem.endswith(f"{step:06d}") else self.save()
                     self._periodic_evaluation(writer, checkpoint)
                 progress.maybe_print(samples, statistics, last=step == config.updates)
@@ -388,6 +392,11 @@ class Trainer:
         writer.add_scalar("throughput/rollout_s", rollout_s, step)
         writer.add_scalar("throughput/update_s", update_s, step)
         writer.add_scalar("throughput/total_decisions", self.counters["decisions"], step)
+
+    def _evaluates_at(self, step: int) -> bool:
+        """Whether a periodic evaluation follows update ``step`` (the last one has the final evaluation)."""
+        every = self.config.eval_every
+        return bool(step and every and step % every == 0 and step < self.config.updates)
 
     def _periodic_evaluation(self, writer: Any, checkpoint: Path) -> None:
         config = self.config

@@ -1203,6 +1203,35 @@ def test_the_inputs_learned_from_are_those_the_policy_decided_on(tmp_path: Path)
     assert ((labels["observation"] > 0) & (labels["observation"] < 1)).any(axis=0).sum() >= 3
 
 
+def test_a_periodic_evaluation_cut_short_is_played_on_resume(tmp_path: Path, monkeypatch) -> None:
+    """Its checkpoint is written first, so a Ctrl-C during the evaluation at update 1 resumed at
+    update 2: that evaluation kept its few pairs and no TensorBoard point, for good."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    from pinochle_train import trainer as trainer_module
+
+    evaluate = trainer_module.evaluate
+    asked: list[str] = []
+
+    def interrupted_once(checkpoint, *args, **kwargs):
+        asked.append(Path(checkpoint).name)
+        if len(asked) == 1:
+            raise KeyboardInterrupt
+        return evaluate(checkpoint, *args, **kwargs)
+
+    monkeypatch.setattr(trainer_module, "evaluate", interrupted_once)
+    arguments = [*TINY, "--updates", "2", "--eval-every", "1", "--eval-deals", "2", "--eval-opponents", "random"]
+    assert run_cli([*arguments, "--out-dir", str(tmp_path), "--run-name", "e"]) == 130
+    run = tmp_path / "e"
+    assert run_cli(["--resume", str(run)]) == 0
+    assert asked == ["update_000001.pt", "update_000001.pt"]  # played again on resume, before update 2
+    results = run / "eval" / "update_000001" / "random" / "results.jsonl"
+    assert len(results.read_text().splitlines()) == 2
+    events = EventAccumulator(str(run))
+    events.Reload()
+    assert [event.step for event in events.Scalars("eval/margin/random")] == [1]
+
+
 def test_the_final_evaluation_plays_the_run_against_its_warm_start(tmp_path: Path, capsys) -> None:
     """final_eval_warm_start_deals: the final policy against the run's update-0 checkpoint on the
     reserved deals (a row of evaluation.json, the warm_start TensorBoard tag), also in a periodic
