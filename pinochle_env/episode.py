@@ -51,6 +51,13 @@ def reset_options(options: Any) -> dict[str, Any]:
     return dict(options)
 
 
+def check_reward_scale(scale: Any) -> None:
+    """Refuse a ``reward_scale`` (the points a reward of 1 stands for) that is not a finite number
+    above 0: 0 divides by zero, a negative one flips every reward, inf makes them all 0."""
+    if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not 0 < scale < math.inf:
+        raise ValueError(f"reward_scale={scale!r} must be a finite number > 0")
+
+
 @dataclass(frozen=True)
 class EpisodeConfig:
     """Episode length and reward scheme (validated on construction)."""
@@ -71,9 +78,7 @@ class EpisodeConfig:
             raise ValueError(f"max_hands={self.max_hands!r} must be a positive integer or None")
         if self.max_hands is not None and self.episode != "game":
             raise ValueError("max_hands only applies to episode='game'")
-        scale = self.reward_scale
-        if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not 0 < scale < math.inf:
-            raise ValueError(f"reward_scale={scale!r} is not allowed; it must be a finite number > 0")
+        check_reward_scale(self.reward_scale)
 
     @property
     def most_hands(self) -> int | None:

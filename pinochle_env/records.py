@@ -12,7 +12,6 @@ decision).
 from __future__ import annotations
 
 import json
-import math
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from .episode import check_reward_scale
 from .games.kit import VariantKit, margins, variant_kit
 from .rules.switches import Rules
 
@@ -141,8 +141,7 @@ def to_arrays(
     for the acting seat), for critics that see all hands. The rewards are the replay's score; a
     record whose score differs from it (an edited record) is a ``ValueError``.
     """
-    if isinstance(reward_scale, bool) or not (isinstance(reward_scale, int | float) and 0 < reward_scale < math.inf):
-        raise ValueError(f"reward_scale={reward_scale!r} must be a finite number > 0")
+    check_reward_scale(reward_scale)
     columns: dict[str, list[Any]] = {
         k: [] for k in ("observation", "state", "action_mask", "action", "seat", "hand", "reward", "done")
     }

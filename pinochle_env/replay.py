@@ -10,11 +10,11 @@ every game. :func:`auction_action` reads the decisions the two auction games sha
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from .cards import card_from_str, suit_from_str
+from .engine import is_integer
 
 Start = Callable[[dict[str, Any]], Any]
 NextAction = Callable[[Any, dict[str, Any], dict[str, int]], int]
@@ -62,7 +62,7 @@ def replay_record(
     After a whole hand the replay's ``keys`` must equal the record's, or ``ValueError`` says which
     differ (an edited record); an illegal decision names itself.
     """
-    if upto is not None and (isinstance(upto, bool) or not isinstance(upto, numbers.Integral) or upto < 0):
+    if upto is not None and (not is_integer(upto) or upto < 0):
         raise ValueError(f"upto={upto!r} must be a whole number of decisions >= 0")
     game = None
     for done, (game, _, _) in enumerate(recorded_decisions(record, start, next_action)):

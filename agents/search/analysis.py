@@ -18,7 +18,6 @@ reported as not solved (-1), never as a guess::
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from pinochle_env.cards import COPIES, NUM_TYPES, SUIT_NAMES
+from pinochle_env.engine import is_integer
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.games.partnership.game import HAND_SIZE
 from pinochle_env.games.partnership.game import Game as PartnershipGame
@@ -74,11 +74,6 @@ def dealt_counts(games: Sequence[Any]) -> np.ndarray:
     return np.array([[np.bincount(hand, minlength=NUM_TYPES) for hand in game.deal] for game in games])
 
 
-def _whole(value: Any) -> bool:
-    """Whether ``value`` is an integer (numpy's included), not a bool."""
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
-
-
 def analyse_deals(
     rules: Rules,
     dealt: Any,
@@ -105,10 +100,10 @@ def analyse_deals(
             f"dealt must hold {HAND_SIZE} cards a hand and each of the {NUM_TYPES} cards {COPIES} times a deal; "
             f"deal {bad[0]} does not" + (f" ({len(bad)} deals in all)" if len(bad) > 1 else "")
         )
-    if not _whole(node_limit) or node_limit < 0:
+    if not is_integer(node_limit) or node_limit < 0:
         raise ValueError(f"node_limit must be a whole number, 0 (no limit) or more, not {node_limit!r}")
     for name, values in (("declarers", declarers), ("trumps", trumps)):
-        if not values or any(not _whole(v) or not 0 <= v < 4 for v in values):
+        if not values or any(not is_integer(v) or not 0 <= v < 4 for v in values):
             raise ValueError(f"{name} must be seats or suits between 0 and 3, not {list(values)}")
     if sorted(order) != list(range(NUM_TYPES)):
         raise ValueError(f"order must be a permutation of the {NUM_TYPES} card types 0..{NUM_TYPES - 1}")
