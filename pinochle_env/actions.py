@@ -45,15 +45,25 @@ def masks_from_bits(legal_bits: list[int], num_actions: int) -> np.ndarray:
     return np.unpackbits(rows, axis=1, count=num_actions, bitorder="little").view(np.int8)
 
 
-def checked_action_id(action: Any, size: int) -> int:
-    """``action`` as an id of a flat action space of ``size`` ids (a Python or numpy integer, or a 0-d
-    integer array as Stable-Baselines3's ``predict`` returns); ``ValueError`` naming it otherwise
-    (``1.5`` or ``True`` is no action id, though ``range`` and comparisons would take them)."""
+def integer_action(action: Any) -> int | None:
+    """``action`` as a Python int where it is one an action may be: a Python or numpy integer, or a
+    0-d integer array (as Stable-Baselines3's ``predict`` returns); None otherwise. A bool is not one
+    (``True`` is a bug, not the action id 1), nor a float."""
     if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
-        action = action[()]
-    if isinstance(action, bool) or not isinstance(action, int | np.integer) or not 0 <= action < size:
+        return int(action)
+    if isinstance(action, int | np.integer) and not isinstance(action, bool):
+        return int(action)
+    return None
+
+
+def checked_action_id(action: Any, size: int) -> int:
+    """``action`` as an id of a flat action space of ``size`` ids (:func:`integer_action` in range);
+    ``ValueError`` naming it otherwise (``1.5`` or ``True`` is no action id, though ``range`` and
+    comparisons would take them)."""
+    checked = integer_action(action)
+    if checked is None or not 0 <= checked < size:
         raise ValueError(f"action {action!r} is not an action id 0..{size - 1}")
-    return int(action)
+    return checked
 
 
 class ActionLayout:

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from . import rules as R
-from .actions import layout_for
+from .actions import integer_action, layout_for
 from .cards import (
     COPIES,
     COUNTING_VALUES,
@@ -120,10 +120,9 @@ def action_id(action: Any) -> int:
     returns), whether in range or not. Booleans are refused although ``Discrete.contains`` takes
     ``True`` (a Python bool is an int): an action ``True`` is a bug, not the action id 1.
     Anything else raises :class:`ActionTypeError` naming its type."""
-    if is_integer(action):
-        return int(action)
-    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
-        return int(action)
+    checked = integer_action(action)
+    if checked is not None:
+        return checked
     raise ActionTypeError(
         f"an action must be an integer (a Python or numpy integer, or a 0-d integer array), got {_type_name(action)}"
     )
