@@ -325,7 +325,5 @@ def _check_belongs(path: Path, payload: dict[str, Any], run_dir: Path) -> None:
     if differ:
         raise CheckpointError(
             f"--resume {path}: its {', '.join(differ)} differ from the run's config.toml: not this run's checkpoint "
-            "(or config.toml was edited: a resume may change only "
-            + ", ".join(RESUMABLE_CHANGES)
-            + ", on its command line)"
+            f"(or config.toml was edited: a resume changes only {', '.join(RESUMABLE_CHANGES)}, on its command line)"
         )

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 from agents.arena import RESULTS, ArenaConfig, ArenaError, read_results, run_arena
 from agents.arena.report import deal_pair_margin
 from agents.arena.stats import wilson_interval
-from agents.arena.tournament import changed_checkpoints, provenance, stored_config
+from agents.arena.tournament import changed_checkpoints, pairing_deals, provenance, stored_config
 from pinochle_env.render import format_table
 from pinochle_env.rules.switches import Rules
 
@@ -57,11 +57,7 @@ def evaluate(
         summary = run_arena(config, target, workers=max(1, workers), resume=resume, progress_every=30.0, log=log)
         # The pairs this evaluation asked for: a resumed one may hold more, from an earlier one with more deals,
         # and pairs of the same checkpoint under another spelling of its path (a run resumed from elsewhere).
-        played = [
-            line
-            for line in read_results(target / RESULTS)
-            if line["kind"] == "deal" and line["id"] < deals and (line["a"], line["b"]) == agents
-        ]
+        played = [line for line in pairing_deals(read_results(target / RESULTS), agents) if line["id"] < deals]
         margins = [deal_pair_margin(line) for line in played]
         wins = sum(1.0 if m > 0 else 0.5 if m == 0 else 0.0 for m in margins)
         rows.append(

@@ -26,7 +26,7 @@ import numpy as np
 
 from .report import deal_pair_margin, estimate_text
 from .stats import Interval, mean_interval, t_quantile
-from .tournament import RESULTS, ArenaConfig, ArenaError, read_results, stored_config
+from .tournament import RESULTS, ArenaConfig, ArenaError, pairing_deals, read_results, stored_config
 
 
 @dataclass(frozen=True)
@@ -117,13 +117,8 @@ def _pairing(config: ArenaConfig) -> tuple[str, str]:
 
 def _deal_lines(out: Path, pairing: tuple[str, str]) -> dict[int, dict[str, Any]]:
     """The finished deal pairs of ``pairing`` (A, B) in the run in ``out``, by id (nothing written: the
-    run may be in progress). A run resumed with other agents holds other pairings' lines as well."""
-    a, b = pairing
-    return {
-        line["id"]: line
-        for line in read_results(out / RESULTS, repair=False)
-        if line["kind"] == "deal" and (line["a"], line["b"]) == (a, b)
-    }
+    run may be in progress)."""
+    return {line["id"]: line for line in pairing_deals(read_results(out / RESULTS, repair=False), pairing)}
 
 
 def _dealt(line: dict[str, Any]) -> list[str]:

@@ -217,6 +217,13 @@ def unit_key(line: dict[str, Any]) -> tuple[str, str, str, int]:
     return line["kind"], line["a"], line["b"], line["id"]
 
 
+def pairing_deals(lines: list[dict[str, Any]], pairing: tuple[str, str]) -> list[dict[str, Any]]:
+    """The deal-pair lines of ``pairing`` (A, B) among a results file's ``lines``: a run resumed with
+    other agents (or another spelling of a checkpoint's path) holds other pairings' lines on the same
+    deal ids, which a reader of one pairing must leave out."""
+    return [line for line in lines if line["kind"] == "deal" and (line["a"], line["b"]) == tuple(pairing)]
+
+
 def read_results(path: Path, repair: bool = True) -> list[dict[str, Any]]:
     """The finished units in a results file, each once, repairing an interrupted write.
 
