@@ -77,14 +77,13 @@ def labels_identity(config: TrainConfig) -> dict[str, Any]:
         "critic_input": config.critic_input,
         "reward_scale": config.reward_scale,
         "chunk_hands": CHUNK_HANDS,
+        # The hands decide the chunks: how many there are, the last one's size (a short chunk read
+        # for a full one would hold too few hands) and the round each belongs to.
+        "teacher_hands": config.imitation_hands,
         # Recorded only for DAgger rounds, so that folders made before rounds existed still match.
         **({"rounds": config.imitation_rounds} if config.imitation_rounds > 1 else {}),
-        # The auction-only chunks are numbered after the teacher's, so their numbers depend on both.
-        **(
-            {"auction_hands": config.imitation_auction_hands, "teacher_hands": config.imitation_hands}
-            if config.imitation_auction_hands
-            else {}
-        ),
+        # The auction-only chunks are numbered after the teacher's.
+        **({"auction_hands": config.imitation_auction_hands} if config.imitation_auction_hands else {}),
     }
 
 

@@ -769,6 +769,29 @@ def test_imitation_labels_are_kept_chunk_by_chunk_and_read_back(tmp_path: Path, 
         imitation.collect_imitation_data(config, folder=folder)
 
 
+def test_a_warm_start_resumed_with_another_hand_count_refuses_its_labels(
+    tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture
+) -> None:
+    """imitation_hands edited in the config.toml of a run stopped in its warm start: the resume read
+    the chunks there as the new count's, the last one holding 1 hand where 2 belong. labels.json
+    records the teacher's hands, so the folder is refused in one line, naming them."""
+    from pinochle_train import imitation
+    from pinochle_train.config import to_toml
+
+    _small_chunks(monkeypatch)
+    values = {
+        "workers": 0, "imitate": "heuristic", "imitation_hands": 3, "imitation_epochs": 1, "updates": 0,
+        "hidden": [16], "critic_hidden": [16], "final_eval_deals": 0, "out_dir": str(tmp_path), "run_name": "r",
+    }  # fmt: skip
+    run = tmp_path / "r"
+    imitation.collect_imitation_data(build_config(values), folder=run / "labels")  # chunks of 2 and 1 hands
+    (run / "config.toml").write_text(to_toml(build_config({**values, "imitation_hands": 4})), encoding="utf-8")
+    assert run_cli(["--resume", str(run)]) == 1
+    said = capsys.readouterr().err
+    assert "labels made with other settings (not this run's: teacher_hands)" in said and "Traceback" not in said
+    assert not (run / "checkpoints").exists()
+
+
 def test_auction_only_hands_are_the_heuristics_with_the_teachers_bids(tmp_path: Path, monkeypatch) -> None:
     """imitation_auction_hands: chunks after the teacher's, in the first round, of hands the heuristic
     plays; only their auction decisions are kept, each labelled with the teacher's bid there; the
