@@ -54,11 +54,8 @@ class TrainingRun(Protocol):
     @property
     def optimizer(self) -> torch.optim.Optimizer: ...
 
-    @property
-    def trained_on_every_rule_set(self) -> bool:
-        """The checkpoints' ``sample_rules``: this run's, or the initial policy's when it had."""
-        ...
-
+    #: The checkpoints' ``sample_rules``: this run's, or the initial policy's when it had.
+    trained_on_every_rule_set: bool
     pool: list[dict[str, np.ndarray]]
     #: The frozen policy of the anchor KL (``anchor_kl_coef``), once self-play has started.
     anchor: nn.Module | None
@@ -133,6 +130,8 @@ def restore(run: TrainingRun, payload: dict[str, Any]) -> None:
         run.anchor = copy.deepcopy(run.policy).requires_grad_(False)
         run.anchor.load_state_dict(payload["anchor"])
     run.counters = dict(payload["counters"])
+    # The checkpoint's, not the initial policy's again: a resume does not load that policy.
+    run.trained_on_every_rule_set = bool(payload.get("sample_rules", run.trained_on_every_rule_set))
     run.previous_checkpoint = Path(payload["previous_checkpoint"]) if payload.get("previous_checkpoint") else None
 
 

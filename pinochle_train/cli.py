@@ -115,7 +115,8 @@ def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
             raise ValueError(
                 f"--resume cannot change {', '.join(refused)} (only {', '.join(RESUMABLE_CHANGES)} may change)"
             )
-        config = build_config({**stored, **overrides})
+        # A checkpoint's weights replace the initial policy's: its file need not be there any more.
+        config = build_config({**stored, **overrides}, from_checkpoint=payload is not None)
         if config.updates < done:
             raise ValueError(f"--updates {config.updates} is below the {done} updates {run_dir} already holds")
         return config, run_dir, payload
@@ -156,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     from .trainer import Trainer
 
     try:
-        trainer = Trainer(config, run_dir, log=sys.stderr)
+        trainer = Trainer(config, run_dir, log=sys.stderr, from_checkpoint=payload is not None)
         if payload is not None:
             restore(trainer, payload)
     except ValueError as error:

@@ -508,9 +508,11 @@ class TrainConfig(RulesConfig, EvaluationConfig, PoolConfig, WarmStartConfig, Ne
     (a dataclass takes its bases' fields from the last base to the first). Saved with the run and
     inside every checkpoint as one flat table (:meth:`to_dict`)."""
 
-    def check(self) -> None:
+    def check(self, from_checkpoint: bool = False) -> None:
         """Every group's checks, then those across groups: the rules played must have what the
-        network's features and the warm start's labels need, and every agent spec must play them."""
+        network's features and the warm start's labels need, and every agent spec must play them
+        (with ``from_checkpoint``, a resume's, the initial policy's file is not looked for: the checkpoint
+        replaces its weights)."""
         for group in GROUPS.values():
             group.check(self)
         rules = self.rule_set()
@@ -534,7 +536,7 @@ class TrainConfig(RulesConfig, EvaluationConfig, PoolConfig, WarmStartConfig, Ne
             f"config final_eval_warm_start_deals={self.final_eval_warm_start_deals!r} needs a warm start to compare "
             "with (imitate = SPEC) and self-play after it (updates > 0)",
         )
-        check_agent_specs(self, rules)
+        check_agent_specs(self, rules, initial_policy=not from_checkpoint)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -640,10 +642,12 @@ def load_preset(name: str) -> dict[str, Any]:
     return values
 
 
-def build_config(values: Mapping[str, Any]) -> TrainConfig:
+def build_config(values: Mapping[str, Any], from_checkpoint: bool = False) -> TrainConfig:
     """A checked config from a flat mapping of fields, as a preset, a run's ``config.toml`` or a
     checkpoint holds them (unknown keys and bad values raise ``ValueError``). An integer is taken
-    for a number, a tuple for a list."""
+    for a number, a tuple for a list. ``from_checkpoint``: the config of a run resumed from a
+    training checkpoint, whose weights replace the initial policy's, so that its ``initial_policy``
+    file need not be there any more."""
     unknown = sorted(set(values) - set(FIELDS))
     if "iteration" in unknown:
         raise ValueError(
@@ -653,7 +657,7 @@ def build_config(values: Mapping[str, Any]) -> TrainConfig:
         raise ValueError(f"unknown config key {', '.join(unknown)}; known keys: {', '.join(FIELDS)}")
     converted = {name: _coerce(TYPES[name].kind, value) for name, value in values.items()}
     config = TrainConfig(**converted)
-    config.check()
+    config.check(from_checkpoint)
     return config
 
 
@@ -713,14 +717,16 @@ def auction_chunks(config: WarmStartConfig) -> int:
     return len(chunk_hands(config.imitation_auction_hands))
 
 
-def check_agent_specs(config: TrainConfig, rules: Rules) -> None:
+def check_agent_specs(config: TrainConfig, rules: Rules, initial_policy: bool = True) -> None:
     """Load every agent spec of the config and check that it plays ``rules``, so that a bad spec
-    stops the run before its first update rather than at an evaluation."""
+    stops the run before its first update rather than at an evaluation; and find the
+    ``initial_policy`` file, unless told not to (a resume from a checkpoint, which replaces its
+    weights)."""
     from agents.base import check_plays
     from agents.neural.agent import resolve_checkpoint
     from agents.registry import load_agent
 
-    if config.initial_policy:
+    if config.initial_policy and initial_policy:
         try:
             resolve_checkpoint(config.initial_policy, rules.variant)
         except ValueError as error:

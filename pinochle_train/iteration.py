@@ -182,7 +182,9 @@ class ExpertIteration:
         began = time.perf_counter()
         if RunCheckpoints(run_dir, 0).latest() is not None or holds_chunks(labels_folder(run_dir)):  # begun: continue
             stored, _, payload, _ = find_resume(run_dir)
-            trainer = Trainer(build_config({**stored, "workers": self.config.workers}), run_dir, log=self.log)
+            resumed = payload is not None  # its checkpoint's weights replace the initial policy's
+            config = build_config({**stored, "workers": self.config.workers}, from_checkpoint=resumed)
+            trainer = Trainer(config, run_dir, log=self.log, from_checkpoint=resumed)
             if payload is not None:
                 restore(trainer, payload)
         else:

@@ -58,9 +58,13 @@ def minibatch_rng(seed: int, update: int) -> np.random.Generator:
 
 
 class Trainer:
-    """One training run; :meth:`run` trains to ``config.updates`` and evaluates."""
+    """One training run; :meth:`run` trains to ``config.updates`` and evaluates. ``from_checkpoint``:
+    the run is about to be restored from a training checkpoint (:func:`.checkpointing.restore`),
+    whose weights replace the initial policy's, so that policy is not loaded (its file may be gone)."""
 
-    def __init__(self, config: TrainConfig, run_dir: Path, log: TextIO | None = None) -> None:
+    def __init__(
+        self, config: TrainConfig, run_dir: Path, log: TextIO | None = None, from_checkpoint: bool = False
+    ) -> None:
         self.config = config
         self.run_dir = run_dir
         self.log = log
@@ -84,7 +88,7 @@ class Trainer:
         #: Whether the policy has trained on every rule set (``sample_rules`` here or in the stage it
         #: started from) or on ``rules`` only: the checkpoints' ``sample_rules``.
         self.trained_on_every_rule_set = config.sample_rules
-        if config.initial_policy:
+        if config.initial_policy and not from_checkpoint:
             inherited = load_initial_policy(self.policy, config.initial_policy, self.rules.variant, self.metadata)
             self.trained_on_every_rule_set = config.sample_rules or inherited
             scale_logits(self.policy, config.initial_logit_scale)

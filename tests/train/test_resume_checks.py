@@ -91,6 +91,30 @@ def test_a_checkpoint_from_another_run_is_refused_not_taken_over(tmp_path: Path)
         find_resume(run)
 
 
+def test_a_resume_from_a_checkpoint_needs_no_initial_policy_file(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """The initial policy's file gone after the run's first checkpoint: --resume refused the run
+    ("file not found"), though the checkpoint's weights replace that policy's. It resumes, its
+    checkpoints still saying the policy trained on every rule set as the initial one had; a new
+    run from the missing file is still refused."""
+    initial = save_checkpoint(
+        training_state(Trainer(build_config({**SMALL, "sample_rules": True}), tmp_path / "e")), tmp_path / "e.pt"
+    )
+    tiny = [
+        "--config", "smoke", "--workers", "0", "--hidden", "16", "--critic-hidden", "16", "--games-per-worker", "2",
+        "--decisions-per-update", "60", "--final-eval-deals", "0", "--out-dir", str(tmp_path),
+    ]  # fmt: skip
+    assert cli.main([*tiny, "--updates", "1", "--initial-policy", str(initial), "--run-name", "r"]) == 0
+    initial.unlink()
+    assert cli.main(["--resume", str(tmp_path / "r"), "--updates", "2"]) == 0
+    assert load_checkpoint(tmp_path / "r" / "checkpoints" / "update_000002.pt")["sample_rules"] is True
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main([*tiny, "--updates", "1", "--initial-policy", str(initial), "--run-name", "s"])
+    assert exit_info.value.code == 2
+    said = capsys.readouterr().err
+    assert f"config initial_policy={str(initial)!r}: checkpoint file not found" in said and "Traceback" not in said
+
+
 def _crafted(payload: dict, damage: str) -> dict:
     """The payload with one part damaged as a crafted file that still loads could have it."""
     damaged = dict(payload)
