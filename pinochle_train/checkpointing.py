@@ -32,7 +32,7 @@ from agents.neural.checkpoints import (
 from pinochle_env.encoding import ENCODER_VERSION
 from pinochle_env.rules.switches import Rules
 
-from .config import RESUMABLE_CHANGES, TrainConfig, load_preset, policy_shape
+from .config import FIELDS, RESUMABLE_CHANGES, TrainConfig, load_preset, policy_shape
 from .labels import holds_chunks, labels_folder
 
 
@@ -262,8 +262,9 @@ def find_resume(path: Path) -> Resume:
     """What ``--resume PATH`` continues: a run folder's latest checkpoint (its ``checkpoints/``
     folder names it too), or a checkpoint file in a run's ``checkpoints/`` folder, or a run folder
     stopped in its warm start, started again from its ``config.toml`` with the labels it played kept
-    (the trainer reads them instead of playing them). A checkpoint elsewhere is refused: the run it
-    continues writes beside it, so a copy kept in any folder would overwrite that folder's files.
+    (the trainer reads them instead of playing them; :func:`_stored_config`). A checkpoint elsewhere
+    is refused: the run it continues writes beside it, so a copy kept in any folder would overwrite
+    that folder's files.
     ``ValueError`` (a ``CheckpointError`` for a bad file) says why there is nothing to continue."""
     if path.is_dir() and path.name == "checkpoints" and RunCheckpoints(path.parent, 0).latest() is not None:
         path = path.parent
@@ -274,7 +275,7 @@ def find_resume(path: Path) -> Resume:
                 raise ValueError(f"--resume {path}: no checkpoints/update_*.pt in that directory")
             if not (path / "config.toml").is_file():
                 raise ValueError(f"--resume {path}: its warm start's labels are there but not its config.toml")
-            return Resume(load_preset(str(path / "config.toml")), path, None, 0)
+            return Resume(_stored_config(path), path, None, 0)
         return _resume_from(latest, path)
     if path.is_file() and path.parent.name != "checkpoints":
         raise ValueError(
@@ -282,6 +283,22 @@ def find_resume(path: Path) -> Resume:
             "beside that folder, so copy the file into <run>/checkpoints/ and resume that run folder"
         )
     return _resume_from(path, path.parent.parent)
+
+
+def _stored_config(run_dir: Path) -> dict[str, Any]:
+    """The fields of the ``config.toml`` of ``run_dir``, a run stopped in its warm start, refusing one
+    that lacks any (trimmed by hand): the run wrote every field there, and the preset it began from
+    is not recorded, so filling the gaps with the trainer's defaults would continue it under other
+    settings than it ran with, unsaid."""
+    stored = load_preset(str(run_dir / "config.toml"))
+    missing = [name for name in FIELDS if name not in stored]
+    if missing:
+        raise ValueError(
+            f"--resume {run_dir}: its config.toml lacks {', '.join(missing)}: put them back as the run began (the "
+            "run's TensorBoard text 'config' lists every field); the preset it began from is not recorded, so the "
+            "defaults cannot stand in for them"
+        )
+    return stored
 
 
 def _resume_from(path: Path, run_dir: Path) -> Resume:

@@ -115,6 +115,26 @@ def test_a_resume_from_a_checkpoint_needs_no_initial_policy_file(tmp_path: Path,
     assert f"config initial_policy={str(initial)!r}: checkpoint file not found" in said and "Traceback" not in said
 
 
+def test_a_trimmed_config_of_a_run_stopped_in_its_warm_start_is_refused(tmp_path: Path) -> None:
+    """A run stopped in its warm start whose config.toml lost fields by hand: the resume filled them
+    with the trainer's defaults (not the preset's the run began from, which is not recorded) and
+    went on under other settings, unsaid. It is refused, naming the fields."""
+    config = build_config(
+        {**SMALL, "imitate": "heuristic", "imitation_hands": 2, "updates": 7, "out_dir": str(tmp_path)}
+    )
+    run = tmp_path / "r"
+    (run / "labels").mkdir(parents=True)
+    (run / "labels" / "chunk_00000.npz").write_bytes(b"")
+    kept = [line for line in to_toml(config).splitlines() if not line.startswith(("updates =", "learning_rate ="))]
+    (run / "config.toml").write_text("\n".join(kept) + "\n", encoding="utf-8")
+    with pytest.raises(
+        ValueError, match=r"its config\.toml lacks updates, learning_rate: put them back as the run began"
+    ):
+        cli.resolve(cli.build_parser().parse_args(["--resume", str(run)]))
+    (run / "config.toml").write_text(to_toml(config), encoding="utf-8")
+    assert cli.resolve(cli.build_parser().parse_args(["--resume", str(run)]))[0] == config
+
+
 def _crafted(payload: dict, damage: str) -> dict:
     """The payload with one part damaged as a crafted file that still loads could have it."""
     damaged = dict(payload)
