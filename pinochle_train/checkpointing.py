@@ -192,17 +192,29 @@ def _tensor_table(value: Any) -> bool:
     return isinstance(value, dict) and all(isinstance(item, torch.Tensor) for item in value.values())
 
 
+#: What of a checkpoint's metadata an initial policy may differ in: the rules (its weights fit any
+#: rule set) and the critic's input and layers (the run's critic is its own).
+INITIAL_POLICY_MAY_DIFFER = ("rules", "critic_input_size", "critic_hidden")
+
+
 def load_initial_policy(policy: nn.Module, spec: str, variant: str, metadata: dict[str, Any]) -> bool:
     """Start ``policy`` (of the network ``metadata`` describes) from another run's weights
     (``initial_policy``: a file, a run directory or a bundled name, of the game ``variant``),
-    refusing a network of another shape: a later stage of a pipeline refines an earlier stage's
-    network, under any rule set. Whether those weights had trained on every rule set (their
+    refusing a policy network of another shape: a later stage of a pipeline refines an earlier
+    stage's network, under any rule set, and with a critic of its own (only the policy is loaded, so
+    the file's critic may differ). Whether those weights had trained on every rule set (their
     ``sample_rules``), which the later stage's checkpoints keep saying."""
     from agents.neural.agent import resolve_checkpoint
 
     payload = load_checkpoint(resolve_checkpoint(spec, variant))
-    shape = {key: value for key, value in metadata.items() if key != "rules"}  # weights fit any rule set
+    shape = {key: value for key, value in metadata.items() if key not in INITIAL_POLICY_MAY_DIFFER}
     check_compatible(payload, shape, f"this run (initial_policy = {spec!r})")
+    # A crafted file that passes the metadata's checks: refused in one line, not load_state_dict's traceback.
+    if not _tensor_table(payload["policy"]):
+        raise CheckpointError(f"initial_policy = {spec!r}: its policy is not a table of weights")
+    difference = _state_difference(policy, payload["policy"])
+    if difference:
+        raise CheckpointError(f"initial_policy = {spec!r}: its policy does not fit this run's network: {difference}")
     policy.load_state_dict(payload["policy"])
     return bool(payload.get("sample_rules"))
 

@@ -109,6 +109,21 @@ def test_initial_policy_starts_the_run_from_another_runs_weights(tmp_path: Path,
     assert "initial_policy" in said and "hidden" in said and "Traceback" not in said
 
 
+def test_an_initial_policy_may_come_with_another_critic(tmp_path: Path) -> None:
+    """initial_policy loads the policy alone: a checkpoint whose critic has other layers or another
+    input was refused, naming critic_hidden and critic_input_size. A policy whose weights do not fit
+    the network its metadata names (a crafted file) is refused in one line, not load_state_dict's."""
+    other_critic = {"workers": 0, "hidden": [16], "critic_hidden": [8], "critic_input": "observation"}
+    payload = training_state(Trainer(build_config(other_critic), tmp_path / "o"))
+    initial = save_checkpoint(payload, tmp_path / "o.pt")
+    small = {"workers": 0, "hidden": [16], "critic_hidden": [16], "initial_policy": str(initial)}
+    started = Trainer(build_config(small), tmp_path / "a")
+    assert tensors_equal({k: v.cpu() for k, v in started.policy.state_dict().items()}, payload["policy"])
+    crafted = save_checkpoint({**payload, "policy": {**payload["policy"], "extra.weight": torch.zeros(2)}}, initial)
+    with pytest.raises(ValueError, match=r"its policy does not fit this run's network: has extra extra\.weight"):
+        Trainer(build_config({**small, "initial_policy": str(crafted)}), tmp_path / "b")
+
+
 def test_initial_logit_scale_multiplies_the_initial_policys_logits(tmp_path: Path, capsys) -> None:
     """initial_logit_scale: the run's policy gives the initial policy's logits times the scale (the
     same greedy choices); without an initial policy it is refused by name."""
