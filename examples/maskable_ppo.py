@@ -103,6 +103,29 @@ def _load_model(path: str) -> MaskablePPO:
     return MaskablePPO.load(path, device="cpu")
 
 
+#: The largest seed: numpy's global seed, which Stable-Baselines3 sets from ``--seed``, is 32 bits.
+MAX_SEED = 2**32 - 1
+
+
+def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse bad numbers before training, not after it (``parser.error``: one line, exit 2)."""
+    counts = {
+        "--steps": args.steps,
+        "--n-steps": args.n_steps,
+        "--envs": args.envs,
+        "--self-play": args.self_play,
+        "--eval-deals": args.eval_deals,
+        "--threads": args.threads,
+    }
+    for option, value in counts.items():
+        if value is not None and value < 1:
+            parser.error(f"{option} must be at least 1, got {value}")
+    if args.n_steps * args.envs < 2:  # PPO normalises advantages over a rollout of at least two steps
+        parser.error(f"--n-steps times --envs must be at least 2, got {args.n_steps} x {args.envs}")
+    if not 0 <= args.seed <= MAX_SEED:
+        parser.error(f"--seed must be 0..{MAX_SEED}, got {args.seed}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Train MaskablePPO on one Pinochle seat and evaluate it.")
     parser.add_argument("--steps", type=int, default=4096, help="training steps (default 4096)")
@@ -120,9 +143,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--model", type=Path, help="where to save the trained model (default OUT/model.zip)")
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1: fastest for a small MLP)")
     args = parser.parse_args(argv)
-    for option, value in (("--envs", args.envs), ("--self-play", args.self_play)):
-        if value is not None and value < 1:
-            parser.error(f"{option} must be at least 1, got {value}")
+    check_arguments(parser, args)
     args.out = args.out or Path("runs", "maskable_ppo", time.strftime("%Y%m%d-%H%M%S"))
     args.model = args.model or args.out / "model.zip"
     if (args.out / "results.jsonl").exists():  # refused before training, not after it

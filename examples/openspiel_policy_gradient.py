@@ -42,6 +42,9 @@ from agents.arena.report import margin_sentence
 from agents.openspiel import register_games
 from pinochle_env.protocol import View
 
+#: The largest seed: numpy's global seed (and OpenSpiel's environment's), set from ``--seed``, is 32 bits.
+MAX_SEED = 2**32 - 1
+
 
 def train(episodes: int, seed: int) -> tuple[Any, list[policy_gradient.PolicyGradient]]:
     """Self-play: one A2C agent per seat of the partnership game, ``episodes`` hands."""
@@ -100,8 +103,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, help="the run's folder (default runs/openspiel_a2c/<date-time>)")
     parser.add_argument("--seed", type=int, default=0, help="seed of training and of the evaluation deals")
     args = parser.parse_args(argv)
-    if args.episodes < 1 or args.eval_deals < 1:
-        parser.error("--episodes and --eval-deals must be at least 1")
+    for option, value in (("--episodes", args.episodes), ("--eval-deals", args.eval_deals)):
+        if value < 1:
+            parser.error(f"{option} must be at least 1, got {value}")
+    if not 0 <= args.seed <= MAX_SEED:  # refused here, not by numpy's seeding after the imports
+        parser.error(f"--seed must be 0..{MAX_SEED}, got {args.seed}")
     args.out = args.out or Path("runs", "openspiel_a2c", time.strftime("%Y%m%d-%H%M%S"))
     if (args.out / "results.jsonl").exists():  # refused before training, not after it
         parser.error(f"{args.out} already holds an evaluation: pass another --out")

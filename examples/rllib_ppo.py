@@ -64,6 +64,8 @@ from pinochle_env.encoding import observation_from_view
 from pinochle_env.games.kit import variant_kit
 
 POLICY = "shared"
+#: The largest seed: RLlib seeds numpy's global generator from ``--seed``, which takes 32 bits.
+MAX_SEED = 2**32 - 1
 
 
 class PinochleRLlibEnv(PettingZooEnv):
@@ -168,6 +170,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of training and of the evaluation deals")
     parser.add_argument("--out", default="runs/rllib_ppo", help="output folder (replaced on a rerun)")
     args = parser.parse_args(argv)
+    counts = {"--iterations": args.iterations, "--batch": args.batch, "--eval-deals": args.eval_deals}
+    for option, value in counts.items():
+        if value < 1:
+            parser.error(f"{option} must be at least 1, got {value}")
+    if not 0 <= args.seed <= MAX_SEED:
+        parser.error(f"--seed must be 0..{MAX_SEED}, got {args.seed}")
     torch.set_num_threads(1)
     out = Path(args.out).resolve()
 

@@ -44,8 +44,23 @@ def test_self_play_run_trains_against_the_learners_copy_and_evaluates(example, t
     assert len(hands) == 2 and (tmp_path / "model.zip").is_file()
 
 
-@pytest.mark.parametrize("option", ["--self-play", "--envs"])
+@pytest.mark.parametrize("option", ["--self-play", "--envs", "--steps", "--n-steps", "--eval-deals", "--threads"])
 def test_bad_counts_are_refused_in_one_line(example, option, capsys):
     with pytest.raises(SystemExit):
         example.main([option, "0"])
     assert f"{option} must be at least 1, got 0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--seed", "-1"], "--seed must be 0..4294967295, got -1"),
+        (["--seed", str(2**32)], f"--seed must be 0..4294967295, got {2**32}"),
+        (["--n-steps", "1"], "--n-steps times --envs must be at least 2, got 1 x 1"),
+    ],
+)
+def test_bad_seeds_and_rollouts_are_refused_before_training(example, argv, message, tmp_path, capsys):
+    with pytest.raises(SystemExit) as raised:
+        example.main([*argv, "--out", str(tmp_path / "run")])
+    assert raised.value.code == 2 and message in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()  # refused before the run's folder, let alone training
