@@ -35,10 +35,16 @@ import time
 from pathlib import Path
 
 import numpy as np
-import torch
-from sb3_contrib import MaskablePPO
-from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-from stable_baselines3.common.env_util import make_vec_env
+
+from agents.extras import missing_extra
+
+try:  # the sb3 extra: a missing module is named in one line with the extra to install, not a traceback
+    import torch
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+    from stable_baselines3.common.env_util import make_vec_env
+except ImportError as error:
+    raise SystemExit(f"maskable_ppo.py: error: {missing_extra('sb3', 'examples/maskable_ppo.py', error)}") from None
 
 from agents import registry
 from agents.arena import ArenaConfig, run_arena

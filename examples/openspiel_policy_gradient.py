@@ -31,10 +31,22 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pyspiel
-import torch
-from open_spiel.python import rl_environment
-from open_spiel.python.pytorch import policy_gradient
+
+from agents.extras import missing_extra
+
+# The train and openspiel extras: a missing module is named in one line with the extra to install.
+try:
+    import torch
+except ImportError as error:
+    message = missing_extra("train", "examples/openspiel_policy_gradient.py", error)
+    raise SystemExit(f"openspiel_policy_gradient.py: error: {message}") from None
+try:
+    import pyspiel
+    from open_spiel.python import rl_environment
+    from open_spiel.python.pytorch import policy_gradient
+except ImportError as error:
+    message = missing_extra("openspiel", "examples/openspiel_policy_gradient.py", error)
+    raise SystemExit(f"openspiel_policy_gradient.py: error: {message}") from None
 
 from agents import registry
 from agents.arena import ArenaConfig, run_arena

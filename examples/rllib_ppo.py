@@ -46,14 +46,20 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-import ray
-import torch
-from ray.rllib.algorithms.ppo import PPOConfig
-from ray.rllib.core.columns import Columns
-from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
-from ray.rllib.core.rl_module.rl_module import RLModule, RLModuleSpec
-from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
-from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+from agents.extras import missing_extra
+
+try:  # the rllib extra: a missing module is named in one line with the extra to install, not a traceback
+    import ray
+    import torch
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.columns import Columns
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModule, RLModuleSpec
+    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+except ImportError as error:
+    raise SystemExit(f"rllib_ppo.py: error: {missing_extra('rllib', 'examples/rllib_ppo.py', error)}") from None
 
 import pinochle_env
 from agents import registry

@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from agents.neural import require_torch
+from agents.extras import require_extra
 from pinochle_env import VERSION_LINE
 from pinochle_env.files import folder_problem, run_name_problem, sigterm_as_ctrl_c
 from pinochle_env.rules.switches import parse_rule_assignments, switches_help
@@ -145,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        require_torch("training")
+        require_extra("train", "training")  # PyTorch and TensorBoard
     except ImportError as error:
         print(f"{parser.prog}: error: {error}", file=sys.stderr)
         return 2

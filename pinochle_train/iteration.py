@@ -321,10 +321,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.workers is not None and args.workers < 0:
         parser.error(f"--workers must be at least 0, got {args.workers}")
-    from agents.neural import require_torch
+    from agents.extras import require_extra
 
     try:
-        require_torch("expert iteration")
+        require_extra("train", "expert iteration")  # PyTorch and TensorBoard
     except ImportError as error:
         parser.error(str(error))
     folder = Path(args.out_dir) / args.run_name

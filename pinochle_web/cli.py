@@ -26,6 +26,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from agents.extras import missing_extra
 from pinochle_env import VERSION_LINE
 from pinochle_env.rules.switches import PRESETS, rules_from_command_line
 
@@ -173,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         from .app import create_app
     except ImportError as error:
-        print(f'pinochle-web needs the web extra ({error.name} is missing): pip install -e ".[web]"', file=sys.stderr)
+        print(f"pinochle-web: error: {missing_extra('web', 'pinochle-web', error)}", file=sys.stderr)
         return 2
     try:
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET

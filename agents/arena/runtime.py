@@ -14,6 +14,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from ..extras import require_extra
+
 #: Where jobs run: ``local`` (this process or a process pool) or ``ray`` (Ray tasks or actors on a cluster).
 BACKENDS = ("local", "ray")
 
@@ -35,10 +37,9 @@ def format_duration(seconds: float) -> str:
 
 def import_ray() -> Any:
     """The ``ray`` module, imported on first use: the local backend never needs Ray."""
-    try:
-        import ray
-    except ImportError:
-        raise ImportError('the ray backend needs Ray: pip install -e ".[ray]"') from None
+    require_extra("ray", "the ray backend")
+    import ray
+
     return ray
 
 

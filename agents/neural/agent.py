@@ -29,7 +29,7 @@ from pinochle_env.protocol import View
 from pinochle_env.rules.switches import Rules
 
 from ..base import legal_actions
-from . import require_torch
+from ..extras import require_extra
 
 BUNDLED_DIR = Path(__file__).resolve().parents[1] / "bundled"
 
@@ -247,5 +247,5 @@ def load_checkpoint_agent(path: str | os.PathLike, seed: int | None = None, samp
     not a checkpoint or incompatible, and ``ImportError`` when PyTorch is missing.
     """
     resolve_checkpoint(path)  # a missing file is named before PyTorch is asked for
-    require_torch(f"the agent checkpoint:{path}")
+    require_extra("train", f"the agent checkpoint:{path}", ["torch"])
     return NeuralAgent(path, seed=seed, sample=sample)

@@ -34,7 +34,7 @@ from pinochle_env.games.kit import variant_kit
 from pinochle_env.protocol import View
 from pinochle_env.rules.switches import Rules
 
-from . import require_torch
+from ..extras import require_extra
 from .agent import BUNDLED_DIR, file_identity
 
 FORMAT = "pinochle-rl-location-model"
@@ -95,7 +95,7 @@ def load_location_model(path: Path) -> tuple[dict[str, Any], Any]:
     ``CheckpointError`` (a ``ValueError``) says what is wrong with a file that is not a location model."""
     key = file_identity(path)
     if key not in _CACHE:
-        require_torch("guided:locate=...")
+        require_extra("train", "guided:locate=...", ["torch"])
         from .checkpoints import CheckpointError, load_torch_dict
         from .network import LocationNetwork
 

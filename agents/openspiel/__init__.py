@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..extras import require_extra
+
 
 def register_games() -> list[str]:
     """Register every game of the registry with OpenSpiel (once per process) and return their
@@ -48,8 +50,7 @@ def _creator(game_class: Any, variant: str) -> type:
 
 def import_pyspiel() -> Any:
     """The ``pyspiel`` module, or an ``ImportError`` naming the extra that installs it."""
-    try:
-        import pyspiel
-    except ImportError:
-        raise ImportError("OpenSpiel is not installed: pip install 'pinochle-rl[openspiel]' (Python >= 3.11)") from None
+    require_extra("openspiel", "Pinochle in OpenSpiel")
+    import pyspiel
+
     return pyspiel

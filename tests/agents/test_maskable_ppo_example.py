@@ -4,6 +4,7 @@ evaluation; bad option values get a one-line error."""
 
 import importlib.util
 import json
+import sys
 
 import pytest
 
@@ -11,12 +12,16 @@ from agents import registry
 from tests.helpers import ROOT
 
 
-@pytest.fixture(scope="module")
-def example():
+def load_example():
     spec = importlib.util.spec_from_file_location("maskable_ppo_example", ROOT / "examples" / "maskable_ppo.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture(scope="module")
+def example():
+    return load_example()
 
 
 def test_self_play_run_trains_against_the_learners_copy_and_evaluates(example, tmp_path, monkeypatch, capsys):
@@ -64,3 +69,11 @@ def test_bad_seeds_and_rollouts_are_refused_before_training(example, argv, messa
         example.main([*argv, "--out", str(tmp_path / "run")])
     assert raised.value.code == 2 and message in capsys.readouterr().err
     assert not (tmp_path / "run").exists()  # refused before the run's folder, let alone training
+
+
+def test_without_the_sb3_extra_the_example_names_it_in_one_line(monkeypatch):
+    monkeypatch.setitem(sys.modules, "sb3_contrib", None)  # what a missing package looks like to import
+    with pytest.raises(SystemExit) as raised:
+        load_example()
+    assert str(raised.value).startswith("maskable_ppo.py: error: examples/maskable_ppo.py needs sb3-contrib; ")
+    assert 'pip install "pinochle-rl[sb3]"' in str(raised.value)

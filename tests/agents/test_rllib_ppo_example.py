@@ -1,6 +1,6 @@
 """examples/rllib_ppo.py (the rllib extra, kept out of the test environment: RLlib pins gymnasium):
-bad option values get a one-line error before Ray starts. RLlib's modules are stubbed here; the
-checks run before any of them is used."""
+bad option values get a one-line error before Ray starts (RLlib's modules stubbed here: the checks
+run before any of them is used), and without RLlib the example names the extra in one line."""
 
 import importlib.util
 import sys
@@ -40,14 +40,18 @@ class _Stub(types.ModuleType):
         return type(name, (), {})
 
 
-@pytest.fixture
-def example(monkeypatch):
-    for name in RLLIB_MODULES:
-        monkeypatch.setitem(sys.modules, name, _Stub(name))
+def load_example():
     spec = importlib.util.spec_from_file_location("rllib_ppo_example", ROOT / "examples" / "rllib_ppo.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture
+def example(monkeypatch):
+    for name in RLLIB_MODULES:
+        monkeypatch.setitem(sys.modules, name, _Stub(name))
+    return load_example()
 
 
 @pytest.mark.parametrize(
@@ -63,3 +67,11 @@ def test_bad_options_are_refused_in_one_line_before_ray_starts(example, argv, me
     with pytest.raises(SystemExit) as raised:
         example.main([*argv, "--out", str(tmp_path)])  # ray.init, a stub's class, would fail on its arguments
     assert raised.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_without_ray_the_example_names_the_rllib_extra_in_one_line(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # what a missing package looks like to import
+    with pytest.raises(SystemExit) as raised:
+        load_example()
+    assert str(raised.value).startswith("rllib_ppo.py: error: examples/rllib_ppo.py needs Ray; install the rllib extra")
+    assert 'pip install "pinochle-rl[rllib]"' in str(raised.value)

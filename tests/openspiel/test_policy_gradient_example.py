@@ -1,20 +1,25 @@
 """examples/openspiel_policy_gradient.py (the openspiel and train extras): bad option values get a
-one-line error before any training."""
+one-line error before any training, and a missing extra is named in one line."""
 
 import importlib.util
+import sys
 
 import pytest
 
 from tests.helpers import ROOT
 
 
-@pytest.fixture(scope="module")
-def example():
+def load_example():
     path = ROOT / "examples" / "openspiel_policy_gradient.py"
     spec = importlib.util.spec_from_file_location("openspiel_policy_gradient_example", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture(scope="module")
+def example():
+    return load_example()
 
 
 @pytest.mark.parametrize(
@@ -31,3 +36,17 @@ def test_bad_options_are_refused_in_one_line_before_training(example, argv, mess
     with pytest.raises(SystemExit) as raised:
         example.main([*argv, "--out", str(tmp_path)])
     assert raised.value.code == 2 and message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("blocked", "extra", "needs"), [("pyspiel", "openspiel", "OpenSpiel"), ("torch", "train", "PyTorch")]
+)
+def test_a_missing_extra_is_named_in_one_line(monkeypatch, blocked, extra, needs):
+    monkeypatch.setitem(sys.modules, blocked, None)  # what a missing package looks like to import
+    with pytest.raises(SystemExit) as raised:
+        load_example()
+    message = str(raised.value)
+    assert message.startswith(
+        f"openspiel_policy_gradient.py: error: examples/openspiel_policy_gradient.py needs {needs}; "
+    )
+    assert f'pip install "pinochle-rl[{extra}]"' in message

@@ -4,11 +4,12 @@ preset that is not text, a checkpoint count below 0, a run name that would leave
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
-from pinochle_train import cli
+from pinochle_train import cli, iteration
 
 TINY = ["--config", "smoke", "--workers", "0", "--updates", "1", "--final-eval-deals", "0"]
 
@@ -36,3 +37,17 @@ def test_a_bad_command_line_is_one_line_naming_the_value(tmp_path: Path, capsys,
         cli.main([*TINY, *where, *(arg.format(**places) for arg in argv)])
     said = capsys.readouterr().err
     assert exit_info.value.code == 2 and message.format(**places) in said and "Traceback" not in said
+
+
+def test_without_tensorboard_training_and_expert_iteration_name_the_extra_before_running(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    monkeypatch.setitem(sys.modules, "tensorboard", None)  # what a missing package looks like to import
+    assert cli.main([*TINY, "--out-dir", str(tmp_path / "runs")]) == 2
+    said = capsys.readouterr().err
+    assert "training needs TensorBoard; install the train extra" in said and "pinochle-rl[train]" in said
+    with pytest.raises(SystemExit) as exit_info:
+        iteration.main(["--out-dir", str(tmp_path / "runs"), "--iterations", "1"])
+    said = capsys.readouterr().err
+    assert exit_info.value.code == 2 and "expert iteration needs TensorBoard; install the train extra" in said
+    assert not (tmp_path / "runs").exists()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 
 import pytest
 from starlette.testclient import TestClient
@@ -13,7 +14,7 @@ from starlette.testclient import TestClient
 from pinochle_env.rules.switches import Rules
 from pinochle_web.app import create_app
 from pinochle_web.catalogue import entry_id
-from pinochle_web.cli import announce, parse_settings
+from pinochle_web.cli import announce, main, parse_settings
 from pinochle_web.hosts import allowed_hosts
 from pinochle_web.limits import MAX_BODY_BYTES, MAX_JSON_DEPTH
 from pinochle_web.settings import Settings
@@ -293,3 +294,11 @@ def test_an_internal_error_is_answered_as_json(tmp_path, monkeypatch):
         refused(client.get("/api/catalogue"), 500, "internal error (RuntimeError)")
         refused(client.get("/api/nothing"), 404, "Not Found")
         refused(client.put("/api/tables"), 405, "Method Not Allowed")
+
+
+def test_without_the_web_extra_the_command_names_it_in_one_line(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # what a missing package looks like to import
+    assert main(["--records", str(tmp_path), "--port", "0"]) == 2
+    said = capsys.readouterr().err.strip()
+    assert said.startswith("pinochle-web: error: pinochle-web needs Uvicorn; install the web extra: ")
+    assert 'pip install "pinochle-rl[web]"' in said and "\n" not in said
