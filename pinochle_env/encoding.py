@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from .cards import NUM_TYPES, card_to_str
+from .engine import is_integer
 from .rules.meld import whole_deck_meld
 from .rules.scoring import deck_points
 from .rules.switches import BID_STEP, MIN_BID, Rules
@@ -134,6 +135,8 @@ class ObservationSpec:
             lines = [f"{'piece':<16}{'indices':>12}  description"]
             lines += [f"{p.name:<16}{f'{p.offset}..{p.offset + p.size - 1}':>12}  {p.description}" for p in self.pieces]
             return "\n".join(lines)
+        if not is_integer(index):  # a float or a string would fail in a comparison; True would read entry 1
+            raise TypeError(f"observation index must be an integer or None, got {type(index).__name__}: {index!r:.60}")
         if not 0 <= index < self.size:
             raise IndexError(f"observation index {index} out of range 0..{self.size - 1}")
         return self._labels[index]

@@ -169,7 +169,16 @@ SWITCH_NAMES: tuple[str, ...] = tuple(field.name for field in dataclasses.fields
 
 
 def parse_switch(name: str, text: str) -> tuple[str, Any]:
-    """Parse ``name=text`` as typed on a command line (``"false"``, ``"3"``) into a switch value."""
+    """Parse ``name=text`` as typed on a command line (``"false"``, ``"3"``) into a switch value;
+    ``ValueError`` naming a bad name or value, as :class:`Rules` does (also for a name or a text
+    that is not a string: ``int(300.7)`` would quietly parse as 300)."""
+    if not isinstance(name, str):
+        raise ValueError(f"parse_switch: the switch name must be a string, got {type(name).__name__}: {name!r:.60}")
+    if not isinstance(text, str):
+        raise ValueError(
+            f"parse_switch: the value of rule {name} must be a string as typed on a command line, "
+            f"got {type(text).__name__}: {text!r:.60}"
+        )
     if name not in SWITCH_NAMES:
         raise ValueError(
             f"unknown rule switch {name}{did_you_mean(name, SWITCH_NAMES)}; known switches: {', '.join(SWITCH_NAMES)}"
@@ -197,7 +206,10 @@ def switches_help() -> str:
 
 
 def parse_rule_assignment(text: str) -> tuple[str, Any]:
-    """A ``--rule NAME=VALUE`` argument as a ``(switch, value)`` pair (``ValueError`` naming a bad one)."""
+    """A ``--rule NAME=VALUE`` argument as a ``(switch, value)`` pair (``ValueError`` naming a bad one,
+    or anything but a string)."""
+    if not isinstance(text, str):
+        raise ValueError(f"--rule takes a NAME=VALUE string, got {type(text).__name__}: {text!r:.60}")
     name, equals, value = text.partition("=")
     if not equals:
         raise ValueError(f"--rule {text!r}: expected NAME=VALUE, e.g. --rule head_rule=led_card")
@@ -206,7 +218,10 @@ def parse_rule_assignment(text: str) -> tuple[str, Any]:
 
 def parse_rule_assignments(texts: Sequence[str]) -> dict[str, Any]:
     """Several ``--rule NAME=VALUE`` arguments as switches (``ValueError`` naming a bad one, or a
-    switch given twice: which one a command line meant would be a guess)."""
+    switch given twice: which one a command line meant would be a guess; or one string instead of
+    several, whose letters would be read one by one)."""
+    if isinstance(texts, str | bytes):
+        raise ValueError(f"--rule assignments are a list of NAME=VALUE strings, got one string {texts!r:.60}")
     changes: dict[str, Any] = {}
     for text in texts:
         name, value = parse_rule_assignment(text)

@@ -611,6 +611,14 @@ def test_describe_names_pieces():
     assert any("TS" in label for label in labels[:48])
     with pytest.raises(IndexError):
         u.describe(u.spec.size)
+    assert u.describe(np.int64(3)) == labels[3]
+
+
+@pytest.mark.parametrize("index", ["3", 1.5, True])
+def test_describe_refuses_an_index_that_is_no_integer(index):
+    """'3' and 1.5 were a bare TypeError from a comparison or a list; True read entry 1."""
+    with pytest.raises(TypeError, match=f"observation index must be an integer or None, got {type(index).__name__}"):
+        pinochle_env.env().unwrapped.describe(index)
 
 
 def test_state_holds_observation_and_other_hands():

@@ -10,7 +10,15 @@ import pytest
 
 import pinochle_env
 from pinochle_env import rules as R
-from pinochle_env.rules.switches import CHOICES, MAX_BID, PRESETS, Rules
+from pinochle_env.rules.switches import (
+    CHOICES,
+    MAX_BID,
+    PRESETS,
+    Rules,
+    parse_rule_assignment,
+    parse_switch,
+    rules_from_command_line,
+)
 from tests.helpers import OTHER_GAMES
 
 
@@ -72,3 +80,20 @@ def test_max_bid_and_target_score_have_principled_upper_bounds():
         Rules(max_bid=MAX_BID + 10)
     with pytest.raises(ValueError, match=r"target_score=1000000000 is not allowed: at most 10000 \(a game to more"):
         Rules(target_score=10**9)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: parse_switch(3, "x"), "the switch name must be a string, got int: 3"),
+        (lambda: parse_switch("max_bid", 300.7), "the value of rule max_bid must be a string .* got float: 300.7"),
+        (lambda: parse_switch("head_rule", None), "the value of rule head_rule must be a string .* got NoneType"),
+        (lambda: parse_rule_assignment(None), "--rule takes a NAME=VALUE string, got NoneType: None"),
+        (lambda: rules_from_command_line(None, "head_rule=none"), "a list of NAME=VALUE strings, got one string"),
+    ],
+)
+def test_rule_parsing_refuses_what_is_no_string_plainly(call, message):
+    """parse_switch('max_bid', 300.7) was max_bid=300; a name of 3 or a value of None a bare TypeError
+    or AttributeError; one string of assignments was read letter by letter."""
+    with pytest.raises(ValueError, match=message):
+        call()
