@@ -4,6 +4,8 @@ seed out of range."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -47,3 +49,11 @@ def test_seeds_outside_the_kernels_range_are_refused_naming_it(seed):
         sample_deals(game.view(game.to_act), 2, seed)
     with pytest.raises(ValueError, match=r"seed must be an integer 0\.\."):
         play_out(game, count=2, seed=seed)
+
+
+@pytest.mark.parametrize("count", [0, 1.5, 2.0, True, "2"])
+def test_a_play_out_count_that_is_no_whole_number_above_0_is_refused_naming_it(count):
+    """1.5 and 2.0 failed inside numpy's broadcast_to; True played once; "2" failed comparing."""
+    game = _played_until(lambda game: game.phase.decision == "play")
+    with pytest.raises(ValueError, match=rf"count must be an integer >= 1, got {re.escape(repr(count))}"):
+        play_out(game, count=count)

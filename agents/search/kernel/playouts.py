@@ -15,6 +15,7 @@ import numpy as np
 
 from agents.heuristic.games import heuristic_rules
 from pinochle_env.cards import NUM_TYPES
+from pinochle_env.engine import is_integer
 from pinochle_env.kernel import Deals, PlayState
 from pinochle_env.kernel.sampling import checked_seed
 from pinochle_env.kernel.solver import as_hands, solver_for
@@ -119,8 +120,8 @@ def play_out(
     :func:`pinochle_env.kernel.sample_deals`) the hands come from the deals instead, one play-out each. Deal ``i``
     plays with random stream ``seed + i``.
     """
-    if count < 1:
-        raise ValueError(f"count must be at least 1, got {count}")
+    if not is_integer(count) or count < 1:  # as sample_deals: 2.0 or True is no count
+        raise ValueError(f"count must be an integer >= 1, got {count!r}")
     state = PlayState.of(position)
     seed = checked_seed(seed, len(deals.hands) if deals is not None else count)
     if deals is not None:
