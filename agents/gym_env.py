@@ -51,7 +51,8 @@ Illegal actions
     illegal or out-of-range action raises :class:`pinochle_env.IllegalActionError` (a
     ``ValueError``) naming the action and the legal ones, and changes nothing.
     ``illegal_action="penalty"``: the learner gets -1 and the episode terminates
-    (``info["illegal_action"]`` holds the action), as in the PettingZoo env; this is the mode for
+    (``info["illegal_action"]`` holds the action), as in the PettingZoo env, and as there an id out
+    of range still raises ``IllegalActionError`` (it is no action to penalise); this is the mode for
     Gymnasium's ``check_env``, whose step checks send unmasked random actions (one of them sampled
     before the reset it is applied after, so no mask can make it legal). ``step`` before
     ``reset`` or after the end of an episode raises ``RuntimeError``.
@@ -154,7 +155,8 @@ class SingleSeatEnv(gymnasium.Env):
         try:
             self.game.apply(action)
         except IllegalActionError as error:
-            if self.illegal_action == "raise" or isinstance(error, ActionTypeError):
+            # Not penalised: an action that is no integer, or an id out of range (no action at all).
+            if self.illegal_action == "raise" or isinstance(error, ActionTypeError) or not self._in_range(action):
                 raise type(error)(f"player {self.seat} (learner): {error}") from None
             return self._penalise(action)
         reward, terminated, truncated, records = self._advance()
@@ -192,6 +194,10 @@ class SingleSeatEnv(gymnasium.Env):
     def action_to_string(self, action: int) -> str:
         """Readable name of an action id (``bid 260``, ``pass``, ``trump hearts``, ``TS``, ...)."""
         return self.layout.to_string(action)
+
+    def _in_range(self, action: Any) -> bool:
+        """Whether ``action`` (an integer: ``apply`` has refused anything else) is an id of the action space."""
+        return 0 <= int(action) < self.layout.size
 
     def _penalise(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """End the episode on an illegal action (``illegal_action="penalty"``)."""

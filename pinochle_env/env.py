@@ -97,7 +97,9 @@ naming its type, in either mode below.
 By default an illegal or out-of-range action raises :class:`IllegalActionError` (a
 ``ValueError``) naming the action and the legal ones, and changes nothing.
 ``illegal_action="penalty"`` selects PettingZoo's behaviour instead: the offending agent gets -1,
-the episode ends (an out-of-range id fails PettingZoo's ``AssertOutOfBoundsWrapper``).
+the episode ends. An out-of-range id is no action to penalise but a caller's error: it raises
+:class:`IllegalActionError` naming the valid range in this mode too (not the bare
+``AssertionError`` of PettingZoo's ``AssertOutOfBoundsWrapper``), and changes nothing.
 
 Version history
 ---------------
@@ -158,12 +160,20 @@ class _AssertActionType(wrappers.AssertOutOfBoundsWrapper):
     """PettingZoo's out-of-bounds assertion, given the action as a Python int after refusing one
     that is no integer at all (an ``ActionTypeError``, as without the penalty; ``None`` only for a
     finished agent): ``Discrete.contains`` takes ``True``, which the illegal-move wrapper would
-    then use as an index, and refuses a numpy ``uint64``."""
+    then use as an index, and refuses a numpy ``uint64``. An id out of range is refused here too,
+    as an :class:`IllegalActionError` naming the range, as without the penalty, rather than the
+    inherited bare ``AssertionError``."""
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if action is not None or not (self.terminations[agent] or self.truncations[agent]):
             action = action_id(action)
+            size = self.action_space(agent).n
+            if not 0 <= action < size:
+                raise IllegalActionError(
+                    f"{agent}: action {action} is out of range 0..{size - 1} "
+                    "(illegal_action='penalty' penalises illegal actions, not ids that are no action)"
+                )
         super().step(action)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:

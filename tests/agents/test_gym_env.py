@@ -153,6 +153,16 @@ def test_penalty_mode_ends_the_episode():
         SingleSeatEnv(illegal_action="ignore")
 
 
+@pytest.mark.parametrize("action", [500, -1, np.array(108)])
+def test_penalty_mode_refuses_an_id_out_of_range_as_the_pettingzoo_env_does(action):
+    """It was penalised as if it were an action."""
+    env = SingleSeatEnv(illegal_action="penalty")
+    env.reset(seed=5)
+    with pytest.raises(IllegalActionError, match=r"out of range 0\.\.107"):
+        env.step(action)
+    assert env.action_masks().any()  # the episode goes on
+
+
 @pytest.mark.parametrize("seat", range(4))
 def test_rewards_equal_the_hand_margin(seat):
     env = SingleSeatEnv(seat=seat, episode="game", max_hands=4, reward_scale=100.0)

@@ -269,6 +269,19 @@ def test_illegal_action_penalty_ends_episode():
     assert all(collected[a] == 0 for a in AGENTS if a != offender)
 
 
+@pytest.mark.parametrize("mode", ["raise", "penalty"])
+@pytest.mark.parametrize("action", [500, -1, 108, np.int64(2**40)])
+def test_an_action_id_out_of_range_is_a_value_error_naming_the_range_in_every_mode(mode, action):
+    """In penalty mode it was PettingZoo's bare AssertionError "action is not in action space"."""
+    e = pinochle_env.env(illegal_action=mode)
+    e.reset(seed=4)
+    agent, events = e.agent_selection, len(e.unwrapped.game.events)
+    with pytest.raises(IllegalActionError, match=rf"{agent}: action {int(action)} .*out of range 0\.\.107"):
+        e.step(action)
+    assert (e.agent_selection, len(e.unwrapped.game.events)) == (agent, events)  # nothing changed
+    assert not any(e.terminations.values())
+
+
 def test_penalty_mode_plays_normally():
     e = pinochle_env.env(illegal_action="penalty")
     rewards, _, flags = run_episode(e, 8, 8)
