@@ -275,13 +275,6 @@ def _roll_back(path: Path, size: int | None) -> None:
             os.truncate(path, size)
 
 
-def _sees_pass(rules: Rules, passer: int, viewer: int) -> bool:
-    """Whether ``viewer`` sees the cards ``passer`` passes (or buries): its own, and its partner's
-    when cards pass one at a time (``pass_mode="sequential"``)."""
-    partners = rules.teams[passer] == rules.teams[viewer]
-    return passer == viewer or (partners and rules.pass_mode == "sequential")
-
-
 class Tables:
     """The open tables of a server, by id; tables of several tabs are independent. At most
     ``capacity`` are kept: opening one more closes the least recently used; a table nobody asked
@@ -392,4 +385,4 @@ class Tables:
 def decision_visible(rules: Rules, decision: str | None, seat: int, viewer: int | None) -> bool:
     """Whether a decision of ``seat`` is shown to ``viewer`` (``None``: everything is shown):
     every decision but the cards another seat passes or buries out of ``viewer``'s sight."""
-    return viewer is None or decision != "passing" or _sees_pass(rules, seat, viewer)
+    return viewer is None or decision != "passing" or rules.sees_passed_card(seat, viewer)

@@ -52,7 +52,7 @@ class PartnershipTable(AuctionTable[PlayerView]):
         card: int | None = None
         if actor == self.seat:
             card = after.cards_passed[-1]
-        elif receiver == self.seat and self.rules.pass_mode == "sequential":
+        elif receiver == self.seat and self.rules.sees_passed_card(actor, self.seat):
             card, received = received[0], []
         self.transfer(actor, receiver, card)
         if received:  # simultaneous passing: both sets change hands after the last card

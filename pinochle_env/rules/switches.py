@@ -164,6 +164,14 @@ class Rules:
         """The team of each seat: partners share one (0, 1, 0, 1); without partners each seat is its own."""
         return GAMES[self.variant].teams
 
+    def sees_passed_card(self, passer: int, viewer: int) -> bool:
+        """Whether ``viewer`` sees the cards ``passer`` passes (or buries): its own, and its
+        partner's when cards pass one at a time (``pass_mode="sequential"``, each card handed
+        over as it is chosen). The engine's events, the web table and the terminal table all
+        show passes by this one rule."""
+        partners = self.teams[passer] == self.teams[viewer]
+        return passer == viewer or (partners and self.pass_mode == "sequential")
+
 
 SWITCH_NAMES: tuple[str, ...] = tuple(field.name for field in dataclasses.fields(Rules))
 

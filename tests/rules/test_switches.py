@@ -97,3 +97,13 @@ def test_rule_parsing_refuses_what_is_no_string_plainly(call, message):
     or AttributeError; one string of assignments was read letter by letter."""
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_who_sees_a_passed_card():
+    """The passer always; its partner only when cards pass one at a time; nobody else, and in
+    the cutthroat game (the burial) nobody but the declarer."""
+    sequential, simultaneous = Rules(), Rules(pass_mode="simultaneous")
+    assert [sequential.sees_passed_card(1, viewer) for viewer in range(4)] == [False, True, False, True]
+    assert [simultaneous.sees_passed_card(1, viewer) for viewer in range(4)] == [False, True, False, False]
+    cutthroat = Rules(variant="cutthroat")
+    assert [cutthroat.sees_passed_card(2, viewer) for viewer in range(3)] == [False, False, True]

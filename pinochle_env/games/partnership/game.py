@@ -198,7 +198,7 @@ class Game(AuctionEngine):
         self._take(passer, card)
         if sequential:
             self._give(receiver, card)
-        audience = (1 << passer) | (1 << receiver) if sequential else 1 << passer
+        audience = sum(1 << seat for seat in range(NUM_SEATS) if self.rules.sees_passed_card(passer, seat))
         self.events.append((_PASS_CARD, passer, card, audience))
         if self.phase == Phase.PASS_TO_DECLARER:
             self.passed_to_declarer.append(card)
