@@ -5,6 +5,7 @@ three- and two-handed games by the simpler ones of :mod:`.cutthroat` and :mod:`.
 (:mod:`.hand_value` and :mod:`.simple_play` hold what they share).
 """
 
-from .partnership import CardCount, HeuristicAgent
+from .agent import HeuristicAgent
+from .partnership import CardCount
 
 __all__ = ["CardCount", "HeuristicAgent"]

@@ -1,9 +1,10 @@
 """``heuristic``: a rule-based partnership Pinochle player that a club player would recognise.
 
-:class:`HeuristicAgent` is the bot of every game: it plays each by the rules of the game's own
-module, which the game's kit names (:mod:`agents.heuristic.games`); this module holds the
-partnership game's, the other games have their own, simpler rules (:mod:`agents.heuristic.cutthroat`
-and :mod:`agents.heuristic.two_hand`).
+:class:`~agents.heuristic.HeuristicAgent` (:mod:`agents.heuristic.agent`) is the bot of every
+game: it plays each by the rules of the game's own module, which the game's kit names
+(:mod:`agents.heuristic.games`). This module holds the partnership game's, as the agent's
+:class:`PartnershipPlay` methods; the other games have their own, simpler rules
+(:mod:`agents.heuristic.cutthroat` and :mod:`agents.heuristic.two_hand`).
 
 Every decision is a function of the seat's :class:`~pinochle_env.PlayerView` and the legal mask
 (plus a seeded tie-break order), so the bot can never see a hidden card:
@@ -35,12 +36,6 @@ and the extra expected when the partner passed with help.
 
 from __future__ import annotations
 
-import inspect
-import math
-from typing import ClassVar
-
-import numpy as np
-
 from pinochle_env import PlayerView
 from pinochle_env import rules as R
 from pinochle_env.actions import ActionLayout
@@ -57,11 +52,7 @@ from pinochle_env.cards import (
 )
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.games.partnership.game import HAND_SIZE, Phase
-from pinochle_env.protocol import View
-from pinochle_env.rules.switches import Rules
 
-from ..base import legal_actions
-from .games import heuristic_rules
 from .hand_value import hand_value, meld_loss, meld_points, suit_length, trick_estimate
 
 #: The search kernel's compiled copy of this bot (see :mod:`agents.heuristic.games`): its card play,
@@ -205,67 +196,15 @@ class CardCount:
         return 0.5 * RANK_OF[c] - 0.3 * points
 
 
-class HeuristicAgent:
-    """The rule-based player described in the module docstring."""
+class PartnershipPlay:
+    """The partnership game's rules of :class:`~agents.heuristic.HeuristicAgent` (the module
+    docstring): a mixin of the agent, whose parameters and seeded tie-break order they read."""
 
-    #: The parameters (``heuristic:NAME=VALUE``) and their types; each game's rules read some of them.
-    PARAMETERS: ClassVar[dict[str, type]] = {
-        "aggression": float,
-        "help_meld": int,
-        "partner_value": float,
-        "help_value": float,
-    }
-
-    def __init__(
-        self,
-        seed: int | None = None,
-        aggression: float = 1.0,
-        help_meld: int = 60,
-        partner_value: float = 90.0,
-        help_value: float = 40.0,
-    ) -> None:
-        if not (math.isfinite(aggression) and aggression > 0):
-            raise ValueError(f"heuristic parameter aggression must be a number > 0, got {aggression}")
-        for name, value in {"help_meld": help_meld, "partner_value": partner_value, "help_value": help_value}.items():
-            if not (math.isfinite(value) and value >= 0):
-                raise ValueError(f"heuristic parameter {name} must be a number >= 0, got {value}")
-        self.name = "heuristic"
-        self.aggression = aggression
-        self.help_meld = help_meld
-        self.partner_value = partner_value
-        self.help_value = help_value
-        self.reset(seed)
-
-    def check_rules(self, rules: Rules) -> None:
-        """Refuse a parameter set away from its default that the game's rules never read (the
-        cutthroat rules read ``aggression`` only, the two-handed none), rather than ignore it."""
-        read = heuristic_rules(rules).PARAMETERS_READ
-        defaults = inspect.signature(HeuristicAgent).parameters
-        unread = [
-            name for name in self.PARAMETERS if name not in read and getattr(self, name) != defaults[name].default
-        ]
-        if unread:
-            reads = f"reads only {', '.join(read)}" if read else "reads none of them"
-            names = f"parameter {unread[0]} means" if len(unread) == 1 else f"parameters {', '.join(unread)} mean"
-            raise ValueError(f"heuristic {names} nothing in the {rules.variant} game (its heuristic {reads})")
-
-    def reset(self, seed: int | None = None) -> None:
-        """Draw the tie-break order: equal choices are settled by it, so decisions stay reproducible."""
-        self._order = np.random.default_rng(seed).permutation(NUM_TYPES).tolist()
-
-    @property
-    def tie_break_order(self) -> list[int]:
-        """The seeded rank of each card type (and suit, for trump) that settles equal choices: the
-        higher rank wins where the bot takes a maximum, the lower where it takes a minimum (the
-        compiled play-outs take it to play as this bot does)."""
-        return list(self._order)
-
-    def act(self, view: View, mask: np.ndarray) -> int:
-        """The decision by the rules of the view's game (:func:`~agents.heuristic.games.heuristic_rules`)."""
-        legal = legal_actions(view, mask).tolist()
-        if len(legal) == 1:
-            return legal[0]
-        return int(heuristic_rules(view.rules).act(self, view, legal))
+    aggression: float
+    help_meld: int
+    partner_value: float
+    help_value: float
+    _order: list[int]
 
     def partnership_act(self, view: PlayerView, legal: list[int]) -> int:
         """The partnership game's decision among the ``legal`` action ids (more than one)."""
@@ -449,6 +388,6 @@ class HeuristicAgent:
         return chance
 
 
-def act(agent: HeuristicAgent, view: PlayerView, legal: list[int]) -> int:
+def act(agent: PartnershipPlay, view: PlayerView, legal: list[int]) -> int:
     """The partnership game's decision (the module's rules: see :mod:`agents.heuristic.games`)."""
     return agent.partnership_act(view, legal)
