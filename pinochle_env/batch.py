@@ -116,8 +116,7 @@ class BatchedGames:
         self._masks = np.zeros((num_games, self.num_actions), dtype=np.int8)
         self._observations = RecycledArrays((num_games, self.spec.size), np.float32)  # each step's output
         self._encoders = [kit.make_encoder(self._buffer[i]) for i in range(num_games)]
-        self._generators(seed)  # a bad seed refused here, not at the first reset
-        self._seed = seed
+        self._seed = self._checked_seeds(seed)  # a bad seed refused here, not at the first reset
         self._games: list[Engine | None] = []  # each game's engine; None: not made yet (see ``games``)
         self._rngs: list[np.random.Generator] = []  # each game's generator
         # Whole hands of all games at once, as arrays, where the variant has them (partnership only).
@@ -151,15 +150,22 @@ class BatchedGames:
         if self._lockstep is not None:
             self._lockstep.attach(buffer)
 
-    def _generators(self, seed: int | Sequence[int] | None) -> list[np.random.Generator]:
+    def _checked_seeds(self, seed: Any) -> int | list[int | None] | None:
+        """``seed`` as the generators take it: None or a whole number >= 0 (spawned into one stream
+        per game), or one such seed per game (``ValueError`` otherwise)."""
         if seed is None or is_integer(seed):
-            spawned = np.random.SeedSequence(checked_seed(seed)).spawn(self.num_games)
-            return [np.random.default_rng(s) for s in spawned]
+            return checked_seed(seed)
         if isinstance(seed, str | bytes) or not isinstance(seed, Sequence | np.ndarray) or np.ndim(seed) != 1:
             raise ValueError(f"seed must be None, a whole number >= 0 or one per game, got {seed!r:.60}")
         if len(seed) != self.num_games:
             raise ValueError(f"got {len(seed)} seeds for {self.num_games} games")
-        return [np.random.default_rng(checked_seed(s, f"seed {i}")) for i, s in enumerate(seed)]
+        return [checked_seed(s, f"seed {i}") for i, s in enumerate(seed)]
+
+    def _generators(self, seeds: int | list[int | None] | None) -> list[np.random.Generator]:
+        """Each game's generator from seeds checked by :meth:`_checked_seeds`."""
+        if isinstance(seeds, list):
+            return [np.random.default_rng(s) for s in seeds]
+        return [np.random.default_rng(s) for s in np.random.SeedSequence(seeds).spawn(self.num_games)]
 
     @property
     def games(self) -> list[Engine]:
@@ -184,7 +190,7 @@ class BatchedGames:
 
     def reset(self, seed: int | Sequence[int] | None = None) -> BatchStep:
         """Start every game afresh (seeded by ``seed``, or the constructor's seed)."""
-        self._rngs = self._generators(seed if seed is not None else self._seed)
+        self._rngs = self._generators(self._checked_seeds(seed) if seed is not None else self._seed)
         self._games = [self.kit.new_game(rng) for rng in self._rngs]
         self._first_hands.clear()
         if self._lockstep is not None:

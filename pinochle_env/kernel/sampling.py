@@ -243,10 +243,10 @@ def sample_deals(view: Any, count: int, seed: int = 0) -> Deals:
         raise TypeError("sample_deals takes a seat's view (game.view(seat)), not a game: it draws the hands not seen")
     if not is_integer(count) or count < 1:
         raise ValueError(f"count must be an integer >= 1, got {count!r}")
-    return deal_constraints(view).draw(count, checked_seed(seed))
+    return deal_constraints(view).draw(count, checked_stream_seed(seed))
 
 
-def checked_seed(seed: Any, count: int = 1) -> int:
+def checked_stream_seed(seed: Any, count: int = 1) -> int:
     """``seed`` as the kernel's random streams take it: ``count`` streams ``seed``, ``seed + 1``, ...
     each an unsigned 64-bit integer (``ValueError`` naming the range otherwise)."""
     if not is_integer(seed) or not 0 <= seed <= 2**64 - count:

@@ -17,7 +17,7 @@ from agents.heuristic.games import heuristic_rules
 from pinochle_env.cards import NUM_TYPES
 from pinochle_env.engine import is_integer
 from pinochle_env.kernel import Deals, PlayState
-from pinochle_env.kernel.sampling import checked_seed
+from pinochle_env.kernel.sampling import checked_stream_seed
 from pinochle_env.kernel.solver import as_hands, solver_for
 
 from .compiled import playouts as P
@@ -123,7 +123,7 @@ def play_out(
     if not is_integer(count) or count < 1:  # as sample_deals: 2.0 or True is no count
         raise ValueError(f"count must be an integer >= 1, got {count!r}")
     state = PlayState.of(position)
-    seed = checked_seed(seed, len(deals.hands) if deals is not None else count)
+    seed = checked_stream_seed(seed, len(deals.hands) if deals is not None else count)
     if deals is not None:
         hands, gifts, bonus = deals.hands, deals.gifts, deals.bonus
     else:
