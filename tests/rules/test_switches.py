@@ -47,8 +47,6 @@ def test_rules_from_anything_but_a_mapping_of_names_is_refused_plainly(switches)
 
 
 def test_rules_from_command_line_takes_the_preset_first_then_each_rule():
-    from pinochle_env.rules.switches import rules_from_command_line
-
     assert rules_from_command_line() == Rules()
     assert rules_from_command_line("casual") == PRESETS["casual"]
     over = rules_from_command_line("casual", ["must_overtrump=true", "counting=classic"])
