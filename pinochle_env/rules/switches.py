@@ -103,10 +103,7 @@ class Rules:
             value = getattr(self, name)
             largest, why = INTEGER_LIMITS[name]
             if type(value) is not int or value < smallest or value % step:
-                raise ValueError(
-                    f"rule {name}={value!r} is not allowed; allowed values: integers {smallest}..{largest} "
-                    f"that are multiples of {step}"
-                )
+                raise ValueError(f"rule {name}={value!r} is not allowed; allowed values: {_integers(name)}")
             if value > largest:
                 raise ValueError(f"rule {name}={value!r} is not allowed: at most {largest} ({why})")
         applicable = VARIANT_SWITCHES[self.variant]
@@ -179,7 +176,9 @@ SWITCH_NAMES: tuple[str, ...] = tuple(field.name for field in dataclasses.fields
 def parse_switch(name: str, text: str) -> tuple[str, Any]:
     """Parse ``name=text`` as typed on a command line (``"false"``, ``"3"``) into a switch value;
     ``ValueError`` naming a bad name or value, as :class:`Rules` does (also for a name or a text
-    that is not a string: ``int(300.7)`` would quietly parse as 300)."""
+    that is not a string: ``int(300.7)`` would quietly parse as 300). An integer switch takes
+    the digits 0-9 only, spaces around them aside: its values are all positive, and ``int()``
+    would also read ``"3_00"``, ``"+300"`` and Arabic-Indic digits as 300."""
     if not isinstance(name, str):
         raise ValueError(f"parse_switch: the switch name must be a string, got {type(name).__name__}: {name!r:.60}")
     if not isinstance(text, str):
@@ -198,10 +197,10 @@ def parse_switch(name: str, text: str) -> tuple[str, Any]:
             return name, option
     if allowed is not None:
         raise ValueError(f"rule {name}={text!r} is not allowed; allowed values: {_spell(allowed)}")
-    try:
-        return name, int(text)
-    except ValueError:
-        raise ValueError(f"rule {name}={text!r} is not allowed; allowed values: integers") from None
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()):
+        raise ValueError(f"rule {name}={text!r} is not allowed; allowed values: {_integers(name)}")
+    return name, int(digits)
 
 
 def switches_help() -> str:
@@ -284,3 +283,9 @@ def spell(value: Any, quoted: bool = True) -> str:
 def _spell(allowed: tuple[Any, ...]) -> str:
     """The allowed values of a switch, as an error message lists them."""
     return ", ".join(spell(value) for value in allowed)
+
+
+def _integers(name: str) -> str:
+    """The allowed values of the integer switch ``name``, as an error message lists them."""
+    smallest, step = INTEGER_SWITCHES[name]
+    return f"integers {smallest}..{INTEGER_LIMITS[name][0]} that are multiples of {step}"

@@ -97,6 +97,21 @@ def test_rule_parsing_refuses_what_is_no_string_plainly(call, message):
         call()
 
 
+def test_an_integer_switch_takes_the_digits_0_to_9_only():
+    """int() read "3_00", "+300" and Arabic-Indic digits as max_bid=300, and "-300" as -300, a value
+    no integer switch has; they are refused as what they are, naming the values allowed. Spaces
+    around the digits are still fine."""
+    for text in ["3_00", "+300", "-300", "\u0663\u0660\u0660", "300.0", "3e2", ""]:
+        with pytest.raises(
+            ValueError, match=rf"max_bid='.*' is not allowed; allowed values: integers 260\.\.{MAX_BID} "
+        ):
+            parse_switch("max_bid", text)
+    with pytest.raises(ValueError, match=r"target_score='\+700' is not allowed; allowed values: integers 10\.\.10000 "):
+        parse_rule_assignment("target_score=+700")
+    assert parse_switch("max_bid", " 300 ") == ("max_bid", 300)
+    assert parse_rule_assignment("target_score=700") == ("target_score", 700)
+
+
 def test_who_sees_a_passed_card():
     """The passer always; its partner only when cards pass one at a time; nobody else, and in
     the cutthroat game (the burial) nobody but the declarer."""
