@@ -43,6 +43,7 @@ from ..registry import load_agent
 
 #: Unit kinds as they appear in the results file, and the tag each mixes into its seeds.
 KIND_TAGS = {"deal": 0, "game": 1}
+#: The two sides of a pairing, as a results line's per-side fields (``timing``, ``searches``) key them.
 SIDES = ("a", "b")
 
 

@@ -21,7 +21,7 @@ from pinochle_env.rules.switches import Rules, parse_switch, rules_from_command_
 from ..base import check_plays, prepare
 from ..program.files import program_files
 from ..registry import checkpoint_files, load_agent, program_commands
-from .play import Job
+from .play import SIDES, Job
 from .report import format_summary, slim_line, summarise, write_csv, write_json, write_plot, write_ratings_plot
 from .runtime import BACKENDS, code_version, connect_ray, file_sha256, format_duration, import_ray
 from .workers import WorkerFailure, execute, execute_on_ray
@@ -247,7 +247,7 @@ def read_results(path: Path, repair: bool = True) -> list[dict[str, Any]]:
                 key = unit_key(line)
                 if not all(isinstance(play["hands"], list) and "a_team" in play for play in line["plays"]):
                     raise ValueError("a play without its hands")
-                if not all(len(line["timing"][side]) == 2 for side in ("a", "b")):
+                if not all(len(line["timing"][side]) == 2 for side in SIDES):
                     raise ValueError("no decisions and seconds for each side")
             except (ValueError, KeyError, TypeError):
                 if data[end + 1 :].strip():
