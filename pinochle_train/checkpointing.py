@@ -337,7 +337,8 @@ def _check_belongs(path: Path, payload: dict[str, Any], run_dir: Path) -> None:
     """Refuse a checkpoint that is not this run's own: a file named for another update than it holds
     (a copy from elsewhere), or whose config differs from the run's ``config.toml`` in what a resume
     may not change (another game, network or run). Such a file would take the run over: it continues
-    under the file's config, overwrites the run's checkpoints and prunes the rest."""
+    under the file's config, overwrites the run's checkpoints and prunes the rest. A ``config.toml``
+    that lacks such fields (trimmed by hand) cannot tell, and is refused, naming them."""
     update = payload["counters"]["update"]
     if path.name != f"update_{update:06d}.pt":
         raise CheckpointError(
@@ -347,11 +348,16 @@ def _check_belongs(path: Path, payload: dict[str, Any], run_dir: Path) -> None:
     if not recorded.is_file():
         return
     stored = load_preset(str(recorded))
-    differ = sorted(
-        name for name, value in payload["config"].items() if name not in RESUMABLE_CHANGES and stored.get(name) != value
-    )
+    checked = {name: value for name, value in payload["config"].items() if name not in RESUMABLE_CHANGES}
+    differ = sorted(name for name in checked.keys() & stored.keys() if stored[name] != checked[name])
     if differ:
         raise CheckpointError(
             f"--resume {path}: its {', '.join(differ)} differ from the run's config.toml: not this run's checkpoint "
             f"(or config.toml was edited: a resume changes only {', '.join(RESUMABLE_CHANGES)}, on its command line)"
+        )
+    missing = sorted(checked.keys() - stored.keys())
+    if missing:
+        raise CheckpointError(
+            f"--resume {path}: the run's config.toml lacks {', '.join(missing)}, so the checkpoint cannot be checked "
+            "as this run's own: put them back as the run began (the run's TensorBoard text 'config' lists every field)"
         )

@@ -91,6 +91,24 @@ def test_a_checkpoint_from_another_run_is_refused_not_taken_over(tmp_path: Path)
         find_resume(run)
 
 
+def test_a_trimmed_config_of_a_run_with_checkpoints_is_named_as_lacking_fields(tmp_path: Path) -> None:
+    """A run's config.toml with fields deleted by hand was said to "differ" from its checkpoint's
+    config; it lacks them, and the refusal (it cannot tell the checkpoint is the run's own) says so."""
+    run = tmp_path / "run"
+    _training_checkpoint(run / "checkpoints" / "update_000002.pt", update=2)
+    config = to_toml(build_config(SMALL))
+    kept = [line for line in config.splitlines() if not line.startswith(("learning_rate =", "critic_input ="))]
+    (run / "config.toml").write_text("\n".join(kept) + "\n", encoding="utf-8")
+    lacking = (
+        r"the run's config\.toml lacks critic_input, learning_rate, so the checkpoint cannot be checked as this run's"
+    )
+    with pytest.raises(ValueError, match=lacking) as refused:
+        find_resume(run)
+    assert "differ" not in str(refused.value)
+    (run / "config.toml").write_text(config, encoding="utf-8")
+    assert find_resume(run).updates_done == 2
+
+
 def test_a_resume_from_a_checkpoint_needs_no_initial_policy_file(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     """The initial policy's file gone after the run's first checkpoint: --resume refused the run
     ("file not found"), though the checkpoint's weights replace that policy's. It resumes, its
