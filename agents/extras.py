@@ -8,7 +8,9 @@ asked, so a check costs what the use it precedes costs anyway.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 #: The modules each extra installs, as imported, in the order they are checked.
 EXTRA_MODULES: dict[str, tuple[str, ...]] = {
@@ -56,6 +58,15 @@ def missing_extra(extra: str, what: str, error: ImportError) -> str:
     name = MODULE_NAMES.get(missing) or MODULE_NAMES.get(missing.partition(".")[0])
     needed = name or f"{missing} (which the {extra} extra installs)"
     return f"{what} needs {needed}; {install_hint(extra)}"
+
+
+def exit_for_missing_extra(prog: str, extra: str, what: str, error: ImportError) -> NoReturn:
+    """End the command ``prog`` as argparse ends one on a usage error, status 2 (as the console
+    scripts end without their extra): ``prog: error:`` and :func:`missing_extra`'s message, one
+    line on standard error. For commands that import ``extra``'s modules themselves (the examples,
+    ``pinochle-web``)."""
+    print(f"{prog}: error: {missing_extra(extra, what, error)}", file=sys.stderr)
+    raise SystemExit(2)
 
 
 def require_extra(extra: str, what: str, modules: Sequence[str] | None = None) -> None:

@@ -36,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.extras import missing_extra
+from agents.extras import exit_for_missing_extra
 
 try:  # the sb3 extra: a missing module is named in one line with the extra to install, not a traceback
     import torch
@@ -44,7 +44,7 @@ try:  # the sb3 extra: a missing module is named in one line with the extra to i
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
     from stable_baselines3.common.env_util import make_vec_env
 except ImportError as error:
-    raise SystemExit(f"maskable_ppo.py: error: {missing_extra('sb3', 'examples/maskable_ppo.py', error)}") from None
+    exit_for_missing_extra("maskable_ppo.py", "sb3", "examples/maskable_ppo.py", error)
 
 from agents import registry
 from agents.arena import ArenaConfig, run_arena

@@ -32,21 +32,19 @@ from typing import Any
 
 import numpy as np
 
-from agents.extras import missing_extra
+from agents.extras import exit_for_missing_extra
 
 # The train and openspiel extras: a missing module is named in one line with the extra to install.
 try:
     import torch
 except ImportError as error:
-    message = missing_extra("train", "examples/openspiel_policy_gradient.py", error)
-    raise SystemExit(f"openspiel_policy_gradient.py: error: {message}") from None
+    exit_for_missing_extra("openspiel_policy_gradient.py", "train", "examples/openspiel_policy_gradient.py", error)
 try:
     import pyspiel
     from open_spiel.python import rl_environment
     from open_spiel.python.pytorch import policy_gradient
 except ImportError as error:
-    message = missing_extra("openspiel", "examples/openspiel_policy_gradient.py", error)
-    raise SystemExit(f"openspiel_policy_gradient.py: error: {message}") from None
+    exit_for_missing_extra("openspiel_policy_gradient.py", "openspiel", "examples/openspiel_policy_gradient.py", error)
 
 from agents import registry
 from agents.arena import ArenaConfig, run_arena

@@ -47,7 +47,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from agents.extras import missing_extra
+from agents.extras import exit_for_missing_extra
 
 try:  # the rllib extra: a missing module is named in one line with the extra to install, not a traceback
     import ray
@@ -59,7 +59,7 @@ try:  # the rllib extra: a missing module is named in one line with the extra to
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
     from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 except ImportError as error:
-    raise SystemExit(f"rllib_ppo.py: error: {missing_extra('rllib', 'examples/rllib_ppo.py', error)}") from None
+    exit_for_missing_extra("rllib_ppo.py", "rllib", "examples/rllib_ppo.py", error)
 
 import pinochle_env
 from agents import registry

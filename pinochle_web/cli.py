@@ -26,7 +26,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from agents.extras import missing_extra
+from agents.extras import exit_for_missing_extra
 from pinochle_env import VERSION_LINE
 from pinochle_env.rules.switches import PRESETS, rules_from_command_line
 
@@ -174,8 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         from .app import create_app
     except ImportError as error:
-        print(f"pinochle-web: error: {missing_extra('web', 'pinochle-web', error)}", file=sys.stderr)
-        return 2
+        exit_for_missing_extra("pinochle-web", "web", "the web app", error)
     try:
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
         listener = socket.socket(family, socket.SOCK_STREAM)

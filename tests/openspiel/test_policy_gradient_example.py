@@ -41,12 +41,13 @@ def test_bad_options_are_refused_in_one_line_before_training(example, argv, mess
 @pytest.mark.parametrize(
     ("blocked", "extra", "needs"), [("pyspiel", "openspiel", "OpenSpiel"), ("torch", "train", "PyTorch")]
 )
-def test_a_missing_extra_is_named_in_one_line(monkeypatch, blocked, extra, needs):
+def test_a_missing_extra_is_named_in_one_line(monkeypatch, capsys, blocked, extra, needs):
     monkeypatch.setitem(sys.modules, blocked, None)  # what a missing package looks like to import
     with pytest.raises(SystemExit) as raised:
         load_example()
-    message = str(raised.value)
-    assert message.startswith(
+    said = capsys.readouterr().err
+    assert raised.value.code == 2  # a usage error, as the console scripts end without their extra
+    assert said.startswith(
         f"openspiel_policy_gradient.py: error: examples/openspiel_policy_gradient.py needs {needs}; "
     )
-    assert f'pip install "pinochle-rl[{extra}]"' in message
+    assert f'pip install "pinochle-rl[{extra}]"' in said and said.count("\n") == 1

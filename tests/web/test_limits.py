@@ -298,7 +298,9 @@ def test_an_internal_error_is_answered_as_json(tmp_path, monkeypatch):
 
 def test_without_the_web_extra_the_command_names_it_in_one_line(tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # what a missing package looks like to import
-    assert main(["--records", str(tmp_path), "--port", "0"]) == 2
+    with pytest.raises(SystemExit) as raised:
+        main(["--records", str(tmp_path), "--port", "0"])
+    assert raised.value.code == 2
     said = capsys.readouterr().err.strip()
-    assert said.startswith("pinochle-web: error: pinochle-web needs Uvicorn; install the web extra: ")
+    assert said.startswith("pinochle-web: error: the web app needs Uvicorn; install the web extra: ")
     assert 'pip install "pinochle-rl[web]"' in said and "\n" not in said
