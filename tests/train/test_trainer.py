@@ -301,15 +301,15 @@ def test_every_agent_spec_is_checked_before_training(tmp_path: Path, capsys: pyt
         assert exit_info.value.code == 2
         assert message in capsys.readouterr().err
         assert not (tmp_path / "n").exists()
+
     # A spec keeps the commas of its parameters: only a known agent name after a comma starts the next.
-    args = cli.build_parser().parse_args(["--eval-opponents", "pimc:samples=2,budget=0.1,heuristic, random"])
-    assert cli._overrides(args)["eval_opponents"] == ["pimc:samples=2,budget=0.1", "heuristic", "random"]
     mixed = "mix:play=pimc:samples=2,budget=0.1,default=random,checkpoint:bundled,sample=true"
-    args = cli.build_parser().parse_args(["--eval-opponents", mixed])
-    assert cli._overrides(args)["eval_opponents"] == [
-        "mix:play=pimc:samples=2,budget=0.1,default=random",
-        "checkpoint:bundled,sample=true",
-    ]
+    for text, specs in [
+        ("pimc:samples=2,budget=0.1,heuristic, random", ["pimc:samples=2,budget=0.1", "heuristic", "random"]),
+        (mixed, ["mix:play=pimc:samples=2,budget=0.1,default=random", "checkpoint:bundled,sample=true"]),
+    ]:
+        args = cli.build_parser().parse_args([*TINY, "--eval-opponents", text, *where])
+        assert cli.resolve(args)[0].eval_opponents == specs
 
 
 def test_a_run_whose_weights_turn_non_finite_stops_keeping_the_last_good_checkpoint(
