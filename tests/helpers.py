@@ -10,7 +10,9 @@ each a copy of.
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 
@@ -23,6 +25,18 @@ from pinochle_env.games.registry import GAMES
 
 #: The repository root (the checkout, or an unpacked sdist): what the tests read and run from.
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def load_example(script: str) -> ModuleType:
+    """The example script ``examples/<script>.py`` imported as a module (its ``main`` not run):
+    the examples are scripts, not a package."""
+    spec = importlib.util.spec_from_file_location(f"{script}_example", ROOT / "examples" / f"{script}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 #: Recorded data the tests replay (``tests/data/``, written by the scripts beside it).
 DATA = ROOT / "tests" / "data"
 #: Every game but the default one (whose generic behaviour most tests check): a game added to the

@@ -2,26 +2,18 @@
 tiny budget, trains through make_vec_env against copies of the learner and ends with an arena
 evaluation; bad option values get a one-line error."""
 
-import importlib.util
 import json
 import sys
 
 import pytest
 
 from agents import registry
-from tests.helpers import ROOT
-
-
-def load_example():
-    spec = importlib.util.spec_from_file_location("maskable_ppo_example", ROOT / "examples" / "maskable_ppo.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.helpers import load_example
 
 
 @pytest.fixture(scope="module")
 def example():
-    return load_example()
+    return load_example("maskable_ppo")
 
 
 def test_self_play_run_trains_against_the_learners_copy_and_evaluates(example, tmp_path, monkeypatch, capsys):
@@ -74,7 +66,7 @@ def test_bad_seeds_and_rollouts_are_refused_before_training(example, argv, messa
 def test_without_the_sb3_extra_the_example_names_it_in_one_line(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "sb3_contrib", None)  # what a missing package looks like to import
     with pytest.raises(SystemExit) as raised:
-        load_example()
+        load_example("maskable_ppo")
     said = capsys.readouterr().err
     assert raised.value.code == 2  # a usage error, as the console scripts end without their extra
     assert said.startswith("maskable_ppo.py: error: examples/maskable_ppo.py needs sb3-contrib; ")

@@ -2,13 +2,12 @@
 bad option values get a one-line error before Ray starts (RLlib's modules stubbed here: the checks
 run before any of them is used), and without RLlib the example names the extra in one line."""
 
-import importlib.util
 import sys
 import types
 
 import pytest
 
-from tests.helpers import ROOT
+from tests.helpers import load_example
 
 #: The RLlib modules the example imports from.
 RLLIB_MODULES = (
@@ -40,18 +39,11 @@ class _Stub(types.ModuleType):
         return type(name, (), {})
 
 
-def load_example():
-    spec = importlib.util.spec_from_file_location("rllib_ppo_example", ROOT / "examples" / "rllib_ppo.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture
 def example(monkeypatch):
     for name in RLLIB_MODULES:
         monkeypatch.setitem(sys.modules, name, _Stub(name))
-    return load_example()
+    return load_example("rllib_ppo")
 
 
 @pytest.mark.parametrize(
@@ -72,7 +64,7 @@ def test_bad_options_are_refused_in_one_line_before_ray_starts(example, argv, me
 def test_without_ray_the_example_names_the_rllib_extra_in_one_line(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "ray", None)  # what a missing package looks like to import
     with pytest.raises(SystemExit) as raised:
-        load_example()
+        load_example("rllib_ppo")
     said = capsys.readouterr().err
     assert raised.value.code == 2  # a usage error, as the console scripts end without their extra
     assert said.startswith("rllib_ppo.py: error: examples/rllib_ppo.py needs Ray; install the rllib extra")

@@ -1,25 +1,16 @@
 """examples/openspiel_policy_gradient.py (the openspiel and train extras): bad option values get a
 one-line error before any training, and a missing extra is named in one line."""
 
-import importlib.util
 import sys
 
 import pytest
 
-from tests.helpers import ROOT
-
-
-def load_example():
-    path = ROOT / "examples" / "openspiel_policy_gradient.py"
-    spec = importlib.util.spec_from_file_location("openspiel_policy_gradient_example", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.helpers import load_example
 
 
 @pytest.fixture(scope="module")
 def example():
-    return load_example()
+    return load_example("openspiel_policy_gradient")
 
 
 @pytest.mark.parametrize(
@@ -44,7 +35,7 @@ def test_bad_options_are_refused_in_one_line_before_training(example, argv, mess
 def test_a_missing_extra_is_named_in_one_line(monkeypatch, capsys, blocked, extra, needs):
     monkeypatch.setitem(sys.modules, blocked, None)  # what a missing package looks like to import
     with pytest.raises(SystemExit) as raised:
-        load_example()
+        load_example("openspiel_policy_gradient")
     said = capsys.readouterr().err
     assert raised.value.code == 2  # a usage error, as the console scripts end without their extra
     assert said.startswith(
