@@ -536,6 +536,11 @@ class TrainConfig(RulesConfig, EvaluationConfig, PoolConfig, WarmStartConfig, Ne
             f"config final_eval_warm_start_deals={self.final_eval_warm_start_deals!r} needs a warm start to compare "
             "with (imitate = SPEC) and self-play after it (updates > 0)",
         )
+        _require(
+            self.updates > 0 or bool(self.imitate) or from_checkpoint,
+            "config updates=0 needs a warm start (imitate = SPEC): without one the run trains nothing and has no "
+            "policy to evaluate or save",
+        )
         check_agent_specs(self, rules, initial_policy=not from_checkpoint)
 
     def to_dict(self) -> dict[str, Any]:

@@ -1296,3 +1296,14 @@ def test_the_final_evaluation_plays_the_run_against_its_warm_start(tmp_path: Pat
     assert "its final evaluation is in" in capsys.readouterr().err
     with pytest.raises(ValueError, match="final_eval_warm_start_deals=3 needs a warm start"):
         build_config({"final_eval_warm_start_deals": 3})
+
+
+def test_a_run_without_updates_needs_a_warm_start(tmp_path: Path) -> None:
+    """updates = 0 without a warm start trains nothing and writes no policy: refused before the run
+    starts, naming it (it used to end in a traceback at the final evaluation, policy.pt missing)."""
+    with pytest.raises(ValueError, match="updates=0 needs a warm start"):
+        build_config({"updates": 0})
+    with pytest.raises(SystemExit) as stopped:
+        run_cli([*TINY, "--updates", "0", "--out-dir", str(tmp_path), "--run-name", "none"])
+    assert stopped.value.code == 2 and not (tmp_path / "none").exists()
+    build_config({"updates": 0, "imitate": "heuristic", "imitation_hands": 1})
