@@ -153,3 +153,27 @@ def test_earlier_labels_must_share_the_runs_layout(tmp_path: Path) -> None:
         load_earlier_labels([str(tmp_path / "alike"), str(tmp_path / "other")], identity)
     with pytest.raises(LabelsError, match=r"no labels\.json"):
         load_earlier_labels([str(tmp_path / "missing")], identity)
+
+
+def test_a_plain_kill_stops_a_run_like_ctrl_c(tmp_path: Path, monkeypatch, capsys) -> None:
+    """SIGTERM (a plain ``kill``) during the run ends it through Ctrl-C's path: the "run the same
+    command again" line and status 130, not a silent death by the signal."""
+    import os
+    import signal
+
+    def killed(self: iteration.ExpertIteration) -> list:
+        os.kill(os.getpid(), signal.SIGTERM)
+        raise AssertionError("SIGTERM did not stop the run")
+
+    def ignored(signum: int, frame: object) -> None:  # without the fix, the test fails instead of dying
+        pass
+
+    monkeypatch.setattr(iteration.ExpertIteration, "run", killed)
+    previous = signal.signal(signal.SIGTERM, ignored)
+    try:
+        arguments = ["--config", _recipe(tmp_path), "--out-dir", str(tmp_path / "runs"), "--run-name", "ei"]
+        assert iteration.main(arguments) == 130
+        assert signal.getsignal(signal.SIGTERM) is ignored  # the handler before it is put back
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert "iterate: interrupted; run the same command again to continue" in capsys.readouterr().err
