@@ -1,15 +1,16 @@
 """Output files: writing one whole or not at all (what the trainer's checkpoints and labels and the
 arena's ``config.json`` are written with, so that a process killed in the middle of a write never
 leaves a file that cannot be read, and a Ctrl-C or SIGTERM during one takes effect once it is
-written), SIGTERM stopping a long run the way Ctrl-C does (so that its results are kept), and
+written), SIGTERM stopping a long run the way Ctrl-C does (so that its results are kept),
 whether an output folder can be made (checked before a run starts, not when its first file is
-written). Here, at the bottom of the layers, so that code
+written), and one process at a time in a run's folder. Here, at the bottom of the layers, so that code
 without PyTorch can use it."""
 
 from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -116,3 +117,46 @@ def folder_problem(path: str | os.PathLike) -> str:
     if not os.access(existing, os.W_OK | os.X_OK):
         return f"the folder {existing} cannot be written"
     return ""
+
+
+#: The file in a run's folder that the process writing there holds locked (:func:`folder_held`).
+LOCK_FILE = ".lock"
+
+
+class FolderBusy(RuntimeError):
+    """Another process holds the run's folder (:func:`folder_held`)."""
+
+
+@contextmanager
+def folder_held(folder: str | os.PathLike) -> Iterator[None]:
+    """Hold ``folder`` (made if missing) for this process while the block runs, else raise
+    :class:`FolderBusy`: two commands on one run (a ``--resume`` started while the run still goes,
+    or twice at once) would each play what the other plays, appending the same results twice and
+    writing over each other's checkpoints. The lock is the operating system's on ``.lock`` in the
+    folder, so it goes with its process however that ends (a SIGKILL included); the file stays."""
+    path = Path(folder)
+    path.mkdir(parents=True, exist_ok=True)
+    stream = open(path / LOCK_FILE, "a+b")  # noqa: SIM115 (closed below, which releases the lock)
+    try:
+        try:
+            _lock(stream.fileno())
+        except OSError:
+            raise FolderBusy(
+                f"{path} is in use by another process (the same run started or resumed twice): "
+                "wait for it to end, or stop it, then continue"
+            ) from None
+        yield
+    finally:
+        stream.close()
+
+
+def _lock(descriptor: int) -> None:
+    """Lock the open file ``descriptor`` without waiting (``OSError`` where another holds it)."""
+    if sys.platform == "win32":
+        import msvcrt
+
+        msvcrt.locking(descriptor, msvcrt.LK_NBLCK, 1)
+    else:
+        import fcntl
+
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)

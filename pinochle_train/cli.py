@@ -23,7 +23,7 @@ from pathlib import Path
 
 from agents.extras import require_extra
 from pinochle_env import VERSION_LINE
-from pinochle_env.files import folder_problem, run_name_problem, sigterm_as_ctrl_c
+from pinochle_env.files import FolderBusy, folder_problem, run_name_problem, sigterm_as_ctrl_c
 from pinochle_env.rules.switches import parse_rule_assignments, switches_help
 
 from .config import (
@@ -172,6 +172,8 @@ def main(argv: list[str] | None = None) -> int:
             trainer.run()
     except KeyboardInterrupt:
         return 130
+    except FolderBusy as error:  # the same run started or resumed twice at once
+        parser.error(str(error))
     except TrainingDiverged as error:
         print(error, file=sys.stderr, flush=True)
         return 1

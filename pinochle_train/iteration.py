@@ -44,7 +44,14 @@ from agents.base import check_plays
 from agents.neural.agent import resolve_checkpoint
 from agents.registry import load_agent
 from pinochle_env import VERSION_LINE
-from pinochle_env.files import folder_problem, run_name_problem, sigterm_as_ctrl_c, write_text_atomically
+from pinochle_env.files import (
+    FolderBusy,
+    folder_held,
+    folder_problem,
+    run_name_problem,
+    sigterm_as_ctrl_c,
+    write_text_atomically,
+)
 
 from .config import RulesConfig, build_config, load_preset, policy_shape, resolve_preset
 from .evaluate import RESERVED_SEED, evaluate, format_evaluation, spec_slug
@@ -351,8 +358,10 @@ def main(argv: list[str] | None = None) -> int:
     from agents.neural.checkpoints import CheckpointError
 
     try:
-        with sigterm_as_ctrl_c():  # a plain kill stops the run like Ctrl-C: the stage's work kept, status 130
+        with sigterm_as_ctrl_c(), folder_held(folder):  # a kill stops it like Ctrl-C; one command per run
             lines = iteration.run()
+    except FolderBusy as error:  # the same command twice at once
+        parser.error(str(error))
     except KeyboardInterrupt:
         print(f"iterate: interrupted; run the same command again to continue ({folder})", file=sys.stderr)
         return 130

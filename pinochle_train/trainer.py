@@ -25,7 +25,7 @@ from agents.arena.runtime import format_duration, usable_cpus
 from agents.neural.checkpoints import export_policy
 from agents.neural.network import build_critic, policy_for, scale_logits
 from pinochle_env import BatchedGames
-from pinochle_env.files import write_text_atomically
+from pinochle_env.files import folder_held, write_text_atomically
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.protocol import DECISIONS
 
@@ -139,7 +139,12 @@ class Trainer:
         }
 
     def run(self) -> list[dict[str, Any]]:
-        """Train until ``config.updates``, then run the final evaluation (returned, and printed)."""
+        """Train until ``config.updates``, then run the final evaluation (returned, and printed).
+        ``FolderBusy`` where another process holds the run's folder (the run resumed twice at once)."""
+        with folder_held(self.run_dir):
+            return self._run()
+
+    def _run(self) -> list[dict[str, Any]]:
         from torch.utils.tensorboard import SummaryWriter
 
         config = self.config

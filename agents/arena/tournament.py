@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from pinochle_env.files import folder_problem, write_text_atomically
+from pinochle_env.files import FolderBusy, folder_held, folder_problem, write_text_atomically
 from pinochle_env.rules.switches import Rules, parse_switch, rules_from_command_line
 
 from ..base import check_plays, prepare
@@ -416,6 +416,25 @@ def run_arena(
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:  # what the check cannot foresee (/proc, a full disk, a read-only mount)
         raise ArenaError(f"--out {out}: cannot make the folder ({error.strerror or error})") from None
+    with contextlib.ExitStack() as held:
+        try:
+            held.enter_context(folder_held(out))  # one process at a time: two would play the same pairs
+        except FolderBusy as error:
+            raise ArenaError(f"--out {out}: {error}") from None
+        return _play(config, out, workers, resume, progress_every, log, backend, ray_address)
+
+
+def _play(
+    config: ArenaConfig,
+    out: Path,
+    workers: int,
+    resume: bool,
+    progress_every: float,
+    log: TextIO | None,
+    backend: str,
+    ray_address: str,
+) -> dict[str, Any]:
+    """:func:`run_arena`'s work, in the folder ``out`` it holds."""
     results = out / RESULTS
     record = {**config.to_dict(), **provenance(config)}
     if resume:

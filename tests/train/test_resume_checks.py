@@ -238,3 +238,25 @@ def test_a_chunk_whose_arrays_do_not_line_up_is_refused(tmp_path: Path) -> None:
     narrow = {key: values[:, :3] for key, values in good.items()}
     with pytest.raises(LabelsError, match="labels of different layouts cannot be fitted together"):
         stack_chunks([good, narrow])
+
+
+def test_a_run_resumed_while_another_process_holds_it_is_refused(tmp_path: Path, capsys) -> None:
+    """Two ``--resume`` of one run at once both trained, evaluated and wrote its checkpoints, the
+    evaluations' results appended twice: the second is refused in one line, the run left as it was."""
+    from pinochle_env.files import folder_held
+
+    tiny = [
+        "--config", "smoke", "--workers", "0", "--hidden", "16", "--critic-hidden", "16", "--games-per-worker", "2",
+        "--decisions-per-update", "60", "--final-eval-deals", "0", "--out-dir", str(tmp_path), "--run-name", "r",
+    ]  # fmt: skip
+    assert cli.main([*tiny, "--updates", "1"]) == 0
+    run = tmp_path / "r"
+    capsys.readouterr()
+    with folder_held(run), pytest.raises(SystemExit) as exit_info:  # the other process, still training
+        cli.main(["--resume", str(run), "--updates", "2"])
+    assert exit_info.value.code == 2
+    said = capsys.readouterr().err
+    assert f"{run} is in use by another process" in said and "Traceback" not in said
+    assert sorted(path.name for path in (run / "checkpoints").iterdir()) == ["update_000001.pt"]
+    assert cli.main(["--resume", str(run), "--updates", "2"]) == 0  # once it has ended, the resume goes on
+    assert (run / "checkpoints" / "update_000002.pt").is_file()

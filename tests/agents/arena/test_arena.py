@@ -25,6 +25,7 @@ from agents.arena.stats import fit_elo, mean_interval, t_quantile, wilson_interv
 from agents.arena.tournament import unit_key
 from pinochle_env import records
 from pinochle_env.actions import ActionLayout
+from pinochle_env.files import folder_held
 from pinochle_env.rules.switches import Rules
 from tests.helpers import OTHER_GAMES, ROOT, SEATS_OF
 
@@ -210,6 +211,19 @@ def test_resume_after_partial_run_and_truncated_file(tmp_path):
     ids = [line["id"] for line in lines_of(out)]
     assert sorted(ids) == list(range(8))  # none repeated, none lost
     assert results_only(resumed) == results_only(fresh)
+
+
+def test_a_run_folder_another_process_holds_is_refused_untouched(tmp_path):
+    """A second command on a run still going (``--resume`` twice at once) played the same pairs as
+    the first, appending each twice to results.jsonl: it is refused, the results left as they are."""
+    out = tmp_path / "run"
+    run_arena(ArenaConfig(agents=TWO, deals=3), out)
+    before = (out / RESULTS).read_bytes()
+    with folder_held(out), pytest.raises(ArenaError, match="in use by another process"):  # the other process
+        run_arena(ArenaConfig(agents=TWO, deals=6), out, resume=True)
+    assert (out / RESULTS).read_bytes() == before
+    run_arena(ArenaConfig(agents=TWO, deals=6), out, resume=True)  # once it has ended, the resume goes on
+    assert sorted(line["id"] for line in lines_of(out)) == list(range(6))
 
 
 @pytest.mark.parametrize("damage", ["plays", "hands", "a_team", "timing"])
