@@ -317,7 +317,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--version", action="version", version=VERSION_LINE)
     parser.add_argument("--config", default="expert_iteration", help="the recipe (default: expert_iteration)")
-    parser.add_argument("--run-name", default="expert_iteration", help="the run's folder under --out-dir")
+    parser.add_argument(
+        "--run-name", default="expert_iteration", help="the run's folder under --out-dir (default: expert_iteration)"
+    )
     parser.add_argument("--out-dir", default="runs", help="where runs go (default: runs)")
     parser.add_argument("--iterations", type=int, help="override the recipe's number of iterations")
     parser.add_argument(
