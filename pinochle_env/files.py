@@ -1,7 +1,8 @@
 """Output files: writing one whole or not at all (what the trainer's checkpoints and labels and the
 arena's ``config.json`` are written with, so that a process killed in the middle of a write never
 leaves a file that cannot be read, and a Ctrl-C or SIGTERM during one takes effect once it is
-written), SIGTERM stopping a long run the way Ctrl-C does (so that its results are kept),
+written), a write the system refuses (a full disk) as one error naming the file
+(:class:`WriteFailed`), SIGTERM stopping a long run the way Ctrl-C does (so that its results are kept),
 whether an output folder can be made (checked before a run starts, not when its first file is
 written), and one process at a time in a run's folder. Here, at the bottom of the layers, so that code
 without PyTorch can use it."""
@@ -63,12 +64,66 @@ def interrupts_deferred() -> Iterator[None]:
             signal.raise_signal(pending[0])
 
 
+class WriteFailed(OSError):
+    """A file the system would not write, or not whole (a full disk, a quota, a read-only mount):
+    ``filename`` names it, ``strerror`` gives the system's reason, and ``note`` (added by a caller
+    that knows) what was kept and how to go on. A run that meets one stops as an interruption
+    does, its output so far kept, and says so in one line instead of a traceback."""
+
+    def __init__(self, errno: int | None, strerror: str, filename: str, note: str = "") -> None:
+        super().__init__(errno, strerror, filename)
+        self.note = note
+
+    @classmethod
+    def of(cls, path: str | os.PathLike, error: OSError, note: str = "") -> WriteFailed:
+        """The failure to write ``path`` that the system reported as ``error``."""
+        return cls(error.errno, error.strerror or str(error), str(path), note)
+
+    def noted(self, note: str) -> WriteFailed:
+        """The same failure, with ``note`` saying what was kept and how to go on."""
+        return WriteFailed(self.errno, self.strerror or "", self.filename, note)
+
+    def __str__(self) -> str:
+        return f"cannot write {self.filename}: {self.strerror}" + (f"; {self.note}" if self.note else "")
+
+
+@contextmanager
+def writing(path: str | os.PathLike) -> Iterator[None]:
+    """Inside the block (the writing of ``path``), an ``OSError`` is a :class:`WriteFailed` naming ``path``."""
+    try:
+        yield
+    except WriteFailed:
+        raise
+    except OSError as error:
+        raise WriteFailed.of(path, error) from error
+
+
+def _refusal(error: Exception) -> OSError | None:
+    """The system's refusal behind ``error``, raised by a write: ``error`` itself, or the ``OSError``
+    a ``RuntimeError`` was raised while handling (PyTorch's writer, whose stream refused, fails on
+    its way out with "unexpected pos"); None for any other error (a bug is not a full disk)."""
+    seen: BaseException | None = error
+    while isinstance(seen, RuntimeError):
+        seen = seen.__context__
+    return seen if isinstance(seen, OSError) else None
+
+
 def write_atomically(path: str | os.PathLike, write: Callable[[BinaryIO], object]) -> Path:
     """Have ``write`` fill a temporary file beside ``path``, flush it to disk and rename it over
     ``path``: a reader, or a run killed mid-write, never sees half a file; a Ctrl-C or SIGTERM
-    during the write takes effect once the file is in place (:func:`interrupts_deferred`)."""
+    during the write takes effect once the file is in place (:func:`interrupts_deferred`). A write
+    the system refuses (a full disk) is a :class:`WriteFailed` naming ``path``, which is left as
+    it was (the temporary file removed)."""
     with interrupts_deferred():
-        return _write_atomically(Path(path), write)
+        try:
+            return _write_atomically(Path(path), write)
+        except WriteFailed:
+            raise
+        except Exception as error:
+            refusal = _refusal(error)
+            if refusal is None:
+                raise
+            raise WriteFailed.of(path, refusal) from error
 
 
 def _write_atomically(path: Path, write: Callable[[BinaryIO], object]) -> Path:

@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from pinochle_env import VERSION_LINE
-from pinochle_env.files import run_name_problem, sigterm_as_ctrl_c
+from pinochle_env.files import WriteFailed, run_name_problem, sigterm_as_ctrl_c
 from pinochle_env.rules.switches import PRESETS, switches_help
 
 from ..registry import agents_help
@@ -118,7 +118,8 @@ def _compare(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The console script: parse, run, print the report; 2 on a bad command line, 130 when interrupted."""
+    """The console script: parse, run, print the report; 2 on a bad command line, 130 when interrupted,
+    1 when a job failed or a file could not be written (a full disk)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.compare:
@@ -143,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(error))
     except KeyboardInterrupt:
         return 130
-    except WorkerFailure as error:
+    except (WorkerFailure, WriteFailed) as error:  # a failed job, a full disk: the pairs played are kept
         print(f"{parser.prog}: error: {error}", file=sys.stderr)
         return 1
     print(format_summary(summary))

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from pinochle_env.files import FolderBusy, folder_held, folder_problem, write_text_atomically
+from pinochle_env.files import FolderBusy, WriteFailed, folder_held, folder_problem, write_text_atomically, writing
 from pinochle_env.rules.switches import Rules, parse_switch, rules_from_command_line
 
 from ..base import check_plays, prepare
@@ -393,6 +393,27 @@ def _check_where(out: Path, workers: int, backend: str, ray_address: str) -> Non
         raise ArenaError(f"--out {out}: {problem}")
 
 
+class _Saved:
+    """What a run has kept so far, for the line a stop leaves (an interruption, a failed worker, a
+    write the system refused): whether its ``config.json`` is in place (what ``--resume`` reads),
+    the pairs in its results file and how many of them this run played."""
+
+    def __init__(self, results: Path, config_written: bool) -> None:
+        self.results = results
+        self.config_written = config_written
+        #: The finished units (slim lines), once the results file has been read; None before.
+        self.lines: list[dict[str, Any]] | None = None
+        self.new = 0
+
+    def text(self) -> str:
+        """What was kept, and how to go on."""
+        if not self.config_written:
+            return f"nothing was played yet and no {CONFIG} written: start the run again (there is nothing to --resume)"
+        if self.lines is None:
+            return "nothing new was played; continue with --resume"
+        return f"{len(self.lines)} pairs ({self.new} new) saved in {self.results}; continue with --resume"
+
+
 def run_arena(
     config: ArenaConfig,
     out: Path,
@@ -408,20 +429,31 @@ def run_arena(
     ``workers`` processes play with the local backend; with ``backend="ray"`` the jobs are Ray
     tasks on the cluster at ``ray_address`` (see :func:`connect_ray`), cut for its CPUs.
     ``log`` (e.g. ``sys.stderr``) receives the plan, the progress line and where the outputs went.
-    On an interruption (``KeyboardInterrupt``) the pairs finished so far stay in the results file.
+    On an interruption (``KeyboardInterrupt``), a failed job (:class:`WorkerFailure`) or a write the
+    system refuses (:class:`~pinochle_env.files.WriteFailed`: a full disk) the run stops, the pairs
+    finished so far kept in the results file; the log (for an interruption) or the error says so,
+    and how to go on.
     """
-    validate(config)
-    _check_where(out, workers, backend, ray_address)
+    saved = _Saved(out / RESULTS, config_written=resume)
     try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as error:  # what the check cannot foresee (/proc, a full disk, a read-only mount)
-        raise ArenaError(f"--out {out}: cannot make the folder ({error.strerror or error})") from None
-    with contextlib.ExitStack() as held:
+        validate(config)
+        _check_where(out, workers, backend, ray_address)
         try:
-            held.enter_context(folder_held(out))  # one process at a time: two would play the same pairs
-        except FolderBusy as error:
-            raise ArenaError(f"--out {out}: {error}") from None
-        return _play(config, out, workers, resume, progress_every, log, backend, ray_address)
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as error:  # what the check cannot foresee (/proc, a full disk, a read-only mount)
+            raise ArenaError(f"--out {out}: cannot make the folder ({error.strerror or error})") from None
+        with contextlib.ExitStack() as held:
+            try:
+                held.enter_context(folder_held(out))  # one process at a time: two would play the same pairs
+            except FolderBusy as error:
+                raise ArenaError(f"--out {out}: {error}") from None
+            return _play(config, out, workers, resume, progress_every, log, backend, ray_address, saved)
+    except WorkerFailure as error:
+        if error.details:
+            _say(log, error.details)
+        raise WorkerFailure(f"{error}; {saved.text()}") from None
+    except WriteFailed as error:  # a full disk: a stop like an interruption's, the pairs written kept
+        raise error.noted(saved.text()) from None
 
 
 def _play(
@@ -433,8 +465,9 @@ def _play(
     log: TextIO | None,
     backend: str,
     ray_address: str,
+    saved: _Saved,
 ) -> dict[str, Any]:
-    """:func:`run_arena`'s work, in the folder ``out`` it holds."""
+    """:func:`run_arena`'s work, in the folder ``out`` it holds; ``saved`` follows what is kept."""
     results = out / RESULTS
     record = {**config.to_dict(), **provenance(config)}
     if resume:
@@ -442,7 +475,8 @@ def _play(
     elif results.exists() and results.stat().st_size:
         raise ArenaError(f"{results} already holds results: pass --resume to continue it, or another --out")
     write_text_atomically(out / CONFIG, json.dumps(record, indent=2) + "\n")
-    lines = [slim_line(line) for line in read_results(results)] if resume else []
+    saved.config_written = True
+    lines = saved.lines = [slim_line(line) for line in read_results(results)] if resume else []
     if backend == "ray":
         try:
             ray = connect_ray(ray_address)
@@ -457,23 +491,23 @@ def _play(
     _say(log, f"arena: {len(config.pairings)} pairing(s), {total} pairs to play, {where}, out {out}")
     progress = Progress(total, log, progress_every, "pairs" if config.games else "deal pairs")
     batches = execute_on_ray(jobs, ray) if backend == "ray" else execute(jobs, workers)
-    with open(results, "a", encoding="utf-8") as stream, contextlib.closing(batches):
-        try:
+    with writing(results):
+        stream = open(results, "a", encoding="utf-8")  # noqa: SIM115 (closed below, a refused write's rest let go)
+    try:
+        with contextlib.closing(batches):
             for finished in batches:
-                for line in finished:
-                    stream.write(json.dumps(line, separators=(",", ":")) + "\n")
+                with writing(results):  # a full disk: the pairs before stay, a partial last line is cut on resume
+                    stream.write("".join(json.dumps(line, separators=(",", ":")) + "\n" for line in finished))
+                    stream.flush()
                 lines += map(slim_line, finished)
-                stream.flush()
+                saved.new += len(finished)
                 progress.advance(len(finished))
-        except KeyboardInterrupt:
-            saved = f"{len(lines)} pairs ({progress.done} new) saved in {results}"
-            _say(log, f"arena: interrupted; {saved}; continue with --resume")
-            raise
-        except WorkerFailure as error:
-            saved = f"{len(lines)} pairs ({progress.done} new) saved in {results}"
-            if error.details:
-                _say(log, error.details)
-            raise WorkerFailure(f"{error}; {saved}; continue with --resume") from None
+    except KeyboardInterrupt:
+        _say(log, f"arena: interrupted; {saved.text()}")
+        raise
+    finally:
+        with contextlib.suppress(OSError):  # after a refused write, closing fails to write its rest again
+            stream.close()
     return _finish(config, lines, out, log)
 
 
@@ -482,13 +516,18 @@ def _finish(config: ArenaConfig, lines: list[dict[str, Any]], out: Path, log: Te
     limit = {"deal": config.deals, "game": config.games}
     wanted = [line for line in lines if line["id"] < limit[line["kind"]]]
     summary = summarise(wanted, list(config.agents))
-    (out / "summary.txt").write_text(format_summary(summary) + "\n", encoding="utf-8")
-    write_csv(summary, out / "summary.csv")
-    write_json(summary, out / "summary.json")
+    with writing(out / "summary.txt"):
+        (out / "summary.txt").write_text(format_summary(summary) + "\n", encoding="utf-8")
+    with writing(out / "summary.csv"):
+        write_csv(summary, out / "summary.csv")
+    with writing(out / "summary.json"):
+        write_json(summary, out / "summary.json")
     if config.deals:
-        write_plot(summary, out / "margins.png")
+        with writing(out / "margins.png"):
+            write_plot(summary, out / "margins.png")
     if "ratings" in summary:
-        write_ratings_plot(summary, out / "ratings.png")
+        with writing(out / "ratings.png"):
+            write_ratings_plot(summary, out / "ratings.png")
     _say(log, f"arena: summary in {out}")
     return summary
 

@@ -1,15 +1,18 @@
 """The arena's command line and files: ``config.json`` written whole or not at all, a damaged or
-missing one or an unusable out folder named in one line, and a --help that lists what it takes."""
+missing one or an unusable out folder named in one line, a full disk stopping a run in one line
+with its pairs kept, and a --help that lists what it takes."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from agents.arena import CONFIG, ArenaConfig, run_arena
+from agents.arena import CONFIG, RESULTS, ArenaConfig, run_arena, tournament
 from agents.arena.cli import main
 
 TWO = ("random", "mix:play=random,default=random")
@@ -115,3 +118,83 @@ def test_help_lists_the_registered_agents_and_the_rule_switches(capsys) -> None:
     for shown in ("checkpoint:PATH", "bundled-any-rules", "guided (checkpoint, prior", "heuristic (aggression"):
         assert shown in said
     assert "head_rule (winner|highest_led|led_card|trump_lead_only|none)" in said and "max_bid (integer 260.." in said
+
+
+class _FillsUp:
+    """The results file on a disk that fills up: ``room`` writes go through, the next one writes
+    half its text (what reached the disk) and is refused, as are those after it."""
+
+    def __init__(self, stream: Any, room: int) -> None:
+        self.stream, self.room = stream, room
+
+    def write(self, text: str) -> int:
+        if self.room <= 0:
+            if self.room == 0:
+                self.stream.write(text[: len(text) // 2])
+                self.stream.flush()
+                self.room -= 1
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        self.room -= 1
+        return self.stream.write(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def close(self) -> None:
+        self.stream.close()
+
+
+def test_a_full_disk_stops_the_run_in_one_line_keeping_the_pairs_written(
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It was an OSError traceback; it stops as an interruption does: the file and the reason
+    named, the pairs written kept (the half-written last one cut on resume), status 1."""
+    out = tmp_path / "run"
+
+    def opened(*args: Any, **kwargs: Any) -> _FillsUp:
+        return _FillsUp(open(*args, **kwargs), 3)  # the run closes it
+
+    monkeypatch.setattr(tournament, "open", opened, raising=False)
+    assert main([*TWO, "--deals", "6", "--workers", "1", "--out", str(out)]) == 1
+    said = capsys.readouterr().err
+    results = out / RESULTS
+    assert (
+        f"pinochle-arena: error: cannot write {results}: No space left on device; 3 pairs (3 new) saved in {results}; "
+        "continue with --resume\n"
+    ) in said
+    assert "Traceback" not in said
+    assert not results.read_bytes().endswith(b"\n")  # half a line: what the disk took
+    monkeypatch.undo()
+    assert main(["--resume", "--out", str(out), "--workers", "1"]) == 0
+    ids = [json.loads(line)["id"] for line in results.read_text().splitlines()]
+    assert sorted(ids) == list(range(6))  # none lost, none repeated
+
+
+@pytest.mark.parametrize("refused", [CONFIG, "summary.json"])
+def test_a_config_or_summary_the_disk_refuses_says_how_to_go_on(
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch, refused: str
+) -> None:
+    """config.json refused: nothing to resume, so it says to start again (and leaves no file);
+    a summary refused: every pair is kept, and --resume writes it."""
+    out = tmp_path / "run"
+    if refused == CONFIG:
+        monkeypatch.setattr(os, "fsync", _refuse)
+        hint = f"nothing was played yet and no {CONFIG} written: start the run again (there is nothing to --resume)"
+    else:
+        monkeypatch.setattr(tournament, "write_json", _refuse)
+        hint = f"2 pairs (2 new) saved in {out / RESULTS}; continue with --resume"
+    assert main([*TWO, "--deals", "2", "--workers", "1", "--out", str(out)]) == 1
+    said = capsys.readouterr().err
+    assert f"pinochle-arena: error: cannot write {out / refused}: No space left on device; {hint}\n" in said
+    assert "Traceback" not in said
+    assert not list(out.glob(".*.tmp"))
+    monkeypatch.undo()
+    if refused == CONFIG:
+        assert not (out / CONFIG).exists()
+    else:
+        assert main(["--resume", "--out", str(out)]) == 0
+        assert json.loads((out / "summary.json").read_text())["pairings"][0]["deal_pairs"] == 2
+
+
+def _refuse(*args: object) -> None:
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
