@@ -9,7 +9,8 @@ Usage::
 
 Without ``--config`` the ``default`` preset runs. Every setting and agent spec is checked before the
 first update (a usage error, status 2); SIGTERM stops a run like Ctrl-C (status 130, with the line
-that says how to continue); a run whose networks turn non-finite stops with status 1.
+that says how to continue); a run whose networks turn non-finite, or whose output the system will
+not write (a full disk), stops with status 1 and a line saying why.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 
 from agents.extras import require_extra
 from pinochle_env import VERSION_LINE
-from pinochle_env.files import FolderBusy, folder_problem, run_name_problem, sigterm_as_ctrl_c
+from pinochle_env.files import FolderBusy, WriteFailed, folder_problem, run_name_problem, sigterm_as_ctrl_c
 from pinochle_env.rules.switches import parse_rule_assignments, switches_help
 
 from .config import (
@@ -182,5 +183,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except LabelsError as error:  # a warm start's labels made with other settings, or damaged
         print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return 1
+    except WriteFailed as error:  # a full disk, a quota: what was written before is whole
+        where = f"cannot write {error.filename} ({error.strerror})"
+        print(f"train: stopped: {where}; {trainer.how_to_continue()}", file=sys.stderr, flush=True)
         return 1
     return 0

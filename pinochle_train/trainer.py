@@ -11,10 +11,13 @@ single-process mode, and with the same worker count otherwise).
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import math
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -25,7 +28,7 @@ from agents.arena.runtime import format_duration, usable_cpus
 from agents.neural.checkpoints import export_policy
 from agents.neural.network import build_critic, policy_for, scale_logits
 from pinochle_env import BatchedGames
-from pinochle_env.files import folder_held, write_text_atomically
+from pinochle_env.files import WriteFailed, folder_held, write_text_atomically, writing
 from pinochle_env.games.kit import variant_kit
 from pinochle_env.protocol import DECISIONS
 
@@ -140,24 +143,28 @@ class Trainer:
 
     def run(self) -> list[dict[str, Any]]:
         """Train until ``config.updates``, then run the final evaluation (returned, and printed).
-        ``FolderBusy`` where another process holds the run's folder (the run resumed twice at once)."""
-        with folder_held(self.run_dir):
+        ``FolderBusy`` where another process holds the run's folder (the run resumed twice at once).
+        A write the system refuses (a full disk) stops the run with a
+        :class:`~pinochle_env.files.WriteFailed` naming the file; what was written before is whole
+        (checkpoints and labels are written whole or not at all), so ``--resume`` continues from it."""
+        with folder_held(self.run_dir), _events_thread_quiet():
             return self._run()
 
     def _run(self) -> list[dict[str, Any]]:
-        from torch.utils.tensorboard import SummaryWriter
-
         config = self.config
         self.run_dir.mkdir(parents=True, exist_ok=True)
         write_text_atomically(self.run_dir / "config.toml", to_toml(config))  # a resume may read it
         start = self.counters["update"]
-        writer = SummaryWriter(str(self.run_dir), purge_step=start + 1 if start else None)
+        writer = _Events(self.run_dir, purge_step=start + 1 if start else None)
         if start == 0:
             writer.add_text("config", "```toml\n" + to_toml(config) + "```", 0)
         warm_start = bool(config.imitate) and not self.counters.get("imitated")
         if start >= config.updates and not warm_start:
             try:
                 return self._finished(writer)
+            except WriteFailed:
+                writer.abandon()
+                raise
             finally:
                 writer.close()
         self_play = start < config.updates
@@ -212,6 +219,9 @@ class Trainer:
         except KeyboardInterrupt:
             self._say_interrupted(f"at update {self.counters['update']}")
             raise
+        except WriteFailed:
+            writer.abandon()  # the run stops on the first write refused: the events' flush would only fail again
+            raise
         finally:
             if backend is not None:
                 backend.close()
@@ -220,6 +230,9 @@ class Trainer:
             rows = self._final_evaluation(writer)
         except KeyboardInterrupt:
             self._say_interrupted("in the final evaluation")
+            raise
+        except WriteFailed:
+            writer.abandon()
             raise
         finally:
             writer.close()
@@ -255,6 +268,17 @@ class Trainer:
         resumable = self.checkpoints.latest() or holds_chunks(self.labels_dir)
         how = f"python train.py --resume {self.run_dir}" if resumable else "a new run"
         self.say(f"train: interrupted {where}; continue with {how}")
+
+    def how_to_continue(self) -> str:
+        """What continues the run after a stop: ``--resume`` from its last checkpoint (or its warm
+        start's labels), or a new run where nothing was saved yet."""
+        latest = self.checkpoints.latest()
+        resume = f"python train.py --resume {self.run_dir}"
+        if latest is not None:
+            return f"{resume} continues from the last checkpoint, {latest.name}"
+        if holds_chunks(self.labels_dir):
+            return f"{resume} continues from the warm start's labels kept in {self.labels_dir}"
+        return "no checkpoint was saved yet: start a new run"
 
     def _teacher_data(self) -> dict[str, torch.Tensor] | None:
         """The imitated agent's decisions for the behaviour-cloning loss (``imitation_coef > 0``): those
@@ -468,8 +492,8 @@ class Trainer:
                 {"update": self.counters["update"], "decisions": self.counters["decisions"], "rows": rows}
             )
             table = format_evaluation(rows, f"final evaluation of {self.run_dir / 'policy.pt'} (duplicate deals):")
-            (self.run_dir / "evaluation.txt").write_text(table + "\n", encoding="utf-8")
-            (self.run_dir / "evaluation.json").write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
+            write_text_atomically(self.run_dir / "evaluation.txt", table + "\n")
+            write_text_atomically(self.run_dir / "evaluation.json", json.dumps(rows, indent=2) + "\n")
             if self.log is not None:
                 print(table, file=self.log, flush=True)
         writer.add_hparams(hparams, {k: v for k, v in metrics.items() if math.isfinite(v)}, run_name=".")
@@ -504,6 +528,71 @@ class Trainer:
         """Print a line of the run's log (nothing without a log stream)."""
         if self.log is not None:
             print(message, file=self.log, flush=True)
+
+
+class _Events:
+    """The run's TensorBoard writer (``SummaryWriter``, its calls passed on), where a write the
+    system refuses (a full disk) is a :class:`~pinochle_env.files.WriteFailed` naming the events
+    file; after :meth:`abandon` (the run stops on a refused write) flushing and closing let go of
+    what is left unwritten instead of failing again."""
+
+    def __init__(self, run_dir: Path, purge_step: int | None) -> None:
+        from torch.utils.tensorboard import SummaryWriter
+
+        self.path = run_dir / "events.out.tfevents.*"
+        with writing(self.path):
+            self.writer = SummaryWriter(str(run_dir), purge_step=purge_step)
+        # The events file's own name (an attribute of TensorBoard's writer; the pattern where it has none).
+        events = getattr(getattr(self.writer, "file_writer", None), "event_writer", None)
+        self.path = Path(getattr(events, "_file_name", self.path))
+        self.abandoned = False
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("writer", "path", "abandoned"):  # not set yet: no writer to pass the call on to
+            raise AttributeError(name)
+        method = getattr(self.writer, name)
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            with writing(self.path):
+                return method(*args, **kwargs)
+
+        return call
+
+    def abandon(self) -> None:
+        self.abandoned = True
+
+    def flush(self) -> None:
+        if not self.abandoned:
+            with writing(self.path):
+                self.writer.flush()
+
+    def close(self) -> None:
+        """Flush (which reports a write the writer's thread could not do) and close."""
+        if self.abandoned:
+            with contextlib.suppress(OSError):
+                self.writer.close()
+            return
+        with writing(self.path):
+            self.writer.flush()
+            self.writer.close()
+
+
+@contextlib.contextmanager
+def _events_thread_quiet() -> Iterator[None]:
+    """Inside the block, the traceback that TensorBoard's writer thread prints of a write the system
+    refused (a full disk) is left out: the thread keeps the error, and the run's next call of the
+    writer raises it (:class:`_Events`, a one-line :class:`~pinochle_env.files.WriteFailed`)."""
+    previous = threading.excepthook
+
+    def hook(args: Any) -> None:
+        if not (isinstance(args.exc_value, OSError) and type(args.thread).__module__.startswith("tensorboard.")):
+            previous(args)
+
+    threading.excepthook = hook
+    try:
+        yield
+    finally:
+        threading.excepthook = previous
 
 
 def opponent_tag(spec: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import errno
 import json
 import os
 import shutil
@@ -1307,3 +1308,49 @@ def test_a_run_without_updates_needs_a_warm_start(tmp_path: Path) -> None:
         run_cli([*TINY, "--updates", "0", "--out-dir", str(tmp_path), "--run-name", "none"])
     assert stopped.value.code == 2 and not (tmp_path / "none").exists()
     build_config({"updates": 0, "imitate": "heuristic", "imitation_hands": 1})
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="a device the system refuses every write to")
+def test_a_full_disk_stops_training_in_one_line_with_the_checkpoints_whole(tmp_path: Path, capsys, monkeypatch) -> None:
+    """A checkpoint the disk refuses (written to /dev/full: the system's ENOSPC, then PyTorch's
+    "unexpected pos", then TensorBoard's flush) ended in that chained traceback; it is one line
+    naming the file and how --resume continues, the checkpoints before it whole."""
+    from pinochle_env import files
+
+    def full_for_update_2(path: Path, mode: str) -> Any:
+        return open("/dev/full" if ".update_000002.pt." in str(path) else path, mode)
+
+    monkeypatch.setattr(files, "open", full_for_update_2, raising=False)
+    run = tmp_path / "f"
+    arguments = [*TINY, "--updates", "3", "--checkpoint-every", "1", "--out-dir", str(tmp_path), "--run-name", "f"]
+    assert run_cli(arguments) == 1
+    said = capsys.readouterr().err
+    refused = run / "checkpoints" / "update_000002.pt"
+    assert said.splitlines()[-1] == (
+        f"train: stopped: cannot write {refused} (No space left on device); python train.py --resume {run} "
+        "continues from the last checkpoint, update_000001.pt"
+    )
+    assert "Traceback" not in said
+    assert sorted(path.name for path in (run / "checkpoints").iterdir()) == ["update_000001.pt"]
+    assert load_checkpoint(run / "checkpoints" / "update_000001.pt")["counters"]["update"] == 1
+    monkeypatch.undo()
+    assert run_cli(["--resume", str(run)]) == 0
+    assert load_checkpoint(run / "checkpoints" / "update_000003.pt")["counters"]["update"] == 3
+
+
+def test_tensorboard_events_the_disk_refuses_stop_training_in_one_line(tmp_path: Path, capsys, monkeypatch) -> None:
+    """TensorBoard's writer thread printed its traceback, and the run ended in another, with no file
+    named; the run stops in one line naming the events file."""
+    from tensorboard.compat.tensorflow_stub.io import gfile
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(gfile.LocalFileSystem, "append", refused)  # every event after the file's first
+    run = tmp_path / "t"
+    assert run_cli([*TINY, "--updates", "2", "--out-dir", str(tmp_path), "--run-name", "t"]) == 1
+    said = capsys.readouterr().err
+    last = said.splitlines()[-1]
+    assert last.startswith(f"train: stopped: cannot write {run / 'events.out.tfevents.'}"), said
+    assert "(No space left on device); " in last
+    assert "Traceback" not in said and "Exception in thread" not in said
