@@ -441,7 +441,7 @@ class Trainer:
             opponents.append(f"checkpoint:{self.previous_checkpoint}")
         step = self.counters["update"]
         began = time.perf_counter()
-        rows = evaluate(
+        rows = self._evaluate(
             checkpoint,
             opponents,
             self.rules,
@@ -462,6 +462,18 @@ class Trainer:
         self.say(format_evaluation(rows, f"evaluation at update {step} ({config.eval_deals} deal pairs each):"))
         self.previous_checkpoint = checkpoint
 
+    def _evaluate(self, *args: Any, **kwargs: Any) -> list[dict[str, Any]]:
+        """:func:`.evaluate.evaluate`, leaving PyTorch's random state as it found it.
+
+        An evaluation with one worker plays in this process, and every checkpoint agent it loads
+        draws its network's initial weights from PyTorch's global generator, which the checkpoints
+        save: an evaluation cut off and resumed plays (and loads) fewer times, so the run's later
+        checkpoints would save another state than an uninterrupted run's. (It draws from no global
+        generator of numpy or Python's ``random``: its agents have their own.)"""
+        cuda = [self.device.index or 0] if self.device.type == "cuda" else []
+        with torch.random.fork_rng(devices=cuda):
+            return evaluate(*args, **kwargs)
+
     def _final_evaluation(self, writer: Any) -> list[dict[str, Any]]:
         config = self.config
         hparams = {k: (v if isinstance(v, (int, float, str, bool)) else str(v)) for k, v in config.to_dict().items()}
@@ -470,7 +482,7 @@ class Trainer:
         rows: list[dict[str, Any]] = []
         if config.final_eval_deals and config.eval_opponents:
             self.say(f"train: final evaluation, {config.final_eval_deals} deal pairs per opponent")
-            rows = evaluate(
+            rows = self._evaluate(
                 self.run_dir / "policy.pt",
                 list(config.eval_opponents),
                 self.rules,
@@ -507,7 +519,7 @@ class Trainer:
         if not config.final_eval_warm_start_deals or warm_start is None:
             return []
         self.say(f"train: the final policy against its warm start, {config.final_eval_warm_start_deals} deal pairs")
-        return evaluate(
+        return self._evaluate(
             self.run_dir / "policy.pt",
             [f"checkpoint:{warm_start}"],
             self.rules,

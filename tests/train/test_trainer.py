@@ -1354,3 +1354,24 @@ def test_tensorboard_events_the_disk_refuses_stop_training_in_one_line(tmp_path:
     assert last.startswith(f"train: stopped: cannot write {run / 'events.out.tfevents.'}"), said
     assert "(No space left on device); " in last
     assert "Traceback" not in said and "Exception in thread" not in said
+
+
+def test_an_evaluation_leaves_the_training_random_state_as_it_found_it(tmp_path: Path) -> None:
+    """With one worker a periodic evaluation plays in the trainer's process, where every checkpoint
+    agent it loads drew its initial weights from PyTorch's global generator, whose state the
+    checkpoints save: an evaluation cut off and resumed (fewer loads) left another state than an
+    uninterrupted one, and the run's later checkpoints saved it. Whatever it plays, the state after
+    is the state before."""
+    config = build_config({"workers": 1, "eval_deals": 3, "eval_opponents": ["random"], "hidden": [16]})
+    trainer = Trainer(config, tmp_path / "run")
+    trainer.counters["update"] = 1
+    checkpoint = trainer.save()
+    writer = SimpleNamespace(add_scalar=lambda *args: None)
+    played = tmp_path / "run" / "eval" / "update_000001" / "random" / "results.jsonl"
+    for cut in (None, 1):  # a whole evaluation; one cut off after its first pair, resumed
+        if cut is not None:
+            played.write_text("".join(played.read_text().splitlines(keepends=True)[:cut]))
+        before = torch.get_rng_state()
+        trainer._periodic_evaluation(writer, checkpoint)
+        assert torch.equal(torch.get_rng_state(), before), cut
+    assert len(played.read_text().splitlines()) == 3
