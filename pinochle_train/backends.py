@@ -28,13 +28,20 @@ class RolloutBackend(Protocol):
 
 
 class InProcessBackend:
-    """One worker in this process: the deterministic single-process mode (``workers=0``)."""
+    """One worker in this process: the deterministic single-process mode (``workers=0``).
+
+    The worker's networks (and a pool opponent's, made as the pool grows) take their initial
+    weights, replaced by the trainer's at once, from a fork of PyTorch's global generator: from the
+    generator itself, they drew from the trainer's random state, which the checkpoints save, and a
+    resumed run, which makes its worker again, saved another state than an uninterrupted one."""
 
     def __init__(self, config: TrainConfig) -> None:
-        self.worker = RolloutWorker(config, 0)
+        with torch.random.fork_rng(devices=[]):
+            self.worker = RolloutWorker(config, 0)
 
     def collect(self, update: int, weights: Weights, target: int) -> list[Samples]:
-        return [self.worker.collect(update, weights, target)]
+        with torch.random.fork_rng(devices=[]):
+            return [self.worker.collect(update, weights, target)]
 
     def close(self) -> None:
         pass

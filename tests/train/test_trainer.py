@@ -1375,3 +1375,18 @@ def test_an_evaluation_leaves_the_training_random_state_as_it_found_it(tmp_path:
         trainer._periodic_evaluation(writer, checkpoint)
         assert torch.equal(torch.get_rng_state(), before), cut
     assert len(played.read_text().splitlines()) == 3
+
+
+def test_in_process_rollouts_leave_the_training_random_state_as_they_found_it(tmp_path: Path) -> None:
+    """workers=0: the rollout worker's networks, and a pool opponent's, drew their initial weights
+    (replaced at once) from PyTorch's global generator, whose state the checkpoints save; a resumed
+    run makes its worker again, so its later checkpoints saved another state than an uninterrupted
+    run's."""
+    from pinochle_train.rollout import to_numpy
+
+    config = build_config({"workers": 0, "games_per_worker": 2, "decisions_per_update": 40, "hidden": [16]})
+    trainer = Trainer(config, tmp_path / "run")
+    trainer.pool = [to_numpy(trainer.policy.state_dict())]
+    before = torch.get_rng_state()
+    InProcessBackend(config).collect(0, trainer.weights(), config.decisions_per_update)
+    assert torch.equal(torch.get_rng_state(), before)
