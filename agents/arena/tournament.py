@@ -448,6 +448,9 @@ def run_arena(
             except FolderBusy as error:
                 raise ArenaError(f"--out {out}: {error}") from None
             return _play(config, out, workers, resume, progress_every, log, backend, ray_address, saved)
+    except KeyboardInterrupt:  # from the start on: a Ctrl-C while the agents load says so too
+        _say(log, f"arena: interrupted; {saved.text()}")
+        raise
     except WorkerFailure as error:
         if error.details:
             _say(log, error.details)
@@ -502,9 +505,6 @@ def _play(
                 lines += map(slim_line, finished)
                 saved.new += len(finished)
                 progress.advance(len(finished))
-    except KeyboardInterrupt:
-        _say(log, f"arena: interrupted; {saved.text()}")
-        raise
     finally:
         with contextlib.suppress(OSError):  # after a refused write, closing fails to write its rest again
             stream.close()

@@ -198,3 +198,35 @@ def test_a_config_or_summary_the_disk_refuses_says_how_to_go_on(
 
 def _refuse(*args: object) -> None:
     raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+@pytest.mark.parametrize("when", ["loading the agents", "planning", "loading them to resume"])
+def test_a_ctrl_c_before_the_first_pair_says_how_to_go_on(
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch, when: str
+) -> None:
+    """A Ctrl-C after start-up but before the first progress line ended the run (status 130) with no
+    line; before config.json was written, --resume then said "nothing to resume"."""
+    out = tmp_path / "run"
+    resume = when == "loading them to resume"
+    if resume:
+        assert main([*TWO, "--deals", "1", "--out", str(out)]) == 0
+    monkeypatch.setattr(tournament, "plan_jobs" if when == "planning" else "validate", _interrupt)
+    command = ["--resume", "--deals", "2"] if resume else [*TWO, "--deals", "2"]
+    capsys.readouterr()
+    assert main([*command, "--workers", "1", "--out", str(out)]) == 130
+    said = capsys.readouterr().err
+    if when == "loading the agents":
+        hint = f"nothing was played yet and no {CONFIG} written: start the run again (there is nothing to --resume)"
+    elif when == "planning":
+        hint = f"0 pairs (0 new) saved in {out / RESULTS}; continue with --resume"
+    else:
+        hint = "nothing new was played; continue with --resume"
+    assert said == f"arena: interrupted; {hint}\n"
+    assert (out / CONFIG).exists() is (when != "loading the agents")
+    if (out / CONFIG).exists():
+        monkeypatch.undo()
+        assert main(["--resume", "--out", str(out), "--deals", "2"]) == 0
+
+
+def _interrupt(*args: object) -> None:
+    raise KeyboardInterrupt
