@@ -551,12 +551,10 @@ class _Events:
     def __init__(self, run_dir: Path, purge_step: int | None) -> None:
         from torch.utils.tensorboard import SummaryWriter
 
+        #: The events files' pattern (TensorBoard names the file it writes only in its private members).
         self.path = run_dir / "events.out.tfevents.*"
         with writing(self.path):
             self.writer = SummaryWriter(str(run_dir), purge_step=purge_step)
-        # The events file's own name (an attribute of TensorBoard's writer; the pattern where it has none).
-        events = getattr(getattr(self.writer, "file_writer", None), "event_writer", None)
-        self.path = Path(getattr(events, "_file_name", self.path))
         self.abandoned = False
 
     def __getattr__(self, name: str) -> Any:
