@@ -46,6 +46,7 @@ from agents.registry import load_agent
 from pinochle_env import VERSION_LINE
 from pinochle_env.files import (
     FolderBusy,
+    WriteFailed,
     folder_held,
     folder_problem,
     run_name_problem,
@@ -367,7 +368,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"iterate: interrupted; run the same command again to continue ({folder})", file=sys.stderr)
         return 130
-    except (LabelsError, WorkerFailure, CheckpointError) as error:  # labels or a network made otherwise or damaged
+    # Labels or a network made otherwise or damaged, a failed job, a write the system refused (a full disk).
+    except (LabelsError, WorkerFailure, CheckpointError, WriteFailed) as error:
         print(
             f"iterate: stopped: {error} (run the same command again to continue, once that is fixed)", file=sys.stderr
         )

@@ -177,3 +177,23 @@ def test_a_plain_kill_stops_a_run_like_ctrl_c(tmp_path: Path, monkeypatch, capsy
     finally:
         signal.signal(signal.SIGTERM, previous)
     assert "iterate: interrupted; run the same command again to continue" in capsys.readouterr().err
+
+
+def test_a_full_disk_stops_a_run_in_one_line(tmp_path: Path, monkeypatch, capsys) -> None:
+    """A write the system refuses (a full disk) in any stage ended in a traceback; it stops the run
+    in one line naming the file, with the way to go on, as a damaged labels chunk does."""
+    import errno
+
+    from pinochle_env.files import WriteFailed
+
+    def full(self: iteration.ExpertIteration) -> list:
+        raise WriteFailed(errno.ENOSPC, "No space left on device", str(tmp_path / "runs" / "ei" / "x.npz"))
+
+    monkeypatch.setattr(iteration.ExpertIteration, "run", full)
+    arguments = ["--config", _recipe(tmp_path), "--out-dir", str(tmp_path / "runs"), "--run-name", "ei"]
+    assert iteration.main(arguments) == 1
+    said = capsys.readouterr().err.strip()
+    assert said == (
+        f"iterate: stopped: cannot write {tmp_path / 'runs' / 'ei' / 'x.npz'}: No space left on device "
+        "(run the same command again to continue, once that is fixed)"
+    )
