@@ -88,10 +88,13 @@ def labels_identity(config: TrainConfig) -> dict[str, Any]:
 
 
 def open_labels(folder: Path, identity: dict[str, Any]) -> None:
-    """Create the labels folder with its ``labels.json``, or check the one there was made alike."""
+    """Create the labels folder with its ``labels.json``, or check the one there was made alike (a
+    ``labels.json`` written before ``teacher_hands`` was always recorded is checked without it)."""
     info = folder / LABELS_INFO
     if info.exists():
         found = read_identity(info)
+        if "teacher_hands" not in found:  # written before it was always recorded: read as it was then
+            identity = {key: value for key, value in identity.items() if key != "teacher_hands"}
         differ = sorted(key for key in identity.keys() | found.keys() if found.get(key) != identity.get(key))
         if differ:
             raise LabelsError(

@@ -808,6 +808,28 @@ def test_a_warm_start_resumed_with_another_hand_count_refuses_its_labels(
     assert not (run / "checkpoints").exists()
 
 
+def test_a_labels_folder_from_before_teacher_hands_was_recorded_is_still_read(tmp_path: Path, monkeypatch) -> None:
+    """labels.json recorded the teacher's hands only beside auction-only hands; a folder written so
+    (every run's warm start before) was refused as "made with other settings (teacher_hands)", which
+    stopped a resume from a checkpoint whose cloning loss reads it. It is read as it was."""
+    from pinochle_train import imitation
+    from pinochle_train.labels import LABELS_INFO, labels_identity, open_labels
+
+    _small_chunks(monkeypatch)
+    values = {"workers": 0, "imitate": "random", "imitation_hands": 3}
+    config = build_config(values)
+    folder = tmp_path / "labels"
+    data = imitation.collect_imitation_data(config, folder=folder)
+    old = {key: value for key, value in labels_identity(config).items() if key != "teacher_hands"}
+    (folder / LABELS_INFO).write_text(json.dumps(old, indent=2), encoding="utf-8")  # as written before
+    open_labels(folder, labels_identity(config))
+    again = imitation.collect_imitation_data(config, folder=folder)  # its chunks read, not played
+    for key in data:
+        np.testing.assert_array_equal(again[key], data[key])
+    with pytest.raises(ValueError, match=r"not this run's: seed\)"):  # the rest is still checked
+        open_labels(folder, labels_identity(build_config({**values, "seed": 9})))
+
+
 def test_auction_only_hands_are_the_heuristics_with_the_teachers_bids(tmp_path: Path, monkeypatch) -> None:
     """imitation_auction_hands: chunks after the teacher's, in the first round, of hands the heuristic
     plays; only their auction decisions are kept, each labelled with the teacher's bid there; the
