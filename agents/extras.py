@@ -53,10 +53,14 @@ def install_hint(extra: str) -> str:
 
 def missing_extra(extra: str, what: str, error: ImportError) -> str:
     """The message for ``error``, an import of ``extra``'s that failed: ``what`` needs the missing
-    module (by its name in :data:`MODULE_NAMES`) and how to install the extra."""
+    module (by its name in :data:`MODULE_NAMES`) and how to install the extra. A module that is
+    there but fails to import (an ``ImportError`` that is no ``ModuleNotFoundError``: another
+    version's names, a broken build) keeps the error's own words, which say what is wrong."""
     missing = error.name or "a module"
     name = MODULE_NAMES.get(missing) or MODULE_NAMES.get(missing.partition(".")[0])
     needed = name or f"{missing} (which the {extra} extra installs)"
+    if not isinstance(error, ModuleNotFoundError):
+        needed += f", which fails to import ({error})"
     return f"{what} needs {needed}; {install_hint(extra)}"
 
 

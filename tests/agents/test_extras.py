@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from agents.extras import EXTRA_MODULES, require_extra
+from agents.extras import EXTRA_MODULES, missing_extra, require_extra
 from tests.helpers import ROOT
 
 try:
@@ -37,3 +37,16 @@ def test_a_missing_module_names_the_extra_that_installs_it(monkeypatch, extra, b
 def test_an_unknown_extra_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown extra 'gpu'; extras: train, web"):
         require_extra("gpu", "this use")
+
+
+def test_a_module_that_is_there_but_fails_to_import_keeps_its_own_words() -> None:
+    """An installed module of another version ("cannot import name ...") was said to be missing,
+    its error dropped: the message pointed at the install, not at what is wrong."""
+    error = ImportError("cannot import name 'SummaryWriter' from 'tensorboard'", name="tensorboard")
+    message = missing_extra("train", "training", error)
+    assert message.startswith(
+        "training needs TensorBoard, which fails to import (cannot import name 'SummaryWriter' from 'tensorboard'); "
+        "install the train extra: "
+    )
+    missing = ModuleNotFoundError("No module named 'tensorboard'", name="tensorboard")
+    assert missing_extra("train", "training", missing).startswith("training needs TensorBoard; install the train extra")
