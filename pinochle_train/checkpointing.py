@@ -268,6 +268,17 @@ class Resume(NamedTuple):
     run_dir: Path
     payload: dict[str, Any] | None
     updates_done: int
+    #: Fields a warm start's ``config.toml`` lacks, which the trainer's defaults fill (see ``_stored_config``).
+    filled: tuple[str, ...] = ()
+
+    def filled_note(self) -> str:
+        """The line a resume says where the trainer's defaults filled fields (empty where none)."""
+        if not self.filled:
+            return ""
+        return (
+            f"train: {self.run_dir / 'config.toml'} lacks {', '.join(self.filled)} (written before they existed, "
+            "or trimmed): the trainer's defaults stand in for them"
+        )
 
 
 def find_resume(path: Path) -> Resume:
@@ -287,7 +298,7 @@ def find_resume(path: Path) -> Resume:
                 raise ValueError(f"--resume {path}: no checkpoints/update_*.pt in that directory")
             if not (path / "config.toml").is_file():
                 raise ValueError(f"--resume {path}: its warm start's labels are there but not its config.toml")
-            return Resume(_stored_config(path), path, None, 0)
+            return _stored_config(path)
         return _resume_from(latest, path)
     if path.is_file() and path.parent.name != "checkpoints":
         raise ValueError(
@@ -297,20 +308,13 @@ def find_resume(path: Path) -> Resume:
     return _resume_from(path, path.parent.parent)
 
 
-def _stored_config(run_dir: Path) -> dict[str, Any]:
-    """The fields of the ``config.toml`` of ``run_dir``, a run stopped in its warm start, refusing one
-    that lacks any (trimmed by hand): the run wrote every field there, and the preset it began from
-    is not recorded, so filling the gaps with the trainer's defaults would continue it under other
-    settings than it ran with, unsaid."""
+def _stored_config(run_dir: Path) -> Resume:
+    """The resume of ``run_dir``, a run stopped in its warm start, from its ``config.toml``. The run
+    wrote every field there; one that lacks some was written before they existed, or trimmed by hand,
+    and the preset it began from is not recorded: the trainer's defaults stand in for them, and the
+    resume names them (``filled``), so that nothing is taken unsaid."""
     stored = load_preset(str(run_dir / "config.toml"))
-    missing = [name for name in FIELDS if name not in stored]
-    if missing:
-        raise ValueError(
-            f"--resume {run_dir}: its config.toml lacks {', '.join(missing)}: put them back as the run began (the "
-            "run's TensorBoard text 'config' lists every field); the preset it began from is not recorded, so the "
-            "defaults cannot stand in for them"
-        )
-    return stored
+    return Resume(stored, run_dir, None, 0, tuple(name for name in FIELDS if name not in stored))
 
 
 def _resume_from(path: Path, run_dir: Path) -> Resume:

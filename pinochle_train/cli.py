@@ -109,7 +109,10 @@ def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
             f"(options may change only {', '.join(RESUMABLE_CHANGES)})"
         )
     if args.resume:
-        stored, run_dir, payload, done = find_resume(Path(args.resume))
+        found = find_resume(Path(args.resume))
+        stored, run_dir, payload, done = found.config, found.run_dir, found.payload, found.updates_done
+        if found.filled:
+            print(found.filled_note(), file=sys.stderr, flush=True)
         changed = sorted(k for k, v in overrides.items() if k != "rules" and stored.get(k) != v)
         refused = [k for k in changed if k not in RESUMABLE_CHANGES] + (["rules"] if "rules" in overrides else [])
         if refused:

@@ -189,7 +189,10 @@ class ExpertIteration:
         self.say(f"iterate: iteration {k}/{self.settings.iterations}, labels by {teacher}")
         began = time.perf_counter()
         if RunCheckpoints(run_dir, 0).latest() is not None or holds_chunks(labels_folder(run_dir)):  # begun: continue
-            stored, _, payload, _ = find_resume(run_dir)
+            found = find_resume(run_dir)
+            stored, payload = found.config, found.payload
+            if found.filled:
+                self.say(found.filled_note())
             resumed = payload is not None  # its checkpoint's weights replace the initial policy's
             config = build_config({**stored, "workers": self.config.workers}, from_checkpoint=resumed)
             trainer = Trainer(config, run_dir, log=self.log, from_checkpoint=resumed)

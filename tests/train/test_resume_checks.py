@@ -133,10 +133,10 @@ def test_a_resume_from_a_checkpoint_needs_no_initial_policy_file(tmp_path: Path,
     assert f"config initial_policy={str(initial)!r}: checkpoint file not found" in said and "Traceback" not in said
 
 
-def test_a_trimmed_config_of_a_run_stopped_in_its_warm_start_is_refused(tmp_path: Path) -> None:
-    """A run stopped in its warm start whose config.toml lost fields by hand: the resume filled them
-    with the trainer's defaults (not the preset's the run began from, which is not recorded) and
-    went on under other settings, unsaid. It is refused, naming the fields."""
+def test_a_warm_start_config_lacking_fields_says_the_defaults_fill_them(tmp_path: Path, capsys) -> None:
+    """A run stopped in its warm start whose config.toml lacks fields (written before they existed, or
+    trimmed by hand): the resume filled them with the trainer's defaults (not the preset's the run
+    began from, which is not recorded) and went on, unsaid. It goes on and names them."""
     config = build_config(
         {**SMALL, "imitate": "heuristic", "imitation_hands": 2, "updates": 7, "out_dir": str(tmp_path)}
     )
@@ -145,12 +145,16 @@ def test_a_trimmed_config_of_a_run_stopped_in_its_warm_start_is_refused(tmp_path
     (run / "labels" / "chunk_00000.npz").write_bytes(b"")
     kept = [line for line in to_toml(config).splitlines() if not line.startswith(("updates =", "learning_rate ="))]
     (run / "config.toml").write_text("\n".join(kept) + "\n", encoding="utf-8")
-    with pytest.raises(
-        ValueError, match=r"its config\.toml lacks updates, learning_rate: put them back as the run began"
-    ):
-        cli.resolve(cli.build_parser().parse_args(["--resume", str(run)]))
+    resumed = cli.resolve(cli.build_parser().parse_args(["--resume", str(run)]))[0]
+    defaults = build_config({})
+    assert (resumed.updates, resumed.learning_rate) == (defaults.updates, defaults.learning_rate)
+    assert capsys.readouterr().err == (
+        f"train: {run / 'config.toml'} lacks updates, learning_rate (written before they existed, or trimmed): "
+        "the trainer's defaults stand in for them\n"
+    )
     (run / "config.toml").write_text(to_toml(config), encoding="utf-8")
     assert cli.resolve(cli.build_parser().parse_args(["--resume", str(run)]))[0] == config
+    assert capsys.readouterr().err == ""
 
 
 def _crafted(payload: dict, damage: str) -> dict:
