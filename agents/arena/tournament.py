@@ -408,7 +408,7 @@ class _Saved:
     def text(self) -> str:
         """What was kept, and how to go on."""
         if not self.config_written:
-            return f"nothing was played yet and no {CONFIG} written: start the run again (there is nothing to --resume)"
+            return "nothing was played yet: start the run again (there is nothing to --resume)"
         if self.lines is None:
             return "nothing new was played; continue with --resume"
         return f"{len(self.lines)} pairs ({self.new} new) saved in {self.results}; continue with --resume"

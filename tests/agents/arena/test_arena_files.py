@@ -179,7 +179,7 @@ def test_a_config_or_summary_the_disk_refuses_says_how_to_go_on(
     out = tmp_path / "run"
     if refused == CONFIG:
         monkeypatch.setattr(os, "fsync", _refuse)
-        hint = f"nothing was played yet and no {CONFIG} written: start the run again (there is nothing to --resume)"
+        hint = "nothing was played yet: start the run again (there is nothing to --resume)"
     else:
         monkeypatch.setattr(tournament, "write_json", _refuse)
         hint = f"2 pairs (2 new) saved in {out / RESULTS}; continue with --resume"
@@ -216,7 +216,7 @@ def test_a_ctrl_c_before_the_first_pair_says_how_to_go_on(
     assert main([*command, "--workers", "1", "--out", str(out)]) == 130
     said = capsys.readouterr().err
     if when == "loading the agents":
-        hint = f"nothing was played yet and no {CONFIG} written: start the run again (there is nothing to --resume)"
+        hint = "nothing was played yet: start the run again (there is nothing to --resume)"
     elif when == "planning":
         hint = f"0 pairs (0 new) saved in {out / RESULTS}; continue with --resume"
     else:
