@@ -11,10 +11,12 @@ each a copy of.
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 from types import ModuleType
 
 import numpy as np
+import pytest
 
 from agents.base import decide
 from agents.heuristic import HeuristicAgent
@@ -35,6 +37,19 @@ def load_example(script: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def check_example_without(script: str, module: str, extra: str, needs: str, monkeypatch, capsys) -> None:
+    """Loading ``examples/<script>.py`` with ``module`` missing ends as the console scripts end
+    without their extra: status 2 and one line saying the script ``needs`` it and which extra
+    installs it."""
+    monkeypatch.setitem(sys.modules, module, None)  # what a missing package looks like to import
+    with pytest.raises(SystemExit) as raised:
+        load_example(script)
+    said = capsys.readouterr().err
+    assert raised.value.code == 2  # a usage error
+    assert said.startswith(f"{script}.py: error: examples/{script}.py needs {needs}; "), said
+    assert f'pip install "pinochle-rl[{extra}]"' in said and said.count("\n") == 1
 
 
 #: Recorded data the tests replay (``tests/data/``, written by the scripts beside it).

@@ -3,12 +3,11 @@ tiny budget, trains through make_vec_env against copies of the learner and ends 
 evaluation; bad option values get a one-line error."""
 
 import json
-import sys
 
 import pytest
 
 from agents import registry
-from tests.helpers import load_example
+from tests.helpers import check_example_without, load_example
 
 
 @pytest.fixture(scope="module")
@@ -64,10 +63,4 @@ def test_bad_seeds_and_rollouts_are_refused_before_training(example, argv, messa
 
 
 def test_without_the_sb3_extra_the_example_names_it_in_one_line(monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, "sb3_contrib", None)  # what a missing package looks like to import
-    with pytest.raises(SystemExit) as raised:
-        load_example("maskable_ppo")
-    said = capsys.readouterr().err
-    assert raised.value.code == 2  # a usage error, as the console scripts end without their extra
-    assert said.startswith("maskable_ppo.py: error: examples/maskable_ppo.py needs sb3-contrib; ")
-    assert 'pip install "pinochle-rl[sb3]"' in said and said.count("\n") == 1
+    check_example_without("maskable_ppo", "sb3_contrib", "sb3", "sb3-contrib", monkeypatch, capsys)

@@ -7,7 +7,7 @@ import types
 
 import pytest
 
-from tests.helpers import load_example
+from tests.helpers import check_example_without, load_example
 
 #: The RLlib modules the example imports from.
 RLLIB_MODULES = (
@@ -62,10 +62,4 @@ def test_bad_options_are_refused_in_one_line_before_ray_starts(example, argv, me
 
 
 def test_without_ray_the_example_names_the_rllib_extra_in_one_line(monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, "ray", None)  # what a missing package looks like to import
-    with pytest.raises(SystemExit) as raised:
-        load_example("rllib_ppo")
-    said = capsys.readouterr().err
-    assert raised.value.code == 2  # a usage error, as the console scripts end without their extra
-    assert said.startswith("rllib_ppo.py: error: examples/rllib_ppo.py needs Ray; install the rllib extra")
-    assert 'pip install "pinochle-rl[rllib]"' in said and said.count("\n") == 1
+    check_example_without("rllib_ppo", "ray", "rllib", "Ray", monkeypatch, capsys)

@@ -1,11 +1,9 @@
 """examples/openspiel_policy_gradient.py (the openspiel and train extras): bad option values get a
 one-line error before any training, and a missing extra is named in one line."""
 
-import sys
-
 import pytest
 
-from tests.helpers import load_example
+from tests.helpers import check_example_without, load_example
 
 
 @pytest.fixture(scope="module")
@@ -33,12 +31,4 @@ def test_bad_options_are_refused_in_one_line_before_training(example, argv, mess
     ("blocked", "extra", "needs"), [("pyspiel", "openspiel", "OpenSpiel"), ("torch", "train", "PyTorch")]
 )
 def test_a_missing_extra_is_named_in_one_line(monkeypatch, capsys, blocked, extra, needs):
-    monkeypatch.setitem(sys.modules, blocked, None)  # what a missing package looks like to import
-    with pytest.raises(SystemExit) as raised:
-        load_example("openspiel_policy_gradient")
-    said = capsys.readouterr().err
-    assert raised.value.code == 2  # a usage error, as the console scripts end without their extra
-    assert said.startswith(
-        f"openspiel_policy_gradient.py: error: examples/openspiel_policy_gradient.py needs {needs}; "
-    )
-    assert f'pip install "pinochle-rl[{extra}]"' in said and said.count("\n") == 1
+    check_example_without("openspiel_policy_gradient", blocked, extra, needs, monkeypatch, capsys)
