@@ -265,9 +265,7 @@ class Trainer:
 
     def _say_interrupted(self, where: str) -> None:
         """The line an interruption (Ctrl-C, SIGTERM) leaves: how to continue."""
-        resumable = self.checkpoints.latest() or holds_chunks(self.labels_dir)
-        how = f"python train.py --resume {self.run_dir}" if resumable else "a new run"
-        self.say(f"train: interrupted {where}; continue with {how}")
+        self.say(f"train: interrupted {where}; {self.how_to_continue()}")
 
     def how_to_continue(self) -> str:
         """What continues the run after a stop: ``--resume`` from its last checkpoint (or its warm

@@ -230,7 +230,7 @@ def test_sigterm_stops_training_like_ctrl_c(tmp_path: Path) -> None:
     _, stderr = process.communicate(timeout=60)
     assert first.exists(), stderr
     assert process.returncode == 130, stderr
-    assert f"continue with python train.py --resume {run}" in stderr
+    assert f"; python train.py --resume {run} continues from the " in stderr
     assert "Traceback" not in stderr and "BrokenPipeError" not in stderr
     deadline = time.monotonic() + 10
     while any(map(_running, workers)) and time.monotonic() < deadline:
