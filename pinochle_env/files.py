@@ -89,13 +89,18 @@ class WriteFailed(OSError):
 
 @contextmanager
 def writing(path: str | os.PathLike) -> Iterator[None]:
-    """Inside the block (the writing of ``path``), an ``OSError`` is a :class:`WriteFailed` naming ``path``."""
+    """Inside the block (the writing of ``path``), a write the system refuses (an ``OSError``, or
+    the error a writer raised while handling one: :func:`_refusal`) is a :class:`WriteFailed` naming
+    ``path``; any other error passes unchanged."""
     try:
         yield
     except WriteFailed:
         raise
-    except OSError as error:
-        raise WriteFailed.of(path, error) from error
+    except Exception as error:
+        refusal = _refusal(error)
+        if refusal is None:
+            raise
+        raise WriteFailed.of(path, refusal) from error
 
 
 def _refusal(error: Exception) -> OSError | None:
@@ -114,16 +119,8 @@ def write_atomically(path: str | os.PathLike, write: Callable[[BinaryIO], object
     during the write takes effect once the file is in place (:func:`interrupts_deferred`). A write
     the system refuses (a full disk) is a :class:`WriteFailed` naming ``path``, which is left as
     it was (the temporary file removed)."""
-    with interrupts_deferred():
-        try:
-            return _write_atomically(Path(path), write)
-        except WriteFailed:
-            raise
-        except Exception as error:
-            refusal = _refusal(error)
-            if refusal is None:
-                raise
-            raise WriteFailed.of(path, refusal) from error
+    with interrupts_deferred(), writing(path):
+        return _write_atomically(Path(path), write)
 
 
 def _write_atomically(path: Path, write: Callable[[BinaryIO], object]) -> Path:
