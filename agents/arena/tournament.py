@@ -401,17 +401,22 @@ class _Saved:
     def __init__(self, results: Path, config_written: bool) -> None:
         self.results = results
         self.config_written = config_written
-        #: The finished units (slim lines), once the results file has been read; None before.
-        self.lines: list[dict[str, Any]] | None = None
-        self.new = 0
+        #: The finished units the results file held when the run read it; None before.
+        self.before: int | None = None
 
     def text(self) -> str:
-        """What was kept, and how to go on."""
+        """What was kept, and how to go on.
+
+        The pairs are counted in the results file as ``--resume`` will read them: a batch's write
+        stopped part way (a full disk, a Ctrl-C while it is flushed) leaves some of its lines
+        complete on disk, which a count of the batches written would leave out.
+        """
         if not self.config_written:
             return "nothing was played yet: start the run again (there is nothing to --resume)"
-        if self.lines is None:
+        if self.before is None:
             return "nothing new was played; continue with --resume"
-        return f"{len(self.lines)} pairs ({self.new} new) saved in {self.results}; continue with --resume"
+        kept = len(read_results(self.results, repair=False))
+        return f"{kept} pairs ({kept - self.before} new) saved in {self.results}; continue with --resume"
 
 
 def run_arena(
@@ -479,7 +484,8 @@ def _play(
         raise ArenaError(f"{results} already holds results: pass --resume to continue it, or another --out")
     write_text_atomically(out / CONFIG, json.dumps(record, indent=2) + "\n")
     saved.config_written = True
-    lines = saved.lines = [slim_line(line) for line in read_results(results)] if resume else []
+    lines = [slim_line(line) for line in read_results(results)] if resume else []
+    saved.before = len(lines)
     if backend == "ray":
         try:
             ray = connect_ray(ray_address)
@@ -503,7 +509,6 @@ def _play(
                     stream.write("".join(json.dumps(line, separators=(",", ":")) + "\n" for line in finished))
                     stream.flush()
                 lines += map(slim_line, finished)
-                saved.new += len(finished)
                 progress.advance(len(finished))
     finally:
         with contextlib.suppress(OSError):  # after a refused write, closing fails to write its rest again

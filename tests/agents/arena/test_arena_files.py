@@ -170,6 +170,47 @@ def test_a_full_disk_stops_the_run_in_one_line_keeping_the_pairs_written(
     assert sorted(ids) == list(range(6))  # none lost, none repeated
 
 
+class _FillsUpMidBatch:
+    """The results file on a disk that fills up in the middle of a batch's write: the first batch
+    goes through; of the second, its first line and half of the next reach the disk, and the
+    write is refused."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream, self.writes = stream, 0
+
+    def write(self, text: str) -> int:
+        self.writes += 1
+        if self.writes == 1:
+            return self.stream.write(text)
+        first = text.index("\n") + 1
+        self.stream.write(text[: first + (len(text) - first) // 2])
+        self.stream.flush()
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def close(self) -> None:
+        self.stream.close()
+
+
+def test_a_batch_cut_part_way_counts_the_pairs_on_disk(tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stop line counted whole batches: a batch whose write was refused after some of its
+    lines reached the disk was left out ("2 pairs saved" with 3 in the file, all of which
+    --resume reads)."""
+    out = tmp_path / "run"
+
+    def opened(*args: Any, **kwargs: Any) -> _FillsUpMidBatch:
+        return _FillsUpMidBatch(open(*args, **kwargs))  # the run closes it
+
+    monkeypatch.setattr(tournament, "open", opened, raising=False)
+    assert main([*TWO, "--deals", "8", "--workers", "1", "--out", str(out)]) == 1  # 4 batches of 2 pairs
+    said = capsys.readouterr().err
+    results = out / RESULTS
+    assert len(tournament.read_results(results, repair=False)) == 3
+    assert f"No space left on device; 3 pairs (3 new) saved in {results}; continue with --resume\n" in said
+
+
 @pytest.mark.parametrize("refused", [CONFIG, "summary.json"])
 def test_a_config_or_summary_the_disk_refuses_says_how_to_go_on(
     tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch, refused: str
