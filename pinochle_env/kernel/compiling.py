@@ -13,9 +13,11 @@ next run compiles again.
 
 The first compilation in a process prints :data:`COMPILING_MESSAGE` on standard error as it
 starts, whatever called the kernel (:func:`watch_compiles`: a numba event listener); a cached
-function only loads, which prints nothing. :func:`compile_kernel` compiles (or loads) every entry
-point of the game's kernel up front, as a driver does before it starts worker processes, so that
-the workers only load.
+function only loads, which prints nothing. A function numba does not cache (the recursive
+reference ``minimax``, under a second) compiles on every run, and its compilation prints nothing
+either: the message's "first run only" would not hold for it. :func:`compile_kernel` compiles (or
+loads) every entry point of the game's kernel up front, as a driver does before it starts worker
+processes, so that the workers only load.
 """
 
 from __future__ import annotations
@@ -77,16 +79,18 @@ def kernel_cache(package: Path, sources: Sequence[Path]) -> Iterator[Path]:
 
 
 class _CompileNotice(event.Listener):
-    """Prints :data:`COMPILING_MESSAGE` once per process, when a function of a watched module starts
-    compiling."""
+    """Prints :data:`COMPILING_MESSAGE` once per process, when a function of a watched module that
+    numba caches starts compiling (one it does not cache compiles on every run: no message)."""
 
     def __init__(self) -> None:
         self.packages: list[str] = []
         self.said = False
 
     def on_start(self, ev: event.Event) -> None:
-        module = getattr(ev.data["dispatcher"].py_func, "__module__", "") or ""
-        if not self.said and module.startswith(tuple(self.packages)):
+        dispatcher = ev.data["dispatcher"]
+        module = getattr(dispatcher.py_func, "__module__", "") or ""
+        cached = dispatcher.stats.cache_path is not None  # None: numba's NullCache, cache=False
+        if not self.said and cached and module.startswith(tuple(self.packages)):
             self.said = True
             print(COMPILING_MESSAGE, file=sys.stderr, flush=True)
 

@@ -77,6 +77,35 @@ def test_a_callee_changed_in_another_file_compiles_its_caller_afresh(tmp_path: P
     assert len(versions) == 2  # one cache directory per version of the sources
 
 
+UNCACHED = """
+from numba import njit
+
+
+@njit(cache=False)
+def three():
+    return 3
+"""
+
+
+def test_a_function_compiled_on_every_run_says_nothing(tmp_path: Path) -> None:
+    """A kernel function numba does not cache (as the recursive ``minimax`` reference) compiles on
+    every run: the message, which says "first run only", came on every run of the kernel sweep."""
+    package = tmp_path / "toy_kernel"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        TOY_PACKAGE.replace("caller, callee", "caller, callee, uncached"), encoding="utf-8"
+    )
+    (package / "caller.py").write_text(CALLER, encoding="utf-8")
+    (package / "callee.py").write_text(CALLEE.format(base=1), encoding="utf-8")
+    (package / "uncached.py").write_text(UNCACHED, encoding="utf-8")
+    code = "import toy_kernel; print(toy_kernel.caller.value(), toy_kernel.uncached.three())"
+
+    first = _run(code, tmp_path)
+    assert first.stdout.split() == ["2", "3"] and first.stderr.count(COMPILING_MESSAGE) == 1, first.stderr
+    again = _run(code, tmp_path)  # the cached function loads, the other compiles again
+    assert again.stdout.split() == ["2", "3"] and COMPILING_MESSAGE not in again.stderr, again.stderr
+
+
 def test_the_kernel_caches_elsewhere_without_changing_other_numba_code(tmp_path: Path) -> None:
     """The cache directory is set only while the kernel's modules are decorated: numba code of the
     user's own keeps numba's setting."""
