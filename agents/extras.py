@@ -68,7 +68,8 @@ def exit_for_missing_extra(prog: str, extra: str, what: str, error: ImportError)
     """End the command ``prog`` as argparse ends one on a usage error, status 2 (as the console
     scripts end without their extra): ``prog: error:`` and :func:`missing_extra`'s message, one
     line on standard error. For commands that import ``extra``'s modules themselves (the examples,
-    ``pinochle-web``)."""
+    ``pinochle-web``). ``what`` follows ``prog`` in the line, so it does not name it again (an
+    example passes "this example")."""
     print(f"{prog}: error: {missing_extra(extra, what, error)}", file=sys.stderr)
     raise SystemExit(2)
 

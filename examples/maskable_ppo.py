@@ -44,7 +44,7 @@ try:  # the sb3 extra: a missing module is named in one line with the extra to i
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
     from stable_baselines3.common.env_util import make_vec_env
 except ImportError as error:
-    exit_for_missing_extra("maskable_ppo.py", "sb3", "examples/maskable_ppo.py", error)
+    exit_for_missing_extra("maskable_ppo.py", "sb3", "this example", error)
 
 from agents import registry
 from agents.arena import ArenaConfig, run_arena

@@ -38,13 +38,13 @@ from agents.extras import exit_for_missing_extra
 try:
     import torch
 except ImportError as error:
-    exit_for_missing_extra("openspiel_policy_gradient.py", "train", "examples/openspiel_policy_gradient.py", error)
+    exit_for_missing_extra("openspiel_policy_gradient.py", "train", "this example", error)
 try:
     import pyspiel
     from open_spiel.python import rl_environment
     from open_spiel.python.pytorch import policy_gradient
 except ImportError as error:
-    exit_for_missing_extra("openspiel_policy_gradient.py", "openspiel", "examples/openspiel_policy_gradient.py", error)
+    exit_for_missing_extra("openspiel_policy_gradient.py", "openspiel", "this example", error)
 
 from agents import registry
 from agents.arena import ArenaConfig, run_arena

@@ -59,7 +59,7 @@ try:  # the rllib extra: a missing module is named in one line with the extra to
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
     from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 except ImportError as error:
-    exit_for_missing_extra("rllib_ppo.py", "rllib", "examples/rllib_ppo.py", error)
+    exit_for_missing_extra("rllib_ppo.py", "rllib", "this example", error)
 
 import pinochle_env
 from agents import registry

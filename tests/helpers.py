@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from agents.base import decide
+from agents.extras import install_hint
 from agents.heuristic import HeuristicAgent
 from pinochle_env import Game, Rules, new_game
 from pinochle_env.engine import IllegalActionError
@@ -41,15 +42,16 @@ def load_example(script: str) -> ModuleType:
 
 def check_example_without(script: str, module: str, extra: str, needs: str, monkeypatch, capsys) -> None:
     """Loading ``examples/<script>.py`` with ``module`` missing ends as the console scripts end
-    without their extra: status 2 and one line saying the script ``needs`` it and which extra
-    installs it."""
+    without their extra: status 2 and one line, naming the script once (it said
+    ``maskable_ppo.py: error: examples/maskable_ppo.py needs ...``), saying that it ``needs`` the
+    module and how to install the extra."""
     monkeypatch.setitem(sys.modules, module, None)  # what a missing package looks like to import
     with pytest.raises(SystemExit) as raised:
         load_example(script)
     said = capsys.readouterr().err
     assert raised.value.code == 2  # a usage error
-    assert said.startswith(f"{script}.py: error: examples/{script}.py needs {needs}; "), said
-    assert f'pip install "pinochle-rl[{extra}]"' in said and said.count("\n") == 1
+    assert said == f"{script}.py: error: this example needs {needs}; {install_hint(extra)}\n"
+    assert f'pip install "pinochle-rl[{extra}]"' in said
 
 
 #: Recorded data the tests replay (``tests/data/``, written by the scripts beside it).
