@@ -292,7 +292,8 @@ def _label_count(folder: Path) -> int:
 
 def check_recipe_unchanged(folder: Path, text: str) -> None:
     """Keep the recipe a run started with in ``RUN/recipe.toml``; refuse to continue with another one
-    (but for :data:`RESUMABLE` settings)."""
+    (but for :data:`RESUMABLE` settings). It writes the file: the caller holds the folder
+    (:func:`~pinochle_env.files.folder_held`), so that a command the lock refuses writes nothing."""
     from .config import tomllib
 
     stored = folder / "recipe.toml"
@@ -357,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
         if problem:
             raise ValueError(f"--out-dir {args.out_dir}: {problem}")
         iteration = ExpertIteration(settings, base, folder, sys.stderr)
-        check_recipe_unchanged(folder, resolve_preset(args.config).read_text(encoding="utf-8"))
+        recipe = resolve_preset(args.config).read_text(encoding="utf-8")
     except ValueError as error:
         parser.error(str(error))
     from agents.arena import WorkerFailure
@@ -365,6 +366,10 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         with sigterm_as_ctrl_c(), folder_held(folder):  # a kill stops it like Ctrl-C; one command per run
+            try:  # it writes the run's recipe.toml: only once the folder is this command's
+                check_recipe_unchanged(folder, recipe)
+            except ValueError as error:
+                parser.error(str(error))
             lines = iteration.run()
     except FolderBusy as error:  # the same command twice at once
         parser.error(str(error))

@@ -129,6 +129,29 @@ def test_a_changed_recipe_and_bad_settings_are_refused_by_name(tmp_path: Path, c
     assert "--workers must be at least 0, got -1" in capsys.readouterr().err
 
 
+def test_a_command_refused_by_the_lock_leaves_the_recipe_copy_alone(tmp_path: Path, capsys) -> None:
+    """The run's recipe.toml was written before the folder's lock was taken: a second command,
+    refused because the run still went, had already written its recipe over the run's (or a
+    recipe.toml into a folder whose first command had not written one yet)."""
+    from pinochle_env.files import folder_held
+
+    folder = tmp_path / "runs" / "ei"
+    arguments = ["--config", _recipe(tmp_path), "--out-dir", str(tmp_path / "runs"), "--run-name", "ei"]
+    stored = RECIPE.replace("iterations = 1", "iterations = 3")  # a setting a continuing command may change
+    for before in (None, stored):
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "recipe.toml").unlink(missing_ok=True)
+        if before is not None:
+            (folder / "recipe.toml").write_text(before, encoding="utf-8")
+        with folder_held(folder), pytest.raises(SystemExit) as stop:  # the other command, still running
+            iteration.main(arguments)
+        assert stop.value.code == 2 and f"{folder} is in use by another process" in capsys.readouterr().err
+        if before is None:
+            assert not (folder / "recipe.toml").exists()
+        else:
+            assert (folder / "recipe.toml").read_text(encoding="utf-8") == before
+
+
 def test_earlier_labels_must_share_the_runs_layout(tmp_path: Path) -> None:
     """imitation_label_folders: a folder made under another critic input (or rules, encoder, format)
     is refused, naming it; one made alike is read, chunk rows stacked."""
