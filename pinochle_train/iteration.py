@@ -297,8 +297,7 @@ def check_recipe_unchanged(folder: Path, text: str) -> None:
     from .config import tomllib
 
     stored = folder / "recipe.toml"
-    if not stored.exists():
-        folder.mkdir(parents=True, exist_ok=True)
+    if not stored.exists():  # the folder exists: holding it made it
         write_text_atomically(stored, text)
         return
     before, after = tomllib.loads(stored.read_text(encoding="utf-8")), tomllib.loads(text)
