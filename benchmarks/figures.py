@@ -444,16 +444,18 @@ def _where(data: dict[str, Any]) -> str:
     return f"`{data['command']}` at commit {data['commit'][:10]}{dirty} on {data['date']}, {machine['cpu']}, {cores}"
 
 
-def headline_block(ladder: dict[str, Any], speed: dict[str, Any]) -> str:
-    """The README's one table: the bot ladder's margins, and the environment's speed through ``env()``
-    in each game and through the largest batch of arrays; each with where it was measured."""
+def headline_block(ladder: dict[str, Any], bundled: dict[str, Any], speed: dict[str, Any]) -> str:
+    """The README's one table: the bot ladder's margins, the bundled agent's against the bots that
+    play (not ``random``), and the environment's speed through ``env()`` in each game and through
+    the largest batch of arrays; each with where it was measured."""
+    rungs = ladder["figures"]["rungs"] + [rung for rung in bundled["figures"]["rungs"] if rung["b"] != "random"]
     rows = [
         [
             f"`{rung['a']}` vs `{rung['b']}`, {rung['pairs']:,} deal pairs",
             f"{rung['margin']['estimate']:+.1f} points per hand [{rung['margin']['low']:+.1f}, "
             f"{rung['margin']['high']:+.1f}]",
         ]
-        for rung in ladder["figures"]["rungs"]
+        for rung in rungs
     ]
     runs = speed["figures"]["runs"]
     arrays = [key for key in runs[0] if key.endswith(", arrays")]
@@ -461,8 +463,8 @@ def headline_block(ladder: dict[str, Any], speed: dict[str, Any]) -> str:
         rows.append([f"{key}, random play", f"{_range([run[key]['median'] for run in runs])} decisions/s"])
     note = (
         f"Margins: A's team score minus B's per hand, 95% interval over duplicate deal pairs, measured with "
-        f"{_where(ladder)}. Speeds: median 1-second windows, lowest and highest of {len(runs)} runs, measured "
-        f"with {_where(speed)}."
+        f"{_where(ladder)}; the bundled agent's with {_where(bundled)}. Speeds: median 1-second windows, lowest "
+        f"and highest of {len(runs)} runs, measured with {_where(speed)}."
     )
     return "\n".join([*_table(["measured", "result"], rows), "", note])
 
@@ -499,7 +501,7 @@ BLOCKS: dict[str, Callable[..., str]] = {
 }
 
 #: The blocks made from other results files than their own name's, in the renderer's argument order.
-SOURCES: dict[str, tuple[str, ...]] = {"headline": ("bot_ladder", "env_speed")}
+SOURCES: dict[str, tuple[str, ...]] = {"headline": ("bot_ladder", "bundled_agent", "env_speed")}
 
 
 def sources(name: str) -> tuple[str, ...]:
