@@ -437,6 +437,11 @@ class EvaluationConfig:
         :func:`check_agent_specs`'), and two opponents whose results would share a directory."""
         check_fields(self, EvaluationConfig)
         _require(
+            self.eval_every == 0 or self.eval_deals >= 1,
+            f"config eval_deals={self.eval_deals!r} must be >= 1 with eval_every={self.eval_every!r} (a periodic "
+            "evaluation plays deal pairs; eval_every = 0: only the final one)",
+        )
+        _require(
             all(isinstance(spec, str) and spec for spec in self.eval_opponents),
             f"config eval_opponents={self.eval_opponents!r} must be a list of agent specs",
         )

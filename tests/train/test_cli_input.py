@@ -1,6 +1,7 @@
 """``train.py`` refuses a bad command line in one line naming the value, before anything runs: an
 output folder that cannot be made, networks that cannot fit in memory, a seed out of range, a
-preset that is not text, a checkpoint count below 0, a run name that would leave the output folder."""
+preset that is not text, a checkpoint count below 0, a run name that would leave the output folder,
+periodic evaluations of no deal pairs."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ TINY = ["--config", "smoke", "--workers", "0", "--updates", "1", "--final-eval-d
         (["--seed", str(2**64)], f"config seed={2**64} must be in [0, {2**64 - 1}]"),
         (["--config", "{binary}"], "binary.toml: not a TOML file (not UTF-8 text)"),
         (["--keep-checkpoints", "-1"], "config keep_checkpoints=-1 must be >= 0"),
+        (["--eval-every", "1", "--eval-deals", "0"], "config eval_deals=0 must be >= 1 with eval_every=1"),
         (["--run-name", "/etc"], "run_name '/etc' is not a folder name"),
         (["--run-name", "../beside"], "run_name '../beside' is not a folder name"),
         (["--run-name", "/etc/"], "run_name '/etc/' is not a folder name"),
