@@ -11,6 +11,7 @@ a rule it does not implement.
 from __future__ import annotations
 
 import dataclasses
+import numbers
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -94,6 +95,10 @@ class Rules:
     def __post_init__(self) -> None:
         if self.variant in DEFAULT_TARGET and self.target_score is None:
             object.__setattr__(self, "target_score", DEFAULT_TARGET[self.variant])
+        for name in SWITCH_NAMES:  # a numpy integer (np.arange over max_bid, say) is the int it holds
+            value = getattr(self, name)
+            if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+                object.__setattr__(self, name, int(value))
         for name, allowed in CHOICES.items():
             value = getattr(self, name)
             # bool is an int subclass: demand the exact type so that pass_count=True is refused.

@@ -4,8 +4,10 @@ then each ``NAME=VALUE``)."""
 
 from __future__ import annotations
 
+import json
 import time
 
+import numpy as np
 import pytest
 
 import pinochle_env
@@ -110,6 +112,21 @@ def test_an_integer_switch_takes_the_digits_0_to_9_only():
         parse_rule_assignment("target_score=+700")
     assert parse_switch("max_bid", " 300 ") == ("max_bid", 300)
     assert parse_rule_assignment("target_score=700") == ("target_score", 700)
+
+
+def test_numpy_integers_are_the_integers_they_hold():
+    """``Rules(max_bid=np.int64(300))`` (a sweep over ``np.arange``) was refused as "not allowed;
+    allowed values: integers 260..5070", which it is; it is the rule set of the int, JSON-ready.
+    A bool, a float or an integer for a switch of words is still refused."""
+    rules = Rules(max_bid=np.int64(300), target_score=np.int32(500), pass_count=np.uint8(3))
+    assert rules == Rules(max_bid=300, target_score=500, pass_count=3)
+    assert all(type(value) is int for value in (rules.max_bid, rules.target_score, rules.pass_count))
+    assert json.loads(json.dumps(rules.to_dict()))["max_bid"] == 300
+    assert pinochle_env.env(max_bid=np.int16(400)).unwrapped.rules.max_bid == 400
+    refused = [{"pass_count": True}, {"max_bid": 300.0}, {"must_overtrump": np.int64(1)}, {"max_bid": np.int64(305)}]
+    for switches in refused:
+        with pytest.raises(ValueError, match="is not allowed"):
+            Rules(**switches)
 
 
 def test_who_sees_a_passed_card():
