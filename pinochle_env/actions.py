@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from .cards import NUM_SUITS, NUM_TYPES, SUIT_NAMES, card_from_str, card_to_str, suit_from_str
-from .rules.switches import BID_STEP, MIN_BID
+from .rules.switches import BID_STEP, MIN_BID, Rules
 
 
 def mask_from_bits(legal_bits: int, num_actions: int) -> np.ndarray:
@@ -72,7 +72,8 @@ class ActionLayout:
     __slots__ = ("card0", "help", "max_bid", "num_bids", "passing", "play_on", "size", "throw_in", "trump0")
 
     def __init__(self, max_bid: int = 1000) -> None:
-        self.max_bid = max_bid
+        # A cap the rules allow (``ValueError`` otherwise): ``max_bid=0`` made a layout of -24 bids.
+        self.max_bid = max_bid = Rules(max_bid=max_bid).max_bid
         self.num_bids = (max_bid - MIN_BID) // BID_STEP + 1
         self.passing = self.num_bids
         self.help = self.num_bids + 1

@@ -184,6 +184,17 @@ def test_action_names_take_only_action_ids(variant):
         pinochle_env.action_to_string(1.5)
 
 
+def test_action_names_take_only_a_bid_cap_the_rules_allow():
+    """action_to_string(5, max_bid=0) was 'AC' and max_bid=255 'trump diamonds' (a layout of -24 or
+    1 bids); action 5 is 'bid 300' under every cap the rules allow."""
+    assert pinochle_env.action_to_string(5, max_bid=np.int64(300)) == "bid 300"
+    for max_bid in (0, 255, 5080, "400", None):
+        with pytest.raises(ValueError, match=re.escape(f"rule max_bid={max_bid!r} is not allowed")):
+            pinochle_env.action_to_string(5, max_bid=max_bid)
+        with pytest.raises(ValueError, match="rule max_bid="):
+            pinochle_env.ActionLayout(max_bid)
+
+
 def test_observing_an_agent_that_is_not_in_the_game_names_the_agents():
     e = pinochle_env.env()
     e.reset(seed=0)
