@@ -55,6 +55,17 @@ def checked_seed(seed: Any, what: str = "seed") -> int | None:
     return None if seed is None else int(seed)
 
 
+def checked_rules(rules: Any) -> Rules | None:
+    """``rules`` as an engine takes them, a :class:`Rules` or None; ``TypeError`` naming it otherwise
+    (a variant's name or a dict of switches failed later on a missing attribute, or unhashable)."""
+    if rules is not None and not isinstance(rules, Rules):
+        raise TypeError(
+            f"rules must be a Rules, such as Rules(variant='cutthroat') or Rules.from_mapping(switches), or None; "
+            f"got {type(rules).__name__}: {rules!r:.60}"
+        )
+    return rules
+
+
 def is_engine(value: Any) -> bool:
     """Whether ``value`` is a game engine rather than a seat's view of one: an engine shows each
     seat its view (``view(seat)``), a view has no such method (the check that tells apart what
@@ -166,11 +177,16 @@ class Engine:
     def _begin(self, rules: Rules | None, rng: np.random.Generator | None, dealer: int | None, totals: Any) -> int:
         """The constructor's common part: the rules (refusing another variant's), the generator,
         the running totals (one per team) and the first dealer (drawn from ``rng`` unless given)."""
-        self.rules = rules if rules is not None else Rules(variant=self.VARIANT)
+        self.rules = checked_rules(rules) or Rules(variant=self.VARIANT)
         if self.rules.variant != self.VARIANT:
             raise ValueError(
                 f"{type(self).__name__} plays variant={self.VARIANT!r}, not {self.rules.variant!r}; "
                 "use pinochle_env.new_game(rules) for any variant"
+            )
+        if rng is not None and not isinstance(rng, np.random.Generator):
+            raise TypeError(
+                f"rng must be a numpy Generator, such as np.random.default_rng(seed), or None; "
+                f"got {type(rng).__name__}: {rng!r:.60}"
             )
         self.rng = rng if rng is not None else np.random.default_rng()
         teams = max(self.rules.teams) + 1

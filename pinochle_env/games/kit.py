@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..encoding import ObservationSpec
+from ..engine import checked_rules
 from ..protocol import Encoder, Engine, GamePhase, HandArrays
 from ..rules.switches import Rules
 from .registry import GAMES
@@ -182,4 +183,4 @@ def variant_kit(rules: Rules) -> VariantKit:
 
 def new_game(rules: Rules | None = None, rng: np.random.Generator | None = None, **kwargs: Any) -> Any:
     """A new game of any variant (the engine of ``rules.variant``; the partnership game by default)."""
-    return variant_kit(rules if rules is not None else Rules()).new_game(rng, **kwargs)
+    return variant_kit(checked_rules(rules) or Rules()).new_game(rng, **kwargs)

@@ -125,6 +125,21 @@ def test_partnership_engine_refuses_a_variant_rule_set():
         pinochle_env.Game(Rules(variant="cutthroat"))
 
 
+@pytest.mark.parametrize("variant", list(GAMES))
+def test_engines_refuse_rules_and_generators_of_another_type(variant):
+    """new_game("cutthroat") was an AttributeError ('str' object has no attribute 'variant'),
+    new_game({"variant": "cutthroat"}) "unhashable type: 'dict'", and new_game(rules, 5) an
+    AttributeError on the first draw; each is a TypeError naming what the engine takes."""
+    engine = type(variant_kit(Rules(variant=variant)).new_game(np.random.default_rng(0)))
+    for make in (pinochle_env.new_game, engine):
+        for rules in (variant, {"variant": variant}):
+            with pytest.raises(TypeError, match=r"rules must be a Rules, such as Rules\(variant='cutthroat'\)"):
+                make(rules)
+        for rng in (5, np.random.RandomState(5)):
+            with pytest.raises(TypeError, match=r"rng must be a numpy Generator, such as np\.random\.default_rng"):
+                make(Rules(variant=variant), rng)
+
+
 def test_margins_formula():
     assert margins([120, -40], (0, 1, 0, 1)) == [160, -160, 160, -160]
     assert margins([90, 30, -30], (0, 1, 2)) == [90, 0, -90]
