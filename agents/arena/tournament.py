@@ -234,7 +234,10 @@ def read_results(path: Path, repair: bool = True) -> list[dict[str, Any]]:
     """
     if not path.exists():
         return []
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as error:  # a folder in its place, a file this user may not read
+        raise ArenaError(f"{path}: cannot read the results ({error.strerror or error})") from None
     units: dict[tuple[str, str, str, int], dict[str, Any]] = {}
     good_end = position = 0
     number = 0
@@ -480,6 +483,8 @@ def _play(
     record = {**config.to_dict(), **provenance(config)}
     if resume:
         _check_resume(config, out, record)
+    elif results.exists() and not results.is_file():
+        raise ArenaError(f"{results} is not a file: move it aside, or pick another --out")
     elif results.exists() and results.stat().st_size:
         raise ArenaError(f"{results} already holds results: pass --resume to continue it, or another --out")
     write_text_atomically(out / CONFIG, json.dumps(record, indent=2) + "\n")

@@ -1,6 +1,6 @@
 """The arena's command line and files: ``config.json`` written whole or not at all, a damaged or
-missing one or an unusable out folder named in one line, a full disk stopping a run in one line
-with its pairs kept, and a --help that lists what it takes."""
+missing one, a folder in place of ``results.jsonl`` or an unusable out folder named in one line, a
+full disk stopping a run in one line with its pairs kept, and a --help that lists what it takes."""
 
 from __future__ import annotations
 
@@ -73,6 +73,26 @@ def test_resuming_a_folder_without_a_run_says_so(tmp_path: Path, capsys) -> None
     with pytest.raises(SystemExit):
         main(["--resume", "--out", str(tmp_path)])
     assert f"nothing to resume in {tmp_path}: no {CONFIG}" in capsys.readouterr().err
+
+
+def test_a_folder_in_place_of_results_jsonl_is_one_line(tmp_path: Path, capsys) -> None:
+    """--resume and --compare ended in an IsADirectoryError traceback, and a new run said the folder
+    "already holds results: pass --resume"."""
+    out = tmp_path / "run"
+    main([*TWO, "--deals", "2", "--out", str(out)])
+    (out / RESULTS).unlink()
+    (out / RESULTS).mkdir()
+    cannot = f"{out / RESULTS}: cannot read the results (Is a directory)"
+    for argv, message in [
+        (["--resume", "--out", str(out)], cannot),
+        (["--compare", str(out), str(out)], cannot),
+        ([*TWO, "--deals", "2", "--out", str(out)], f"{out / RESULTS} is not a file: move it aside"),
+    ]:
+        capsys.readouterr()
+        with pytest.raises(SystemExit) as exit_info:
+            main(argv)
+        said = capsys.readouterr().err
+        assert exit_info.value.code == 2 and message in said and "Traceback" not in said
 
 
 def test_a_config_json_of_the_wrong_kind_is_refused_by_name() -> None:
