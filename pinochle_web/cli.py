@@ -53,6 +53,16 @@ def number_in(kind: Callable[[str], float], low: float, high: float, what: str) 
     return parse
 
 
+def bind_argument(text: str) -> str:
+    """An ``argparse`` type: the address ``--host`` binds to, not empty (the socket would take
+    ``""`` for every interface, and announce ``http://:PORT/``: an unset variable widening the bind)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is no address: 127.0.0.1 listens for this machine only, 0.0.0.0 on every interface"
+        )
+    return text
+
+
 def host_argument(text: str) -> str:
     """An ``argparse`` type: a name ``--allow-host`` accepts."""
     try:
@@ -69,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--host",
         default="127.0.0.1",
+        type=bind_argument,
         help="address to listen on (default 127.0.0.1: only this machine; another address is warned about)",
     )
     parser.add_argument(

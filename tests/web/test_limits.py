@@ -188,6 +188,8 @@ def test_the_start_up_lines_say_who_can_connect(capsys, bind, only_here):
         (["--pace", "-0.5"], "argument --pace: -0.5 is not a pause"),
         (["--workers", "0"], "argument --workers: 0 is not a number of threads 1..32"),
         (["--workers", "100000"], "argument --workers: 100000 is not a number of threads"),
+        (["--host", ""], "argument --host: '' is no address: 127.0.0.1 listens for this machine only, 0.0.0.0 on"),
+        (["--host", " "], "argument --host: ' ' is no address"),
         (["--allow-host", "*"], "argument --allow-host: '*' is not a host name"),
         (["--allow-host", "evil.example:80"], "is not a host name or IP address"),
     ],
