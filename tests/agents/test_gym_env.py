@@ -1,6 +1,7 @@
 """SingleSeatEnv: Gymnasium's checker, masks, termination, seeding, illegal actions and rewards; the
 partnership game only."""
 
+import inspect
 import re
 
 import gymnasium
@@ -9,7 +10,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from agents.base import RandomAgent
-from agents.gym_env import ENV_ID, SingleSeatEnv
+from agents.gym_env import ENV_ID, OPTIONS, SingleSeatEnv
 from pinochle_env import IllegalActionError
 from pinochle_env.records import to_arrays
 from pinochle_env.table_image import table_image
@@ -102,8 +103,12 @@ def test_agent_objects_and_opponent_lists():
         SingleSeatEnv(opponents=["random"] * 3)
     with pytest.raises(ValueError, match="seat"):
         SingleSeatEnv(seat=4)
-    with pytest.raises(ValueError, match="unknown rule switch"):
+    with pytest.raises(ValueError, match="unknown option no_such_rule; environment options: seat, partner, "):
         SingleSeatEnv(no_such_rule=1)
+    # It was "unknown rule switch opponent", naming no option (pinochle-play spells it --opponent).
+    with pytest.raises(ValueError, match=r"unknown option opponent \(did you mean 'opponents'\?\); environment"):
+        SingleSeatEnv(opponent="heuristic")
+    assert tuple(inspect.signature(SingleSeatEnv).parameters)[:-1] == OPTIONS
 
     class ActsAndResets:  # docs/agents.md: an agent is any object with act and reset (no name needed)
         def act(self, view, mask):
