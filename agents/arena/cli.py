@@ -59,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ADDRESS",
         help="Ray cluster to join with --backend ray: auto or HOST:PORT (default: start a local one)",
     )
-    parser.add_argument("--out", type=Path, help="out directory (default runs/arena/<name or timestamp>)")
+    parser.add_argument("--out", type=out_argument, help="out directory (default runs/arena/<name or timestamp>)")
     parser.add_argument("--name", help="run name, for the default out directory")
     parser.add_argument("--resume", action="store_true", help="continue the run in the out directory")
     parser.add_argument(
@@ -89,6 +89,14 @@ def config_from_args(args: argparse.Namespace, out: Path) -> ArenaConfig:
         "hand_cap": args.hand_cap,
     }
     return replace(defaults, **{key: value for key, value in given.items() if value is not None})
+
+
+def out_argument(text: str) -> Path:
+    """An ``argparse`` type: the ``--out`` folder, not empty (``Path("")`` is the current folder: an
+    unset variable put the run's files among whatever is there)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} names no folder (default runs/arena/<name or timestamp>)")
+    return Path(text)
 
 
 def _out_dir(args: argparse.Namespace) -> Path:

@@ -118,6 +118,8 @@ def parse_options(argv: Sequence[str] | None = None) -> PlayOptions:
         parser.error("--hands must be at least 1")
     if args.seed is not None and args.seed < 0:
         parser.error(f"--seed must be >= 0, got {args.seed}")
+    if args.save is not None and not args.save.strip():  # an unset variable: no hand would be saved
+        parser.error(f"--save {args.save!r} names no file")
     if args.save:
         problem = save_problem(Path(args.save))
         if problem:

@@ -111,6 +111,16 @@ def test_an_out_path_that_is_not_a_folder_is_refused_before_any_play(tmp_path: P
         assert exit_info.value.code == 2 and f"--out {out}: {taken} is not a folder" in said
 
 
+def test_an_empty_out_is_refused_before_any_play(tmp_path: Path, capsys, monkeypatch) -> None:
+    """``--out ""`` (an unset variable) was the current folder: the run's files went among its own."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        main([*TWO, "--deals", "1", "--out", ""])
+    said = capsys.readouterr().err
+    assert exit_info.value.code == 2 and "argument --out: '' names no folder" in said
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_an_out_folder_the_system_will_not_make_is_one_line(tmp_path: Path, capsys, monkeypatch) -> None:
     """It passed the check (a folder that may be written), then mkdir's error was a traceback: as
     under /proc, or on a read-only mount."""

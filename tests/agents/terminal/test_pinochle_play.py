@@ -432,6 +432,10 @@ def test_a_save_path_that_cannot_take_records_is_refused_at_start_up(tmp_path, c
         parse_options(["--save", str(tmp_path)])
     assert exit_info.value.code == 2
     assert f"--save {tmp_path}: is a folder; name a file" in capsys.readouterr().err
+    # An empty path (an unset variable) was taken for no --save: the hands played were saved nowhere.
+    with pytest.raises(SystemExit) as exit_info:
+        parse_options(["--save", ""])
+    assert exit_info.value.code == 2 and "--save '' names no file" in capsys.readouterr().err
 
 
 def test_a_rules_preset_with_rules_over_it(tmp_path):
