@@ -65,6 +65,7 @@ is ignored with a ``UserWarning`` and ``options`` that are not a dict raise ``Ty
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from typing import Any
 
@@ -79,8 +80,7 @@ from pinochle_env.games.kit import variant_kit
 from pinochle_env.games.partnership.encoding import GameEncoder, PartnershipSpec
 from pinochle_env.games.partnership.game import NUM_SEATS, Game
 from pinochle_env.render import RENDER_MODES, check_render_mode, render_for_mode
-from pinochle_env.rules.switches import SWITCH_NAMES, Rules
-from pinochle_env.suggest import did_you_mean
+from pinochle_env.rules.switches import Rules, check_env_options
 
 from .base import Agent, close, decide, legal_mask, tell_hand_over
 from .registry import load_agent
@@ -89,18 +89,6 @@ ENV_ID = "Pinochle-SingleSeat-v0"
 ILLEGAL_ACTION_MODES = ("raise", "penalty")
 ILLEGAL_REWARD = -1.0
 AgentSpec = str | Agent
-#: The keyword arguments of :class:`SingleSeatEnv` besides the rule switches.
-OPTIONS = (
-    "seat",
-    "partner",
-    "opponents",
-    "episode",
-    "max_hands",
-    "reward",
-    "reward_scale",
-    "render_mode",
-    "illegal_action",
-)
 
 
 class SingleSeatEnv(gymnasium.Env):
@@ -128,12 +116,7 @@ class SingleSeatEnv(gymnasium.Env):
             raise ValueError(f"illegal_action={illegal_action!r} is not allowed; allowed values: 'raise', 'penalty'")
         self.seat = seat
         self.illegal_action = illegal_action
-        unknown = sorted(set(switches) - set(SWITCH_NAMES))
-        if unknown:  # (opponent=... for opponents= was "unknown rule switch opponent", no option named)
-            raise ValueError(
-                f"unknown option {', '.join(unknown)}{did_you_mean(unknown[0], [*OPTIONS, *SWITCH_NAMES])}; "
-                f"environment options: {', '.join(OPTIONS)}; rule switches: {', '.join(SWITCH_NAMES)}"
-            )
+        check_env_options(switches, OPTIONS)
         self.rules = Rules.from_mapping(switches)
         if variant_kit(self.rules).game_class is not Game:
             raise ValueError(f"the single-seat env plays the partnership game only, not variant={self.rules.variant!r}")
@@ -275,3 +258,9 @@ def _seat_agents(seat: int, partner: AgentSpec, opponents: AgentSpec | Sequence[
 
 if ENV_ID not in gymnasium.registry:
     gymnasium.register(id=ENV_ID, entry_point="agents.gym_env:SingleSeatEnv")
+
+
+#: The keyword arguments of :class:`SingleSeatEnv` besides the rule switches (its signature's).
+OPTIONS = tuple(
+    name for name in inspect.signature(SingleSeatEnv.__init__).parameters if name not in ("self", "switches")
+)

@@ -127,9 +127,9 @@ from .rules.switches import (
     DEFAULT_TARGET,
     INTEGER_LIMITS,
     INTEGER_SWITCHES,
-    SWITCH_NAMES,
     VARIANT_SWITCHES,
     Rules,
+    check_env_options,
     spell,
 )
 
@@ -237,12 +237,7 @@ class raw_env(AECEnv):
         **switches: Any,
     ) -> None:
         super().__init__()
-        unknown = sorted(set(switches) - set(SWITCH_NAMES))
-        if unknown:
-            raise ValueError(
-                f"unknown option {', '.join(unknown)}; environment options: {', '.join(ENV_OPTIONS)}; "
-                f"rule switches: {', '.join(SWITCH_NAMES)}"
-            )
+        check_env_options(switches, tuple(ENV_OPTIONS))
         check_render_mode(render_mode)
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action={illegal_action!r} is not allowed; allowed values: 'raise', 'penalty'")

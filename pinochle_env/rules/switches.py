@@ -178,6 +178,18 @@ class Rules:
 SWITCH_NAMES: tuple[str, ...] = tuple(field.name for field in dataclasses.fields(Rules))
 
 
+def check_env_options(given: Mapping[str, Any], options: Sequence[str]) -> None:
+    """Refuse keyword arguments of an environment that are neither its ``options`` nor rule
+    switches, naming the nearest one (``opponent=`` for ``opponents=`` would otherwise read as an
+    unknown rule switch)."""
+    unknown = sorted(set(given) - set(SWITCH_NAMES))
+    if unknown:
+        raise ValueError(
+            f"unknown option {', '.join(unknown)}{did_you_mean(unknown[0], [*options, *SWITCH_NAMES])}; "
+            f"environment options: {', '.join(options)}; rule switches: {', '.join(SWITCH_NAMES)}"
+        )
+
+
 def parse_switch(name: str, text: str) -> tuple[str, Any]:
     """Parse ``name=text`` as typed on a command line (``"false"``, ``"3"``) into a switch value;
     ``ValueError`` naming a bad name or value, as :class:`Rules` does (also for a name or a text
