@@ -237,7 +237,7 @@ class raw_env(AECEnv):
         **switches: Any,
     ) -> None:
         super().__init__()
-        check_env_options(switches, tuple(ENV_OPTIONS))
+        check_env_options(switches, ENV_OPTIONS)
         check_render_mode(render_mode)
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action={illegal_action!r} is not allowed; allowed values: 'raise', 'penalty'")

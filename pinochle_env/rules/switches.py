@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import numbers
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from ..games.registry import DEFAULT_VARIANT, GAMES
@@ -178,7 +178,7 @@ class Rules:
 SWITCH_NAMES: tuple[str, ...] = tuple(field.name for field in dataclasses.fields(Rules))
 
 
-def check_env_options(given: Mapping[str, Any], options: Sequence[str]) -> None:
+def check_env_options(given: Mapping[str, Any], options: Collection[str]) -> None:
     """Refuse keyword arguments of an environment that are neither its ``options`` nor rule
     switches, naming the nearest one (``opponent=`` for ``opponents=`` would otherwise read as an
     unknown rule switch)."""
