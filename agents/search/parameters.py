@@ -11,6 +11,7 @@ PIMC_PARAMETERS: dict[str, type] = {
     "solve": int,
     "leaf": int,
     "simulations": int,
+    "pass_simulations": int,
     "infer": float,
     "infer_play": float,
     "pool": int,

@@ -6,7 +6,8 @@ same deals and random streams: passing, meld, the throw-in rule and the card pla
 heuristic bot for every seat (:func:`agents.search.kernel.simulate_hands`). The candidate
 with the best average hand-score margin for the seat's team wins; ties go to the heuristic's own
 choice. Where there are more than two candidates they race (successive halving): all on the first
-quarter of the deals, the best quarter of them on all.
+quarter of the deals (a sixteenth from 256 deals), the best quarter of them on the rest
+(:func:`race`).
 
 - **Throw-in** (partnership and cutthroat): play on, valued by play-outs of the hand from the
   first lead against the contract, or throw in, whose score is known exactly.
@@ -46,12 +47,16 @@ from ..heuristic import HeuristicAgent
 from ..heuristic.games import heuristic_rules
 from .inference import weighted_deals
 
+#: The fewest deals a stage of :func:`race` has before the last two (which are a quarter and all).
+RACE_FIRST_STAGE = 16
+
 
 class Simulator:
     """The simulated decisions of the module docstring, for one seat's agent.
 
-    ``simulations`` deals per decision; ``rng`` draws the deals' and play-outs' seeds; ``heuristic``
-    gives the tie-breaks, the candidates' starting point and the fallbacks.
+    ``simulations`` deals per decision (``pass_simulations`` per passing decision); ``rng`` draws the
+    deals' and play-outs' seeds; ``heuristic`` gives the tie-breaks, the candidates' starting point
+    and the fallbacks.
     """
 
     def __init__(
@@ -62,8 +67,9 @@ class Simulator:
         infer: float,
         infer_play: float,
         pool: int,
+        pass_simulations: int,
     ) -> None:
-        self.simulations = simulations
+        self.simulations, self.pass_simulations = simulations, pass_simulations
         self.rng = rng
         self.heuristic = heuristic
         self.infer, self.infer_play, self.pool = infer, infer_play, pool
@@ -71,14 +77,15 @@ class Simulator:
 
     # ------------------------------------------------------------------ shared
 
-    def _weighted(self, view: View) -> Any:
-        """Deals for ``view``, weighted by the other seats' calls and plays (:mod:`agents.search.inference`)."""
+    def _weighted(self, view: View, count: int) -> Any:
+        """``count`` deals for ``view``, weighted by the other seats' calls and plays
+        (:mod:`agents.search.inference`)."""
         order = self.heuristic.tie_break_order
-        return weighted_deals(view, self.simulations, self.pool, self.infer, self.infer_play, self.rng, order)
+        return weighted_deals(view, count, self.pool, self.infer, self.infer_play, self.rng, order)
 
-    def _deals(self, view: View) -> np.ndarray | None:
+    def _deals(self, view: View, count: int) -> np.ndarray | None:
         """The hands of :meth:`_weighted` deals (None when none can be drawn)."""
-        deals = self._weighted(view)
+        deals = self._weighted(view, count)
         return deals.hands if len(deals) else None
 
     def _seeds(self, count: int) -> np.ndarray:
@@ -102,7 +109,7 @@ class Simulator:
 
         from .kernel import play_out
 
-        deals = self._weighted(view)
+        deals = self._weighted(view, self.simulations)
         if not len(deals):
             return self.heuristic_throw_in(view)
         state = PlayState.from_view(view)
@@ -126,7 +133,7 @@ class Simulator:
         from .kernel import simulate_hands
 
         fallback = self.heuristic.choose_trump(view.hand, view.rules.run_extras)
-        dealt = self._deals(view)
+        dealt = self._deals(view, self.simulations)
         if dealt is None:
             return fallback
         seeds = self._seeds(len(dealt))
@@ -175,7 +182,7 @@ class Simulator:
 
         passed = list(view.cards_passed)
         greedy = self._greedy_passes(view)
-        dealt = self._deals(view)
+        dealt = self._deals(view, self.pass_simulations)
         if dealt is None or not greedy:
             return passed + greedy
         hand = list(view.hand)
@@ -203,7 +210,7 @@ class Simulator:
                                    order=order, seeds=seeds[part])  # fmt: skip
             return self._margins(view, view.declarer, view.contract, hands)
 
-        values = race(self.simulations, len(unique), margins)
+        values = race(self.pass_simulations, len(unique), margins)
         best = max(range(len(unique)), key=lambda i: (values[i], i == 0))
         return passed + unique[best]
 
@@ -214,7 +221,7 @@ class Simulator:
         layout = variant_kit(view.rules).layout
         bids = [a for a in legal if a < layout.num_bids]
         passing = self._pass_call(view, legal, layout)
-        dealt = self._deals(view) if bids else None
+        dealt = self._deals(view, self.simulations) if bids else None
         if dealt is None:
             return passing if not bids else self.heuristic.act(view, _mask(layout, legal))
         contract = layout.bid_value(bids[0])
@@ -262,19 +269,29 @@ def race(total: int, count: int, margins: Callable[[int, slice], np.ndarray]) ->
     """The mean margin of each of ``count`` candidates over ``total`` deals, by successive halving.
 
     ``margins(candidate, deals)`` gives the seat's team margins on a slice of the deals (the same
-    deals and random streams for every candidate). Every candidate is played on the first quarter
-    of the deals; the best quarter of them (at least two) go on to the rest, and only their means
-    are finite: where many candidates are close, the deals go to those still in contention.
+    deals and random streams for every candidate). Every candidate is played on the first stage of
+    the deals; after each stage the best quarter of those still in (at least two) go on to the next,
+    and only the last ones' means are finite: where many candidates are close, the deals go to
+    those still in contention. The stages end at a quarter of the deals, a sixteenth, and so on,
+    while a stage has at least 16 deals (the first quarter always): 64 deals race in two stages
+    (16, 64), 256 in three (16, 64, 256), which costs 256 deals about half as much as two stages.
     """
     if count <= 2 or total < 8:
         return np.array([margins(i, slice(0, total)).mean() for i in range(count)])
-    first = slice(0, total // 4)
-    sums = np.array([margins(i, first).sum() for i in range(count)])
-    kept = np.argsort(-sums, kind="stable")[: max(2, count // 4)]
+    ends = [total, total // 4]
+    while ends[-1] // 4 >= RACE_FIRST_STAGE:
+        ends.append(ends[-1] // 4)
+    alive = list(range(count))
+    sums = np.zeros(count)
+    start = 0
+    for stage, end in enumerate(reversed(ends)):
+        if stage:
+            alive = sorted(alive, key=lambda i: -sums[i])[: max(2, len(alive) // 4)]
+        for i in alive:
+            sums[i] += margins(i, slice(start, end)).sum()
+        start = end
     means = np.full(count, -np.inf)
-    rest = slice(first.stop, total)
-    for i in kept:
-        means[i] = (sums[i] + margins(int(i), rest).sum()) / total
+    means[alive] = sums[alive] / total
     return means
 
 

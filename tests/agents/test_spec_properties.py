@@ -22,7 +22,18 @@ FAST = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCh
 CHEAP_AGENTS = {
     "random": (),
     "heuristic": ("aggression", "help_meld", "partner_value", "help_value"),
-    "pimc": ("samples", "budget", "solve", "leaf", "simulations", "infer", "infer_play", "pool", "evaluate"),
+    "pimc": (
+        "samples",
+        "budget",
+        "solve",
+        "leaf",
+        "simulations",
+        "pass_simulations",
+        "infer",
+        "infer_play",
+        "pool",
+        "evaluate",
+    ),
 }
 VALUES = st.sampled_from(["nan", "inf", "-inf", "-1", "0", "1e3", "0.5", "2", "24", "true", "search", "", "1" * 30])
 TEXT = st.text(st.characters(codec="utf-8", exclude_characters=","), max_size=12)

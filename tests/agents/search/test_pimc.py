@@ -77,12 +77,14 @@ def test_evaluate_heuristic_keeps_its_defaults_and_refusals():
         ("solve=30", "solve"),
         ("leaf=-1", "leaf"),
         ("simulations=0", "simulations"),
+        ("pass_simulations=0", "pass_simulations"),
         ("infer=0", "infer"),
         ("infer_play=1.5", "infer_play"),
         ("pool=0", "pool"),
         ("budget=3601", "budget"),  # huge counts and budgets hung a web table or exhausted the memory
         ("samples=1000000,pool=2", "samples"),
         ("simulations=400000", "simulations"),
+        ("pass_simulations=400000", "pass_simulations"),
     ],
 )
 def test_bad_parameters_are_refused_by_name(text, parameter):
@@ -203,21 +205,55 @@ def test_the_arena_compiles_the_kernel_once_before_its_workers_start(tmp_path):
     assert summary["pairings"][0]["deal_pairs"] == 4
 
 
-def test_simulated_candidates_race_to_the_best():
-    """Successive halving (the simulated decisions' race): every candidate meets the first quarter
-    of the deals, the leaders all of them, and the best candidate ends with the best mean."""
-    true = np.array([3.0, -1.0, 7.0, 2.0, 6.5, 0.0, 1.0, 5.0])
-    noise = np.random.default_rng(0).normal(0, 1, (len(true), 64))
+@pytest.mark.parametrize(
+    ("total", "true", "best", "deals_seen"),
+    [
+        (64, [3.0, -1.0, 7.0, 2.0, 6.5, 0.0, 1.0, 5.0], 2, [16] * 6 + [64] * 2),
+        (256, list(np.linspace(3.0, 0.0, 16)), 0, [16] * 12 + [64] * 2 + [256] * 2),
+    ],
+    ids=["two-stages", "three-stages"],
+)
+def test_simulated_candidates_race_to_the_best(total, true, best, deals_seen):
+    """Successive halving (the simulated decisions' race): every candidate meets the first stage of
+    the deals (a quarter; from 256 deals a sixteenth), the best quarter of them (at least two) each
+    next stage, the leaders all of them; the best candidate ends with the best mean, each leader's
+    mean over all the deals."""
+    noise = np.random.default_rng(0).normal(0, 1, (len(true), total))
     seen: dict[int, int] = {}
 
     def margins(candidate: int, deals: slice) -> np.ndarray:
         seen[candidate] = seen.get(candidate, 0) + deals.stop - deals.start
         return true[candidate] + noise[candidate, deals]
 
-    means = race(64, len(true), margins)
-    assert int(np.argmax(means)) == 2
-    assert sorted(seen.values()) == [16] * 6 + [64] * 2
-    assert np.isfinite(means).sum() == 2
+    means = race(total, len(true), margins)
+    assert int(np.argmax(means)) == best
+    assert sorted(seen.values()) == deals_seen
+    leaders = np.flatnonzero(np.isfinite(means))
+    assert means[leaders] == pytest.approx([true[i] + noise[i].mean() for i in leaders])
+
+
+def test_passing_decisions_draw_pass_simulations_deals_and_the_others_simulations(monkeypatch):
+    """``pass_simulations`` sets the deals of the passes alone; left out, they take ``simulations``."""
+    from agents.search import simulation
+
+    drawn: list[tuple[str, int]] = []
+    draw = simulation.weighted_deals
+
+    def recording(view, count, *args):
+        drawn.append((view.phase.decision, count))
+        return draw(view, count, *args)
+
+    monkeypatch.setattr(simulation, "weighted_deals", recording)
+    for spec, passing in (
+        ("pimc:samples=2,simulations=8,pass_simulations=12", 12),
+        ("pimc:samples=2,simulations=8", 8),
+    ):
+        drawn.clear()
+        game = new_game(Rules(), np.random.default_rng(3))
+        play_hand(game, [load_agent(spec, seat) for seat in range(4)])
+        assert {count for decision, count in drawn if decision == "passing"} == {passing}, spec
+        assert {count for decision, count in drawn if decision != "passing"} == {8}, spec
+        assert {decision for decision, _ in drawn} >= {"auction", "trump", "passing"}, spec
 
 
 # --------------------------------------------------------------------------------------------
