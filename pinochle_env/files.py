@@ -4,7 +4,8 @@ leaves a file that cannot be read, and a Ctrl-C or SIGTERM during one takes effe
 written), a write the system refuses (a full disk) as one error naming the file
 (:class:`WriteFailed`), SIGTERM stopping a long run the way Ctrl-C does (so that its results are kept),
 whether an output folder can be made (checked before a run starts, not when its first file is
-written), and one process at a time in a run's folder. Here, at the bottom of the layers, so that code
+written), one process at a time in a run's folder, and which command's run a folder holds (so that
+no command writes in another's). Here, at the bottom of the layers, so that code
 without PyTorch can use it."""
 
 from __future__ import annotations
@@ -169,6 +170,41 @@ def folder_problem(path: str | os.PathLike) -> str:
     if not os.access(existing, os.W_OK | os.X_OK):
         return f"the folder {existing} cannot be written"
     return ""
+
+
+#: The commands that write a run's folder, each with files (or folders) that its runs hold at their
+#: top once begun and the others' never do: what tells one command's run from another's
+#: (:func:`run_owners`). Here, below the commands, so that each knows the others' runs without
+#: importing them (and PyTorch with the trainer).
+RUN_FILES: dict[str, tuple[str, ...]] = {
+    "train.py": ("checkpoints", "labels", "policy.pt"),
+    "pinochle-arena": ("results.jsonl", "summary.json"),
+    "pinochle-iterate": ("recipe.toml", "iterations.jsonl"),
+}
+
+
+def run_owners(folder: str | os.PathLike) -> list[str]:
+    """The commands of :data:`RUN_FILES` whose files ``folder`` holds at its top (none for a folder
+    that is missing, empty or no run's)."""
+    return [command for command, names in RUN_FILES.items() if _held(folder, names)]
+
+
+def _held(folder: str | os.PathLike, names: tuple[str, ...]) -> list[str]:
+    """Those of ``names`` that are in ``folder`` (a path that cannot be looked at holds nothing)."""
+    return [name for name in names if os.path.lexists(os.path.join(folder, name))]
+
+
+def foreign_run_problem(folder: str | os.PathLike, command: str) -> str:
+    """Why ``command`` (a key of :data:`RUN_FILES`) may not write in ``folder`` (empty when it may):
+    the folder holds another command's run and none of ``command``'s own. Writing there would mix
+    the two runs' files, and one command's resume or summary could write over the other's results
+    (an arena's ``config.json`` beside a training run's ``config.toml``). A folder holding the
+    command's own files stays its own, so that every command resumes its runs as before."""
+    owners = run_owners(folder)
+    if not owners or command in owners:
+        return ""
+    other = owners[0]
+    return f"{folder} holds a {other} run ({', '.join(_held(folder, RUN_FILES[other]))}), not a {command} one"
 
 
 #: The file in a run's folder that the process writing there holds locked (:func:`folder_held`).

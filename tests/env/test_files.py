@@ -1,4 +1,5 @@
-"""Atomic writes (:mod:`pinochle_env.files`): an interrupt in the middle of one lets it finish first."""
+"""Output files (:mod:`pinochle_env.files`): an interrupt in the middle of an atomic write lets it
+finish first; a command's run folder is told from another command's."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from pinochle_env.files import INTERRUPTS, write_atomically
+from pinochle_env.files import INTERRUPTS, foreign_run_problem, run_owners, write_atomically
 
 CONTENT = b"first half|second half"
 
@@ -57,3 +58,24 @@ def test_outside_the_main_thread_the_block_runs_as_it_is(tmp_path: Path) -> None
     thread.join()
     assert not errors
     assert (tmp_path / "thread.bin").read_bytes() == CONTENT
+
+
+def test_a_folder_of_another_commands_run_is_refused_and_ones_own_or_none_taken(tmp_path: Path) -> None:
+    """pinochle-arena --out on a train.py run's folder wrote its results beside the checkpoints."""
+    train, arena, plain = tmp_path / "train", tmp_path / "arena", tmp_path / "plain"
+    (train / "checkpoints").mkdir(parents=True)
+    (train / "policy.pt").write_bytes(b"")
+    arena.mkdir()
+    (arena / "results.jsonl").write_text("")
+    plain.mkdir()
+    (plain / "notes.txt").write_text("no run")
+    assert run_owners(train) == ["train.py"] and run_owners(arena) == ["pinochle-arena"]
+    assert run_owners(plain) == run_owners(tmp_path / "missing") == run_owners(plain / "notes.txt") == []
+    assert foreign_run_problem(train, "pinochle-arena") == (
+        f"{train} holds a train.py run (checkpoints, policy.pt), not a pinochle-arena one"
+    )
+    assert "holds a pinochle-arena run (results.jsonl)" in foreign_run_problem(arena, "pinochle-iterate")
+    for folder in (train, plain, tmp_path / "missing"):
+        assert foreign_run_problem(folder, "train.py") == ""
+    (train / "results.jsonl").write_text("")  # mixed before the check: each command keeps resuming its own
+    assert foreign_run_problem(train, "train.py") == foreign_run_problem(train, "pinochle-arena") == ""
