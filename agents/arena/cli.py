@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from pinochle_env import VERSION_LINE
-from pinochle_env.files import WriteFailed, run_name_problem, sigterm_as_ctrl_c
+from pinochle_env.files import WriteFailed, foreign_run_problem, run_name_problem, sigterm_as_ctrl_c
 from pinochle_env.rules.switches import PRESETS, switches_help
 
 from ..registry import agents_help
@@ -19,10 +19,13 @@ from .runtime import BACKENDS, usable_cpus
 from .tournament import ArenaConfig, ArenaError, parse_rules, run_arena, stored_config
 from .workers import WorkerFailure
 
+#: The command's name in its messages, and its runs' in :data:`pinochle_env.files.RUN_FILES`.
+PROG = "pinochle-arena"
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="pinochle-arena",
+        prog=PROG,
         description="Duplicate matches (2 agent specs) and round robins (3+) between Pinochle agents. "
         "With --resume, the agents and settings not given come from the run being resumed.",
         epilog=f"Agents (parameters as name:key=value,key=value, e.g. pimc:samples=16,budget=0.2): {agents_help()}. "
@@ -100,6 +103,17 @@ def out_argument(text: str) -> Path:
 
 
 def _out_dir(args: argparse.Namespace) -> Path:
+    """The run's folder: ``--out``, else ``runs/arena/`` and ``--name`` (or the time); ``ArenaError``
+    for one that holds another command's run (a ``train.py`` run's checkpoints), whose files this
+    run's would mix with, whether it starts or resumes."""
+    out = _named_out_dir(args)
+    problem = foreign_run_problem(out, PROG)
+    if problem:
+        raise ArenaError(f"{problem}: pick another --out or --name")
+    return out
+
+
+def _named_out_dir(args: argparse.Namespace) -> Path:
     if args.out is not None:
         return args.out
     if args.resume and args.name is None:

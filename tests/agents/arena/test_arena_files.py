@@ -1,6 +1,7 @@
 """The arena's command line and files: ``config.json`` written whole or not at all, a damaged or
-missing one, a folder in place of ``results.jsonl`` or an unusable out folder named in one line, a
-full disk stopping a run in one line with its pairs kept, and a --help that lists what it takes."""
+missing one, a folder in place of ``results.jsonl``, an unusable out folder or another command's run
+folder named in one line, a full disk stopping a run in one line with its pairs kept, and a --help
+that lists what it takes."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 
 from agents.arena import CONFIG, RESULTS, ArenaConfig, run_arena, tournament
 from agents.arena.cli import main
+from pinochle_env.files import RUN_FILES
 
 TWO = ("random", "mix:play=random,default=random")
 
@@ -109,6 +111,28 @@ def test_an_out_path_that_is_not_a_folder_is_refused_before_any_play(tmp_path: P
             main([*TWO, "--deals", "1", "--out", str(out)])
         said = capsys.readouterr().err
         assert exit_info.value.code == 2 and f"--out {out}: {taken} is not a folder" in said
+
+
+def test_another_commands_run_folder_is_refused_before_any_play(tmp_path: Path, capsys) -> None:
+    """``--out`` on a train.py run's folder wrote config.json, results.jsonl and the summaries among its
+    checkpoints (and on a pinochle-iterate run's, beside its recipe); a --resume said only "no config.json"."""
+    train, iterate = tmp_path / "train", tmp_path / "iterate"
+    (train / "checkpoints").mkdir(parents=True)
+    (train / "checkpoints" / "update_000001.pt").write_bytes(b"weights")
+    (train / "config.toml").write_text("updates = 1\n")
+    iterate.mkdir()
+    (iterate / "recipe.toml").write_text("[iteration]\n")
+    for out, other in [(train, "train.py run (checkpoints)"), (iterate, "pinochle-iterate run (recipe.toml)")]:
+        before = sorted(path.relative_to(out) for path in out.rglob("*"))
+        for argv in ([*TWO, "--deals", "1", "--out", str(out)], ["--resume", "--out", str(out)]):
+            with pytest.raises(SystemExit) as exit_info:
+                main(argv)
+            said = capsys.readouterr().err
+            assert exit_info.value.code == 2 and "Traceback" not in said
+            assert f"pinochle-arena: error: {out} holds a {other}, not a pinochle-arena one: pick another --out" in said
+        assert sorted(path.relative_to(out) for path in out.rglob("*")) == before
+    run_arena(ArenaConfig(agents=TWO, deals=1), tmp_path / "arena")  # what marks an arena run is what it writes
+    assert all((tmp_path / "arena" / name).is_file() for name in RUN_FILES["pinochle-arena"])
 
 
 def test_an_empty_out_is_refused_before_any_play(tmp_path: Path, capsys, monkeypatch) -> None:
