@@ -24,7 +24,14 @@ from pathlib import Path
 
 from agents.extras import require_extra
 from pinochle_env import VERSION_LINE
-from pinochle_env.files import FolderBusy, WriteFailed, folder_problem, run_name_problem, sigterm_as_ctrl_c
+from pinochle_env.files import (
+    FolderBusy,
+    WriteFailed,
+    folder_problem,
+    foreign_run_problem,
+    run_name_problem,
+    sigterm_as_ctrl_c,
+)
 from pinochle_env.rules.switches import parse_rule_assignments, switches_help
 
 from .config import (
@@ -41,11 +48,13 @@ from .config import (
 
 #: The preset a run without --config uses.
 DEFAULT_PRESET = "default"
+#: The command's name in its messages, and its runs' in :data:`pinochle_env.files.RUN_FILES`.
+PROG = "train.py"
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="train.py",
+        prog=PROG,
         description="Train a Pinochle policy by self-play PPO. A preset (TOML) gives the fields; options override. "
         f"Without --config a run uses the {DEFAULT_PRESET!r} preset (configs/{DEFAULT_PRESET}.toml): the "
         "default shown for each option is that preset's value, or the built-in one where the preset leaves the "
@@ -109,6 +118,9 @@ def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
             f"(options may change only {', '.join(RESUMABLE_CHANGES)})"
         )
     if args.resume:
+        problem = foreign_run_problem(args.resume, PROG) if Path(args.resume).is_dir() else ""
+        if problem:
+            raise ValueError(f"--resume {problem}")
         found = find_resume(Path(args.resume))
         stored, run_dir, payload, done = found.config, found.run_dir, found.payload, found.updates_done
         if found.filled:
@@ -139,6 +151,9 @@ def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
     problem = folder_problem(run_dir)
     if problem:
         raise ValueError(f"--out-dir {config.out_dir}: {problem}")
+    problem = foreign_run_problem(run_dir, PROG) or foreign_run_problem(config.out_dir, PROG)
+    if problem:
+        raise ValueError(f"{problem}: pick another --run-name or --out-dir")
     started = any((run_dir / "checkpoints").glob("*")) or holds_chunks(labels_folder(run_dir))
     if started:
         raise ValueError(f"{run_dir} already holds a run: continue it with --resume {run_dir}, or pick --run-name")

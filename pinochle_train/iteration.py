@@ -49,6 +49,7 @@ from pinochle_env.files import (
     WriteFailed,
     folder_held,
     folder_problem,
+    foreign_run_problem,
     run_name_problem,
     sigterm_as_ctrl_c,
     write_text_atomically,
@@ -66,6 +67,8 @@ REPORT_OFFSET = 1_000
 TABLE = "iteration"
 RESUMABLE = ("iterations",)
 RESULTS = "iterations.jsonl"
+#: The command's name in its messages, and its runs' in :data:`pinochle_env.files.RUN_FILES`.
+PROG = "pinochle-iterate"
 
 
 @dataclasses.dataclass
@@ -315,7 +318,7 @@ def check_recipe_unchanged(folder: Path, text: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="pinochle-iterate",
+        prog=PROG,
         description="Expert iteration: the network-guided search labels, the network learns, a gate keeps it "
         "(docs/training.md#expert-iteration). Run the same command again to continue an interrupted run.",
     )
@@ -356,6 +359,9 @@ def main(argv: list[str] | None = None) -> int:
         problem = folder_problem(folder)
         if problem:
             raise ValueError(f"--out-dir {args.out_dir}: {problem}")
+        problem = foreign_run_problem(folder, PROG) or foreign_run_problem(args.out_dir, PROG)
+        if problem:  # another command's run: their files would mix
+            raise ValueError(f"{problem}: pick another --run-name or --out-dir")
         iteration = ExpertIteration(settings, base, folder, sys.stderr)
         recipe = resolve_preset(args.config).read_text(encoding="utf-8")
     except ValueError as error:

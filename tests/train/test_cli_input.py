@@ -1,7 +1,7 @@
 """``train.py`` refuses a bad command line in one line naming the value, before anything runs: an
 output folder that cannot be made, networks that cannot fit in memory, a seed out of range, a
 preset that is not text, a checkpoint count below 0, a run name that would leave the output folder,
-periodic evaluations of no deal pairs."""
+periodic evaluations of no deal pairs, another command's run folder (pinochle-iterate too)."""
 
 from __future__ import annotations
 
@@ -53,3 +53,52 @@ def test_without_tensorboard_training_and_expert_iteration_name_the_extra_before
     said = capsys.readouterr().err
     assert exit_info.value.code == 2 and "expert iteration needs TensorBoard; install the train extra" in said
     assert not (tmp_path / "runs").exists()
+
+
+def _refuse_to_go_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command that gets past its checks fails the test at once, before it writes anything (without
+    the checks, it trained, or ran expert iteration, in the other command's folder)."""
+
+    def went_on(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the command went on into another command's run folder")
+
+    monkeypatch.setattr("pinochle_train.trainer.Trainer", went_on)
+    monkeypatch.setattr(iteration, "ExpertIteration", went_on)
+
+
+def _listing(folder: Path) -> list[Path]:
+    return sorted(path.relative_to(folder) for path in folder.rglob("*"))
+
+
+def test_another_commands_run_folder_is_refused_in_one_line(tmp_path: Path, monkeypatch, capsys) -> None:
+    """train.py and pinochle-iterate pointed at an arena run's folder (as the run's folder, or the folder
+    of runs), or at each other's, wrote their config.toml, checkpoints and TensorBoard events among its
+    files; train.py --resume of an arena run said only "no checkpoints/update_*.pt"."""
+    from agents.arena import ArenaConfig, run_arena
+    from agents.arena.cli import PROG as ARENA
+    from pinochle_env.files import RUN_FILES
+
+    assert set(RUN_FILES) == {cli.PROG, ARENA, iteration.PROG}  # the names the commands call themselves
+    _refuse_to_go_on(monkeypatch)
+    arena, trained = tmp_path / "arena", tmp_path / "trained"
+    run_arena(ArenaConfig(agents=("random", "random"), deals=1), arena)
+    (trained / "checkpoints").mkdir(parents=True)
+    (trained / "checkpoints" / "update_000001.pt").write_bytes(b"weights")
+    held = {arena: "pinochle-arena run (results.jsonl, summary.json)", trained: "train.py run (checkpoints)"}
+    before = {folder: _listing(folder) for folder in held}
+    for command, argv, folder, hint in [
+        (cli.main, [*TINY, "--out-dir", str(tmp_path), "--run-name", "arena"], arena, "pick another --run-name"),
+        (cli.main, [*TINY, "--out-dir", str(arena), "--run-name", "mine"], arena, "pick another --run-name"),
+        (cli.main, ["--resume", str(arena)], arena, ""),
+        (iteration.main, ["--out-dir", str(tmp_path), "--run-name", "trained"], trained, "pick another --run-name"),
+        (iteration.main, ["--out-dir", str(tmp_path), "--run-name", "arena"], arena, "pick another --run-name"),
+        (iteration.main, ["--out-dir", str(arena)], arena, "pick another --run-name"),
+    ]:
+        with pytest.raises(SystemExit) as exit_info:
+            command(argv)
+        said = capsys.readouterr().err
+        refused = f"{folder} holds a {held[folder]}, not a {'train.py' if command is cli.main else 'pinochle-iterate'}"
+        assert exit_info.value.code == 2 and refused in said and hint in said and "Traceback" not in said, argv
+    assert {folder: _listing(folder) for folder in held} == before
+    assert not (arena / "mine").exists()
+
