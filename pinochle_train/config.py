@@ -625,12 +625,17 @@ def check_fields(config: object, group: type[Any]) -> None:
 
 
 def resolve_preset(name: str) -> Path:
-    """The TOML file of ``name``: a path (with or without ``.toml``) or a preset in ``configs/``."""
+    """The TOML file of ``name``: a path (with or without ``.toml``) or a preset in ``configs/``.
+    ``ValueError`` for none, saying so of a folder (``--config /tmp``), which "not found" would not."""
     path = Path(name)
     for candidate in (path, path.with_name(path.name + ".toml"), CONFIG_DIR / name, CONFIG_DIR / f"{name}.toml"):
         if candidate.is_file():
             return candidate
     presets = ", ".join(sorted(p.stem for p in CONFIG_DIR.glob("*.toml")))
+    if name.strip() and path.is_dir():
+        raise ValueError(
+            f"config {name!r} is a folder, not a TOML file: give a file, or a preset in {CONFIG_DIR}: {presets}"
+        )
     raise ValueError(f"config {name!r} not found (as a file, or a preset in {CONFIG_DIR}: {presets})")
 
 

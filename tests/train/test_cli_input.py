@@ -1,7 +1,8 @@
 """``train.py`` refuses a bad command line in one line naming the value, before anything runs: an
 output folder that cannot be made, networks that cannot fit in memory, a seed out of range, a
 preset that is not text, a checkpoint count below 0, a run name that would leave the output folder,
-periodic evaluations of no deal pairs, another command's run folder (pinochle-iterate too)."""
+periodic evaluations of no deal pairs, another command's run folder (pinochle-iterate too), a folder
+given as the config."""
 
 from __future__ import annotations
 
@@ -101,4 +102,14 @@ def test_another_commands_run_folder_is_refused_in_one_line(tmp_path: Path, monk
         assert exit_info.value.code == 2 and refused in said and hint in said and "Traceback" not in said, argv
     assert {folder: _listing(folder) for folder in held} == before
     assert not (arena / "mine").exists()
+
+
+def test_a_folder_given_as_the_config_is_named_as_one(tmp_path: Path, capsys) -> None:
+    """``--config /tmp`` said "config '/tmp' not found (as a file, ...)" of a folder that is there."""
+    for command in (cli.main, iteration.main):
+        with pytest.raises(SystemExit) as exit_info:
+            command(["--config", str(tmp_path), "--out-dir", str(tmp_path / "runs")])
+        said = capsys.readouterr().err
+        assert exit_info.value.code == 2 and f"config {str(tmp_path)!r} is a folder, not a TOML file" in said
+    assert not (tmp_path / "runs").exists()
 
