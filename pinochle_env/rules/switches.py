@@ -203,6 +203,8 @@ def parse_switch(name: str, text: str) -> tuple[str, Any]:
             f"parse_switch: the value of rule {name} must be a string as typed on a command line, "
             f"got {type(text).__name__}: {text!r:.60}"
         )
+    if not name.strip():  # "--rule =": "unknown rule switch ;" read as a garbled message
+        raise ValueError(f"no rule switch named before '=' (NAME=VALUE); known switches: {', '.join(SWITCH_NAMES)}")
     if name not in SWITCH_NAMES:
         raise ValueError(
             f"unknown rule switch {name}{did_you_mean(name, SWITCH_NAMES)}; known switches: {', '.join(SWITCH_NAMES)}"

@@ -65,6 +65,13 @@ def test_rules_from_command_line_takes_the_preset_first_then_each_rule():
             rules_from_command_line(preset, rules)
 
 
+@pytest.mark.parametrize("text", ["=", "=led_card", " =none"])
+def test_a_rule_with_no_switch_name_says_so(text):
+    """``--rule =`` said "unknown rule switch ; known switches: ...", a name missing from the line."""
+    with pytest.raises(ValueError, match=r"^no rule switch named before '=' \(NAME=VALUE\); known switches: variant"):
+        rules_from_command_line(None, [text])
+
+
 def test_max_bid_and_target_score_have_principled_upper_bounds():
     """``env(max_bid=10_000_000)`` took 22 s and 2.7 GB (a bid action per 10 points); a target
     score of 10**9 made a game that could never end."""

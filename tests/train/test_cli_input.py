@@ -2,7 +2,7 @@
 output folder that cannot be made, networks that cannot fit in memory, a seed out of range, a
 preset that is not text, a checkpoint count below 0, a run name that would leave the output folder,
 periodic evaluations of no deal pairs, another command's run folder (pinochle-iterate too), a folder
-given as the config."""
+given as the config, a rule switch without a name."""
 
 from __future__ import annotations
 
@@ -113,3 +113,10 @@ def test_a_folder_given_as_the_config_is_named_as_one(tmp_path: Path, capsys) ->
         assert exit_info.value.code == 2 and f"config {str(tmp_path)!r} is a folder, not a TOML file" in said
     assert not (tmp_path / "runs").exists()
 
+
+def test_a_rule_without_a_name_is_one_line(tmp_path: Path, capsys) -> None:
+    """``--rule =`` said "unknown rule switch ; known switches: ..."."""
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main([*TINY, "--out-dir", str(tmp_path / "runs"), "--rule", "="])
+    said = capsys.readouterr().err
+    assert exit_info.value.code == 2 and "train.py: error: no rule switch named before '=' (NAME=VALUE)" in said
