@@ -34,8 +34,8 @@ Parameters (``pimc:samples=32,budget=0.5``), with their defaults:
 - ``simulations`` (64): deals per auction, trump, passing or throw-in decision (where there are
   more than two candidates, only the best quarter of them meet all the deals:
   :func:`agents.search.simulation.race`); ``pass_simulations`` (``simulations``): deals per
-  passing decision instead (256 of them: +3.5 [-7.4, +14.3] a hand on reserved deals,
-  ``docs/search.md``);
+  passing decision instead (256 of them: +6.4 [-1.3, +14.0] a hand over 2,000 reserved deal
+  pairs, ``docs/search.md``);
 - ``infer`` (0.05) and ``infer_play`` (0.2): the weight of a deal per auction call, and per card
   play, of another seat that the heuristic would not have made with that deal's cards (1: no
   weighting); ``pool`` (3): deals drawn per deal kept, for the weighting.
