@@ -124,6 +124,18 @@ def transcript_problem(path: Path) -> str:
     return "" if os.access(folder, os.W_OK | os.X_OK) else f"the folder {folder} cannot be written"
 
 
+def range_problem(args: argparse.Namespace) -> str:
+    """The first numeric option out of its range, named with the range and the value given, as
+    ``pinochle-arena`` words its own (empty when all are in range)."""
+    if args.hands < 1:
+        return f"--hands must be at least 1, got {args.hands}"
+    if not 0 < args.timeout <= MAX_TIMEOUT:  # nan as well
+        return f"--timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT:,.0f}, got {args.timeout:g}"
+    if args.seed < 0:
+        return f"--seed must be >= 0, got {args.seed}"
+    return ""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The console script: 0 when every hand went by the protocol, 1 when one did not, 2 for a bad command line."""
     parser = build_parser()
@@ -131,10 +143,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         parse_command(args.command)
         rules = rules_from_command_line(args.rules_preset, args.rule)
-        if args.hands < 1 or not 0 < args.timeout <= MAX_TIMEOUT or args.seed < 0:
-            raise ValueError(
-                f"--hands must be at least 1, --timeout above 0 and at most {MAX_TIMEOUT:,.0f}, and --seed >= 0"
-            )
+        problem = range_problem(args)
+        if problem:
+            raise ValueError(problem)
         if args.transcript is not None:
             problem = transcript_problem(args.transcript)
             if problem:

@@ -123,8 +123,15 @@ def test_a_transcript_file_is_written_in_place_where_its_folder_is_not_writable(
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--timeout", "inf"], "--timeout above 0 and at most 86,400"),
-        (["--timeout", "nan"], "--timeout above 0 and at most 86,400"),
+        (["--hands", "0"], "error: --hands must be at least 1, got 0\n"),
+        (["--hands", "-1"], "error: --hands must be at least 1, got -1\n"),
+        (["--timeout", "0"], "error: --timeout must be a number of seconds above 0 and at most 86,400, got 0\n"),
+        (["--timeout", "-1"], "error: --timeout must be a number of seconds above 0 and at most 86,400, got -1\n"),
+        (["--timeout", "1e9"], "error: --timeout must be a number of seconds above 0 and at most 86,400, got 1e+09\n"),
+        (["--timeout", "inf"], "error: --timeout must be a number of seconds above 0 and at most 86,400, got inf\n"),
+        (["--timeout", "nan"], "error: --timeout must be a number of seconds above 0 and at most 86,400, got nan\n"),
+        (["--seed", "-1"], "error: --seed must be >= 0, got -1\n"),
+        (["--hands", "0", "--seed", "-1"], "error: --hands must be at least 1, got 0\n"),  # the first, alone
         (["--transcript", "{tmp}"], "--transcript {tmp}: is a folder"),
         (["--transcript", "{tmp}/file/talk.txt"], "{tmp}/file is not a folder"),
         (["--transcript", "{tmp}/nowhere/talk.txt"], "the folder {tmp}/nowhere does not exist"),
