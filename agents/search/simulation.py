@@ -6,8 +6,8 @@ same deals and random streams: passing, meld, the throw-in rule and the card pla
 heuristic bot for every seat (:func:`agents.search.kernel.simulate_hands`). The candidate
 with the best average hand-score margin for the seat's team wins; ties go to the heuristic's own
 choice. Where there are more than two candidates they race (successive halving): all on the first
-quarter of the deals (a sixteenth from 256 deals), the best quarter of them on the rest
-(:func:`race`).
+quarter of the deals (from 256 deals a sixteenth, and so on: :func:`race`), the best quarter of them
+on the next stage, until the leaders meet all the deals.
 
 - **Throw-in** (partnership and cutthroat): play on, valued by play-outs of the hand from the
   first lead against the contract, or throw in, whose score is known exactly.
@@ -47,7 +47,8 @@ from ..heuristic import HeuristicAgent
 from ..heuristic.games import heuristic_rules
 from .inference import weighted_deals
 
-#: The fewest deals a stage of :func:`race` has before the last two (which are a quarter and all).
+#: The fewest deals in a stage of :func:`race` before its first quarter: each such stage is a quarter
+#: of the next, and none is added below this many deals (the first quarter is always a stage).
 RACE_FIRST_STAGE = 16
 
 
