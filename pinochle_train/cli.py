@@ -118,7 +118,7 @@ def resolve(args: argparse.Namespace) -> tuple[TrainConfig, Path, dict | None]:
             f"(options may change only {', '.join(RESUMABLE_CHANGES)})"
         )
     if args.resume:
-        problem = foreign_run_problem(args.resume, PROG) if Path(args.resume).is_dir() else ""
+        problem = foreign_run_problem(args.resume, PROG)
         if problem:
             raise ValueError(f"--resume {problem}")
         found = find_resume(Path(args.resume))
