@@ -12,6 +12,7 @@ PIMC_PARAMETERS: dict[str, type] = {
     "leaf": int,
     "simulations": int,
     "pass_simulations": int,
+    "pass_swaps": int,
     "infer": float,
     "infer_play": float,
     "pool": int,

@@ -35,7 +35,9 @@ Parameters (``pimc:samples=32,budget=0.5``), with their defaults:
   more than two candidates, only the best quarter of them meet all the deals:
   :func:`agents.search.simulation.race`); ``pass_simulations`` (``simulations``): deals per
   passing decision instead (256 of them: +6.4 [-1.3, +14.0] a hand over 2,000 reserved deal
-  pairs, ``docs/search.md``);
+  pairs, ``docs/search.md``); ``pass_swaps`` (1): how many of the heuristic's cards a candidate set
+  of passes may swap for other cards of the hand (2: +6.6 [+0.0, +13.3] a hand over one swap, with
+  the network's play, on 1,000 tuning deal pairs, at about 8 times the passing decision's time);
 - ``infer`` (0.05) and ``infer_play`` (0.2): the weight of a deal per auction call, and per card
   play, of another seat that the heuristic would not have made with that deal's cards (1: no
   weighting); ``pool`` (3): deals drawn per deal kept, for the weighting.
@@ -86,6 +88,9 @@ DEFAULT_NODES = 5_000_000
 MAX_DRAWN = 1_000_000
 #: The longest time budget a decision may have (seconds): an hour.
 MAX_BUDGET = 3600.0
+#: The most of the heuristic's passed cards a candidate set may swap (``pass_swaps``): as many as
+#: any rule set passes, at which every set of the hand is a candidate.
+MAX_PASS_SWAPS = 4
 
 
 class PIMCAgent:
@@ -102,6 +107,7 @@ class PIMCAgent:
         leaf: int = DEFAULT_LEAF,
         simulations: int = 64,
         pass_simulations: int | None = None,
+        pass_swaps: int = 1,
         infer: float = DEFAULT_INFER,
         infer_play: float = DEFAULT_INFER_PLAY,
         pool: int = 3,
@@ -127,6 +133,8 @@ class PIMCAgent:
         for name, count in (("simulations", simulations), ("pass_simulations", pass_simulations)):
             if count < 1:
                 raise ValueError(f"pimc parameter {name} must be at least 1, got {count}")
+        if not 1 <= pass_swaps <= MAX_PASS_SWAPS:
+            raise ValueError(f"pimc parameter pass_swaps must be 1..{MAX_PASS_SWAPS} cards, got {pass_swaps}")
         if not 0 < infer <= 1:
             raise ValueError(f"pimc parameter infer must be in (0, 1], got {infer}")
         if not 0 < infer_play <= 1:
@@ -142,6 +150,7 @@ class PIMCAgent:
         self.evaluate = evaluate
         self.samples, self.budget, self.nodes = samples, budget, nodes
         self.solve, self.leaf, self.simulations, self.pass_simulations = solve, leaf, simulations, pass_simulations
+        self.pass_swaps = pass_swaps
         self.infer, self.infer_play, self.pool = infer, infer_play, pool
         #: A model of where the hidden cards are, for card play (``guided:locate=``; not a spec parameter).
         self.locations = locations
@@ -162,7 +171,14 @@ class PIMCAgent:
             self.original.reset(seed)
         self._rng = np.random.default_rng(seed)
         self.simulator = Simulator(
-            self.simulations, self._rng, self.heuristic, self.infer, self.infer_play, self.pool, self.pass_simulations
+            self.simulations,
+            self._rng,
+            self.heuristic,
+            self.infer,
+            self.infer_play,
+            self.pool,
+            self.pass_simulations,
+            self.pass_swaps,
         )
 
     def check_rules(self, rules: Rules) -> None:

@@ -31,6 +31,7 @@ throw-in choice there is not simulated).
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -69,8 +70,9 @@ class Simulator:
         infer_play: float,
         pool: int,
         pass_simulations: int,
+        pass_swaps: int = 1,
     ) -> None:
-        self.simulations, self.pass_simulations = simulations, pass_simulations
+        self.simulations, self.pass_simulations, self.pass_swaps = simulations, pass_simulations, pass_swaps
         self.rng = rng
         self.heuristic = heuristic
         self.infer, self.infer_play, self.pool = infer, infer_play, pool
@@ -178,7 +180,8 @@ class Simulator:
         return chosen
 
     def _choose_passes(self, view: PlayerView) -> list[int]:
-        """The whole set to pass: the heuristic's, or a one-card swap of it that simulates better."""
+        """The whole set to pass: the heuristic's, or a set that swaps up to ``pass_swaps`` of its cards
+        (:func:`swapped_sets`) and simulates better."""
         from .kernel import simulate_hands
 
         passed = list(view.cards_passed)
@@ -186,12 +189,7 @@ class Simulator:
         dealt = self._deals(view, self.pass_simulations)
         if dealt is None or not greedy:
             return passed + greedy
-        hand = list(view.hand)
-        candidates = [greedy]
-        for i, out in enumerate(greedy):
-            rest = greedy[:i] + greedy[i + 1 :]
-            candidates += [[*rest[:i], c, *rest[i:]] for c in range(NUM_TYPES) if c != out and rest.count(c) < hand[c]]
-        unique = list({tuple(sorted(c)): c for c in candidates}.values())
+        unique = swapped_sets(list(view.hand), greedy, self.pass_swaps)
         declaring = view.seat == view.declarer
         seeds = self._seeds(len(dealt))
         order = self.heuristic.tie_break_order
@@ -264,6 +262,24 @@ class Simulator:
         if layout.help in calls and self.heuristic.helps(view.hand, view.rules.run_extras):
             return layout.help
         return layout.passing
+
+
+def swapped_sets(hand: list[int], base: list[int], swaps: int) -> list[list[int]]:
+    """``base`` (cards by type), then each other set of as many cards of ``hand`` (counts by type)
+    that keeps all but at most ``swaps`` of its cards, each set once (the first list found of it).
+    One swap: each of ``base``'s cards in turn replaced by each other card type the hand has left."""
+    candidates = [base]
+    for i, out in enumerate(base):
+        rest = base[:i] + base[i + 1 :]
+        candidates += [[*rest[:i], c, *rest[i:]] for c in range(NUM_TYPES) if c != out and rest.count(c) < hand[c]]
+    unique = {tuple(sorted(c)): c for c in candidates}
+    for count in range(2, min(swaps, len(base)) + 1):
+        for dropped in itertools.combinations(range(len(base)), count):
+            rest = [c for i, c in enumerate(base) if i not in dropped]
+            spare = [c for c in range(NUM_TYPES) for _ in range(hand[c] - rest.count(c))]
+            for extra in itertools.combinations(spare, count):
+                unique.setdefault(tuple(sorted(rest + list(extra))), rest + list(extra))
+    return list(unique.values())
 
 
 def race(total: int, count: int, margins: Callable[[int, slice], np.ndarray]) -> np.ndarray:

@@ -29,6 +29,7 @@ CHEAP_AGENTS = {
         "leaf",
         "simulations",
         "pass_simulations",
+        "pass_swaps",
         "infer",
         "infer_play",
         "pool",

@@ -4,10 +4,12 @@ parameters, and the layers (no numba on ``import pinochle_env``, no torch in the
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import subprocess
 import sys
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -18,7 +20,7 @@ from agents.registry import load_agent
 from agents.search.original.bot import playout_view
 from agents.search.original.sampling import DealSampler
 from agents.search.pimc import BATCH, PLAY_PHASES, PIMCAgent
-from agents.search.simulation import race
+from agents.search.simulation import race, swapped_sets
 from pinochle_env import Game, Rules, new_game
 from pinochle_env.games.partnership.game import Phase
 from pinochle_env.kernel import COMPILING_MESSAGE
@@ -85,6 +87,8 @@ def test_evaluate_heuristic_keeps_its_defaults_and_refusals():
         ("samples=1000000,pool=2", "samples"),
         ("simulations=400000", "simulations"),
         ("pass_simulations=400000", "pass_simulations"),
+        ("pass_swaps=0", "pass_swaps"),
+        ("pass_swaps=5", "pass_swaps"),
     ],
 )
 def test_bad_parameters_are_refused_by_name(text, parameter):
@@ -230,6 +234,45 @@ def test_simulated_candidates_race_to_the_best(total, true, best, deals_seen):
     assert sorted(seen.values()) == deals_seen
     leaders = np.flatnonzero(np.isfinite(means))
     assert means[leaders] == pytest.approx([true[i] + noise[i].mean() for i in leaders])
+
+
+@pytest.mark.parametrize("swaps", [1, 2, 3, 4])
+def test_swapped_sets_are_every_set_of_the_hand_that_keeps_all_but_swaps_of_the_base(swaps):
+    """The candidate passes: the heuristic's set first, then each set of the hand's cards (a
+    multiset: duplicate cards) of its size that differs from it in at most ``swaps`` cards, once."""
+    hand = [0] * 24
+    for card in [0, 0, 1, 3, 3, 5, 8, 9, 9, 12, 14, 17, 20, 21, 23, 23]:
+        hand[card] += 1
+    base = [3, 9, 0, 21]
+    held = [card for card in range(24) for _ in range(hand[card])]
+    every = {tuple(sorted(cards)) for cards in itertools.combinations(held, len(base))}
+    expected = {cards for cards in every if sum((Counter(base) - Counter(cards)).values()) <= swaps}
+    found = swapped_sets(hand, base, swaps)
+    assert found[0] == base
+    assert len(found) == len({tuple(sorted(cards)) for cards in found}) == len(expected)
+    assert {tuple(sorted(cards)) for cards in found} == expected
+    assert (len(expected) == len(every)) == (swaps == len(base))
+
+
+def test_pass_swaps_widens_the_candidates_that_race_for_the_passes(monkeypatch):
+    """The same hand's first passing decision races more candidate sets with ``pass_swaps=2``."""
+    from agents.search import simulation
+
+    raced: list[tuple[int, int]] = []
+    original = simulation.race
+
+    def recording(total, count, margins):
+        raced.append((total, count))
+        return original(total, count, margins)
+
+    monkeypatch.setattr(simulation, "race", recording)
+    first = {}
+    for swaps in (1, 2):
+        raced.clear()
+        spec = f"pimc:samples=2,simulations=8,pass_simulations=12,pass_swaps={swaps}"
+        play_hand(new_game(Rules(), np.random.default_rng(3)), [load_agent(spec, seat) for seat in range(4)])
+        first[swaps] = next(count for total, count in raced if total == 12)  # only the passes draw 12 deals
+    assert first[2] > 2 * first[1] > 2
 
 
 def test_passing_decisions_draw_pass_simulations_deals_and_the_others_simulations(monkeypatch):
