@@ -7,7 +7,8 @@ later, inside ``main``). Pointed straight at the command's ``main``, a Ctrl-C in
 printed a Python traceback, where a user's action deserves one line (``pinochle-arena``,
 ``pinochle-iterate`` and ``pinochle-train`` say one of an interrupted run). The scripts point here
 instead: this module imports only the standard library, so it loads at once, and it imports the
-command's module where an interruption can be caught. What ``main`` does is left to it.
+command's module where an interruption can be caught; a Ctrl-C that ``main`` lets through ends in
+one line as well.
 
 It is a top-level module, not part of a package: each package may import only the layers below it,
 and some command lives in a layer that is not (the agents may import neither the trainer nor the
@@ -41,13 +42,19 @@ def run(command: str, argv: Sequence[str] | None = None) -> int | None:
     returns (the exit status). A Ctrl-C while its module is being imported returns
     :data:`INTERRUPTED` after one line on stderr, in the form of the commands' own
     (``arena: interrupted; ...``), instead of a traceback: nothing was started, so nothing is to be
-    continued."""
+    continued. The commands whose runs can be continued (arena, train, iterate) catch a Ctrl-C in
+    their ``main`` and say how; one that reaches here from ``main`` (``pinochle-demo``,
+    ``pinochle-bot-check``, ``pinochle-play`` while its agents load) ends the same way, in one line."""
     try:
         module = importlib.import_module(COMMANDS[command])
     except KeyboardInterrupt:
         print(f"{command}: interrupted while loading; nothing was done", file=sys.stderr, flush=True)
         return INTERRUPTED
-    status: int | None = module.main(argv)
+    try:
+        status: int | None = module.main(argv)
+    except KeyboardInterrupt:  # a command that keeps nothing to continue (demo, bot-check) lets it through
+        print(f"{command}: interrupted", file=sys.stderr, flush=True)
+        return INTERRUPTED
     return status
 
 

@@ -67,6 +67,17 @@ def test_the_entry_runs_main_on_the_arguments_and_returns_its_status(monkeypatch
     assert calls == [["--deals", "3"]]
 
 
+@pytest.mark.parametrize("command", ["demo", "bot-check"])
+def test_an_interrupt_that_main_lets_through_says_one_line(command: str, monkeypatch, capsys) -> None:
+    def interrupted(argv: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pinochle_commands.importlib, "import_module", lambda name: SimpleNamespace(main=interrupted))
+    assert pinochle_commands.run(command, []) == pinochle_commands.INTERRUPTED
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", f"{command}: interrupted\n")
+
+
 #: A console script's wrapper in a fresh interpreter, with a Ctrl-C arriving while numpy is imported
 #: (deep in the command's imports, as a real one would), then a finder that no longer interrupts.
 WRAPPER = textwrap.dedent(
