@@ -36,8 +36,9 @@ Parameters (``pimc:samples=32,budget=0.5``), with their defaults:
   :func:`agents.search.simulation.race`); ``pass_simulations`` (``simulations``): deals per
   passing decision instead (256 of them: +6.4 [-1.3, +14.0] a hand over 2,000 reserved deal
   pairs, ``docs/search.md``); ``pass_swaps`` (1): how many of the heuristic's cards a candidate set
-  of passes may swap for other cards of the hand (2: +6.6 [+0.0, +13.3] a hand over one swap, with
-  the network's play, on 1,000 tuning deal pairs, at about 8 times the passing decision's time);
+  of passes may swap for other cards of the hand (2: about 7 times the sets and the passing
+  decision's time; +6.6 [+0.0, +13.3] a hand over one swap with the network's play, tuning deals,
+  and +9.4 [-1.2, +20.0] in the guided search, reserved deals: ``docs/search.md``);
 - ``infer`` (0.05) and ``infer_play`` (0.2): the weight of a deal per auction call, and per card
   play, of another seat that the heuristic would not have made with that deal's cards (1: no
   weighting); ``pool`` (3): deals drawn per deal kept, for the weighting.
