@@ -13,8 +13,8 @@ on the next stage, until the leaders meet all the deals.
   first lead against the contract, or throw in, whose score is known exactly.
 - **Trump**: every suit, each simulated from the passing on.
 - **Passing** (the partner's pass to the declarer, the declarer's pass back): the heuristic's set
-  of cards and every set that swaps one of its cards for another card of the hand, evaluated on
-  deals of the hidden hands; the winning set is kept as the plan for the rest of the passing.
+  of cards and every set that swaps one of its cards (up to ``pass_swaps`` of them) for other cards
+  of the hand, evaluated on deals of the hidden hands; the winning set is kept as the plan for the rest of the passing.
 - **Bid**: declaring at the smallest legal raise, with the trump best over the deals, against
   passing, valued as the current high bidder (before any bid, the dealer) declaring at the current
   contract with the heuristic's trump. The other seats' later calls are not simulated (playing the
@@ -56,9 +56,10 @@ RACE_FIRST_STAGE = 16
 class Simulator:
     """The simulated decisions of the module docstring, for one seat's agent.
 
-    ``simulations`` deals per decision (``pass_simulations`` per passing decision); ``rng`` draws the
-    deals' and play-outs' seeds; ``heuristic`` gives the tie-breaks, the candidates' starting point
-    and the fallbacks.
+    ``simulations`` deals per decision (``pass_simulations`` per passing decision, whose candidate
+    sets swap up to ``pass_swaps`` of the heuristic's cards); ``rng`` draws the deals' and
+    play-outs' seeds; ``heuristic`` gives the tie-breaks, the candidates' starting point and the
+    fallbacks.
     """
 
     def __init__(
@@ -70,7 +71,7 @@ class Simulator:
         infer_play: float,
         pool: int,
         pass_simulations: int,
-        pass_swaps: int = 1,
+        pass_swaps: int,
     ) -> None:
         self.simulations, self.pass_simulations, self.pass_swaps = simulations, pass_simulations, pass_swaps
         self.rng = rng
