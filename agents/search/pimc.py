@@ -38,7 +38,7 @@ Parameters (``pimc:samples=32,budget=0.5``), with their defaults:
   pairs, ``docs/search.md``); ``pass_swaps`` (1): how many of the heuristic's cards a candidate set
   of passes may swap for other cards of the hand (2: about 7 times the sets and the passing
   decision's time; +6.6 [+0.0, +13.3] a hand over one swap with the network's play, tuning deals,
-  and +9.4 [-1.2, +20.0] in the guided search, reserved deals: ``docs/search.md``);
+  and +13.3 [+5.2, +21.3] in the guided search, reserved deals: ``docs/search.md``);
 - ``infer`` (0.05) and ``infer_play`` (0.2): the weight of a deal per auction call, and per card
   play, of another seat that the heuristic would not have made with that deal's cards (1: no
   weighting); ``pool`` (3): deals drawn per deal kept, for the weighting.
